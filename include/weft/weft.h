@@ -1,0 +1,284 @@
+/// weft: real-time XPBD cloth. Public C API.
+///
+/// One world holds one cloth (an N×M particle grid), colliders (ground plane, spheres, triangle
+/// meshes) and the solver state. Every function that can fail returns a weft_result and never
+/// aborts; weft_last_error() then holds a sentence that says why. Arrays returned by the
+/// accessors stay valid (and keep their address) until the world is destroyed: renderers and the
+/// WebAssembly boundary read them in place (zero copy).
+///
+/// Units: metres, kilograms, seconds. Compliance α = 1/stiffness in m/N (0 = perfectly rigid).
+#ifndef WEFT_WEFT_H
+#define WEFT_WEFT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Result codes of every fallible call.
+typedef enum weft_result {
+	WEFT_OK = 0,
+	WEFT_ERROR_INVALID_ARGUMENT, ///< NaN, negative mass, zero grid, null pointer, unknown name...
+	WEFT_ERROR_TOO_LARGE,        ///< a size whose arrays would not fit in memory or in 32-bit indices
+	WEFT_ERROR_OUT_OF_MEMORY,    ///< the allocator returned NULL
+	WEFT_ERROR_PARSE,            ///< malformed input file (the message names file:line and why)
+	WEFT_ERROR_IO,               ///< a file could not be opened, read or written
+} weft_result;
+
+/// Short fixed name of a result code ("ok", "invalid argument", ...). Never NULL.
+const char* weft_result_string(weft_result result);
+
+/// The detailed message of the most recent failed call ("" if none). Owned by the library.
+const char* weft_last_error(void);
+
+/// A 3-vector (metres, m/s or m/s² depending on the field).
+typedef struct weft_vec3 {
+	float x, y, z;
+} weft_vec3;
+
+/// Allocation hook (sokol style). Both functions or neither; NULL means malloc/free.
+typedef struct weft_allocator {
+	void* (*alloc)(size_t size, void* user_data);
+	void (*free)(void* ptr, void* user_data);
+	void* user_data;
+} weft_allocator;
+
+/// Largest particle count a world accepts (4096 × 4096).
+#define WEFT_MAX_PARTICLES (4096 * 4096)
+
+/// Colour budget of the constraint colouring; constraints that fit no colour go to one extra
+/// overflow batch that is solved serially (so any topology works).
+#define WEFT_COLOR_BUDGET 24
+
+/// Which particles are pinned (inverse mass 0) when a cloth is built.
+typedef enum weft_pin_mode {
+	WEFT_PIN_NONE = 0,
+	WEFT_PIN_TOP_CORNERS, ///< particles (0,0) and (width-1,0)
+	WEFT_PIN_TOP_EDGE,    ///< the whole row 0
+	WEFT_PIN_LEFT_EDGE,   ///< the whole column 0 (a flag on its pole)
+	WEFT_PIN_LIST,        ///< the indices in weft_cloth_def.pin_indices
+} weft_pin_mode;
+
+/// Kinds of distance constraint.
+typedef enum weft_constraint_type {
+	WEFT_STRETCH = 0, ///< horizontal/vertical neighbours
+	WEFT_SHEAR = 1,   ///< both diagonals of each quad
+	WEFT_BEND = 2,    ///< skip-one neighbours along rows and columns
+} weft_constraint_type;
+
+/// Global simulation settings.
+typedef struct weft_world_def {
+	weft_vec3 gravity;      ///< m/s², default (0, -9.81, 0)
+	int32_t substeps;       ///< substeps per frame (≥1), default 10
+	int32_t iterations;     ///< solver iterations per substep (≥1), default 1
+	float damping;          ///< linear velocity damping in 1/s (≥0), default 0.5
+	weft_vec3 wind;         ///< wind velocity in m/s, default 0
+	float drag;             ///< air drag towards the wind velocity, 1/s (≥0), default 0.3
+	float max_speed;        ///< particle speed clamp in m/s (0 = no clamp), default 30
+	bool ground_enabled;    ///< collide with the plane y = ground_height, default true
+	float ground_height;    ///< m, default 0
+	float friction;         ///< Coulomb-like friction of ground/sphere/mesh contacts [0,1], default 0.4
+	float collision_margin; ///< particles are kept this far outside colliders, m, default 0.005
+	bool tethers;           ///< long-range attachments to pinned particles (limit stretch), default true
+	int32_t thread_count;   ///< worker threads for the solve (1 = serial), default 1
+	weft_allocator allocator;
+} weft_world_def;
+
+/// The cloth grid. Particle (i, j) sits at origin + axis_u * size_u * i/(width-1)
+/// + axis_v * size_v * j/(height-1); its index is j*width + i. Row 0 is the "top" row.
+typedef struct weft_cloth_def {
+	int32_t width, height;  ///< particles along axis_u / axis_v (1..4096 each, ≥2 in all)
+	float size_u, size_v;   ///< extent in m (>0), default 1 × 1
+	weft_vec3 origin;       ///< position of particle (0,0), default (-0.5, 1.5, 0)
+	weft_vec3 axis_u;       ///< unit direction of rows, default (1,0,0)
+	weft_vec3 axis_v;       ///< unit direction of columns, default (0,-1,0) (hangs down)
+	float mass;             ///< total mass in kg (>0), default 1
+	float stretch_compliance; ///< m/N (≥0), default 1e-8
+	float shear_compliance;   ///< m/N (≥0), default 1e-7
+	float bend_compliance;    ///< m/N (≥0), default 1e-5
+	weft_pin_mode pin;      ///< default WEFT_PIN_TOP_CORNERS
+	const int32_t* pin_indices; ///< with WEFT_PIN_LIST; copied at creation
+	int32_t pin_count;
+} weft_cloth_def;
+
+/// A sphere collider. With a non-zero motion_amplitude its centre follows
+/// center + motion_amplitude * sin(2π motion_frequency t) while its motion is on.
+typedef struct weft_sphere_def {
+	weft_vec3 center;           ///< m
+	float radius;               ///< m (>0)
+	weft_vec3 motion_amplitude; ///< m, default 0 (static)
+	float motion_frequency;     ///< Hz (≥0), default 0.25
+	bool moving;                ///< whether the scripted motion starts on, default true
+} weft_sphere_def;
+
+/// Typed handle of a sphere in a world.
+typedef struct weft_sphere_id {
+	int32_t index;
+} weft_sphere_id;
+
+/// Maximum spheres per world.
+#define WEFT_MAX_SPHERES 8
+
+/// One distance constraint as the solvers read it (16 bytes; the WGSL struct mirrors it).
+typedef struct weft_constraint {
+	uint32_t a, b;     ///< particle indices
+	float rest_length; ///< m
+	float compliance;  ///< m/N
+} weft_constraint;
+
+/// The coloured constraint batches, read in place. Constraints are sorted by colour: colour c owns
+/// constraints[color_offsets[c] .. color_offsets[c+1]). The last batch (index color_count) is the
+/// overflow batch, solved serially; it is empty on grids.
+typedef struct weft_constraints_view {
+	const weft_constraint* constraints;
+	const uint8_t* types;         ///< weft_constraint_type of each constraint
+	const int32_t* color_offsets; ///< color_count + 2 entries (colours, overflow, end)
+	int32_t color_count;          ///< colours used, the overflow batch not counted
+	int32_t count;                ///< all constraints
+	int32_t count_by_type[3];     ///< stretch, shear, bend
+} weft_constraints_view;
+
+/// Tethers (long-range attachments): particle i may be at most max_distance[i] from
+/// positions[anchor[i]]; anchor -1 = no tether. Solved as one parallel batch (anchors are pinned).
+typedef struct weft_tethers_view {
+	const int32_t* anchor;
+	const float* max_distance;
+	int32_t count; ///< particles (array length)
+} weft_tethers_view;
+
+/// Opaque world.
+typedef struct weft_world weft_world;
+
+/// Defaults as documented per field.
+weft_world_def weft_default_world_def(void);
+/// Defaults as documented per field.
+weft_cloth_def weft_default_cloth_def(void);
+/// Defaults as documented per field.
+weft_sphere_def weft_default_sphere_def(void);
+
+/// Builds a world with one cloth: particles, constraints, colouring and tethers, all allocated here
+/// (the step never allocates). On failure *out_world is NULL.
+weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_def* cloth_def,
+                              weft_world** out_world);
+/// Frees everything. NULL is fine.
+void weft_world_destroy(weft_world* world);
+
+/// Advances one frame of dt seconds (0 < dt ≤ 0.1): substeps × (integrate → solve → collide → update).
+weft_result weft_world_step(weft_world* world, float dt);
+
+/// Puts every particle back to its rest pose with zero velocity and time 0; spheres back to start.
+void weft_world_reset(weft_world* world);
+
+/// Replaces the solver settings that can change live (substeps, iterations, damping, wind, drag,
+/// gravity, friction, max_speed, ground). Validated like creation.
+weft_result weft_world_set_def(weft_world* world, const weft_world_def* def);
+/// The settings in force.
+weft_world_def weft_world_get_def(const weft_world* world);
+
+/// Sets the compliance of every constraint of one type (m/N, ≥0).
+weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type type, float compliance);
+
+/// Adds a sphere collider.
+weft_result weft_world_add_sphere(weft_world* world, const weft_sphere_def* def, weft_sphere_id* out_id);
+/// Turns a sphere's scripted motion on or off (it stays where it is when off).
+weft_result weft_world_set_sphere_moving(weft_world* world, weft_sphere_id id, bool moving);
+/// Current centre of a sphere.
+weft_result weft_world_get_sphere(const weft_world* world, weft_sphere_id id, weft_vec3* out_center,
+                                  float* out_radius, bool* out_moving);
+/// Number of spheres.
+int32_t weft_world_sphere_count(const weft_world* world);
+
+/// Grab: the particle follows target (a stiff attachment) until released. One grab at a time.
+weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 target);
+/// Moves the grab target.
+weft_result weft_world_grab_move(weft_world* world, weft_vec3 target);
+/// Lets go of the grabbed particle (its own inverse mass is restored).
+void weft_world_release(weft_world* world);
+/// The grabbed particle, or -1.
+int32_t weft_world_grabbed(const weft_world* world);
+
+/// Casts a ray against the cloth triangles; *out_particle is the vertex of the hit triangle
+/// nearest to the hit point, *out_distance the ray parameter. WEFT_OK with -1 when nothing is hit.
+weft_result weft_world_raycast(const weft_world* world, weft_vec3 origin, weft_vec3 direction,
+                               int32_t* out_particle, float* out_distance);
+
+/// Recomputes the render arrays (area-weighted normals, per-vertex strain) from the positions.
+void weft_world_update_render_data(weft_world* world);
+
+/// Particle count.
+int32_t weft_world_particle_count(const weft_world* world);
+/// Grid size in particles.
+void weft_world_grid_size(const weft_world* world, int32_t* out_width, int32_t* out_height);
+/// Positions, float4 per particle: x, y, z, inverse mass (0 = pinned).
+float* weft_world_positions(weft_world* world);
+/// Positions at the start of the current substep, float4 per particle (solver state).
+float* weft_world_previous_positions(weft_world* world);
+/// Velocities, float4 per particle (w unused, 0).
+float* weft_world_velocities(weft_world* world);
+/// Rest positions, float4 per particle (w = inverse mass as built).
+const float* weft_world_rest_positions(const weft_world* world);
+/// Normals, float4 per particle (w 0), from weft_world_update_render_data.
+const float* weft_world_normals(const weft_world* world);
+/// Strain per particle: mean (L-L0)/L0 of its stretch constraints, from weft_world_update_render_data.
+const float* weft_world_strain(const weft_world* world);
+/// Texture coordinates, float2 per particle, in [0,1].
+const float* weft_world_uvs(const weft_world* world);
+/// Triangle indices (3 per triangle, two triangles per grid quad).
+const uint32_t* weft_world_indices(const weft_world* world);
+/// Number of indices (3 × triangles).
+int32_t weft_world_index_count(const weft_world* world);
+/// The coloured constraints.
+weft_constraints_view weft_world_constraints(const weft_world* world);
+/// Lagrange multipliers, one per constraint (solver state, reset every substep).
+float* weft_world_lambdas(weft_world* world);
+/// The tethers.
+weft_tethers_view weft_world_tethers(const weft_world* world);
+/// Simulated time in s.
+double weft_world_time(const weft_world* world);
+/// Frames stepped since creation or reset.
+int64_t weft_world_frame(const weft_world* world);
+
+/// Largest |L−L0|/L0 over the stretch constraints now.
+float weft_world_max_stretch(const weft_world* world);
+/// True if every position and velocity is finite.
+bool weft_world_is_finite(const weft_world* world);
+/// FNV-1a hash of positions and velocities (bit-exact determinism checks).
+uint64_t weft_world_state_hash(const weft_world* world);
+
+/// Constraint graph colouring of any topology: colours[k] for each of count constraints over
+/// particle_count particles, so that no two constraints of one colour share a particle. Uses at
+/// most budget colours; a constraint that fits none gets colour `budget` (the overflow batch).
+/// hint (optional, may be NULL) proposes a colour per constraint; it is kept where it is valid.
+/// *out_color_count = colours used (overflow not counted). scratch needs
+/// weft_coloring_scratch_size(particle_count) bytes.
+weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t particle_count,
+                                   int32_t budget, const uint8_t* hint, uint8_t* colours,
+                                   int32_t* out_color_count, void* scratch);
+/// Bytes of scratch weft_color_constraints needs.
+size_t weft_coloring_scratch_size(int32_t particle_count);
+
+/// Named scenes shared by the CLI, the tests and the page: "hang", "sphere", "flag"
+/// (and more as they are added: weft_scene_names()). grid = particles per side.
+typedef struct weft_scene_def {
+	weft_world_def world;
+	weft_cloth_def cloth;
+	weft_sphere_def spheres[WEFT_MAX_SPHERES];
+	int32_t sphere_count;
+	float frame_dt; ///< s, the scene's frame time (1/60)
+} weft_scene_def;
+
+/// Fills *out for a named scene at grid × grid particles.
+weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out);
+/// Creates a world from a scene definition (cloth + spheres + any scene collider).
+weft_result weft_world_create_scene(const char* name, int32_t grid, weft_world** out_world);
+/// NULL-terminated list of scene names.
+const char* const* weft_scene_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

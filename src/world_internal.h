@@ -1,0 +1,95 @@
+// Private layout of a world. Hot per-particle state (positions, previous positions, velocities)
+// is split from cold data (rest pose, UVs, render arrays); all arrays are allocated once at creation.
+#ifndef WEFT_WORLD_INTERNAL_H
+#define WEFT_WORLD_INTERNAL_H
+
+#include "weft/weft.h"
+
+typedef struct weft_sphere {
+	weft_sphere_def def;
+	weft_vec3 center;          // current centre
+	weft_vec3 previous_center; // centre at the start of the substep (for friction)
+	double motion_time;        // s of scripted motion run so far (advances only while moving)
+	bool moving;
+} weft_sphere;
+
+typedef struct weft_mesh_collider weft_mesh_collider; // mesh collision (mesh.c), optional
+
+struct weft_world {
+	weft_world_def def;
+	weft_allocator allocator;
+	int32_t width, height, particle_count;
+
+	// hot state, float4 per particle (xyz + inverse mass in w for positions)
+	float* positions;
+	float* previous_positions;
+	float* velocities;
+
+	// constraints sorted by colour
+	weft_constraint* constraints;
+	float* lambdas;
+	uint8_t* types;
+	int32_t constraint_count;
+	int32_t count_by_type[3];
+	int32_t color_count;
+	int32_t color_offsets[WEFT_COLOR_BUDGET + 2];
+
+	// tethers: anchor particle (-1 none) and max distance per particle
+	int32_t* tether_anchor;
+	float* tether_max_distance;
+
+	// cold data
+	float* rest_positions;
+	float* uvs;
+	uint32_t* indices;
+	int32_t index_count;
+	float* normals;
+	float* strain;
+	float* scratch_normals; // grid normals for the wind force, float4 per particle
+	int32_t* strain_counts; // stretch constraints per particle (fixed topology)
+
+	weft_sphere spheres[WEFT_MAX_SPHERES];
+	int32_t sphere_count;
+
+	weft_mesh_collider* mesh; // static triangle mesh collider or NULL
+
+	int32_t grabbed;          // particle or -1
+	float grabbed_inverse_mass;
+	weft_vec3 grab_target;
+
+	double time;
+	int64_t frame;
+};
+
+// Allocation through the world's hook.
+void* weft_alloc(const weft_allocator* allocator, size_t size);
+void weft_free(const weft_allocator* allocator, void* ptr);
+weft_allocator weft_resolve_allocator(weft_allocator allocator);
+
+// Records the message weft_last_error() returns; returns result for tail calls.
+weft_result weft_fail(weft_result result, const char* format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+// Validation helpers shared by the definitions' checks.
+bool weft_is_finite_vec3(weft_vec3 v);
+weft_result weft_validate_world_def(const weft_world_def* def);
+weft_result weft_validate_cloth_def(const weft_cloth_def* def);
+weft_result weft_validate_sphere_def(const weft_sphere_def* def);
+
+// Cloth building (cloth.c): fills particles, constraints with colour hints, UVs, indices.
+weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);
+// Tethers (tethers.c): nearest pinned particle in the rest pose.
+void weft_tethers_build(weft_world* world);
+
+// Solver phases (solver.c) and collisions (collide.c), per substep.
+void weft_collide(weft_world* world, float dt);
+void weft_spheres_advance(weft_world* world, float dt);
+void weft_sphere_place(weft_sphere* sphere);
+
+// Deterministic sine (same bits on every platform and libm).
+float weft_sin(float x);
+
+#endif
