@@ -191,6 +191,77 @@ weft_result weft_world_get_sphere(const weft_world* world, weft_sphere_id id, we
 /// Number of spheres.
 int32_t weft_world_sphere_count(const weft_world* world);
 
+/// A triangle mesh as plain arrays, e.g. read from an OBJ file. Owned by the caller; free it with
+/// weft_mesh_data_free (which uses the allocator recorded here).
+typedef struct weft_mesh_data {
+	float* positions;       ///< 3 floats (x, y, z) per vertex, in the file's units
+	uint32_t* indices;      ///< 3 vertex indices (0-based) per triangle; polygons are fan-triangulated
+	int32_t vertex_count;   ///< vertices
+	int32_t triangle_count; ///< triangles
+	int32_t texcoord_count; ///< `vt` statements read (checked, not stored)
+	int32_t normal_count;   ///< `vn` statements read (checked, not stored)
+	weft_allocator allocator;
+} weft_mesh_data;
+
+/// Most vertices and most triangles an OBJ file may produce (each).
+#define WEFT_OBJ_MAX_ELEMENTS (1 << 24)
+
+/// Parses Wavefront OBJ text from memory (size bytes, need not be NUL-terminated). Reads `v`, `vt`,
+/// `vn` and `f` (forms v, v/vt, v//vn, v/vt/vn, negative = relative indices, polygons), skips
+/// comments, blank lines and o/g/s/usemtl/mtllib/l/p/vp; LF or CRLF. name (may be NULL) is used in
+/// messages. Malformed input returns WEFT_ERROR_PARSE and weft_last_error() says "name:line: why";
+/// a file without faces is malformed too. allocator may be NULL (malloc). On failure *out is zeroed.
+weft_result weft_obj_parse(const char* data, size_t size, const char* name, const weft_allocator* allocator,
+                           weft_mesh_data* out);
+/// Reads and parses an OBJ file (WEFT_ERROR_IO if it cannot be read, then as weft_obj_parse).
+weft_result weft_obj_load(const char* path, const weft_allocator* allocator, weft_mesh_data* out);
+/// Frees the arrays of a weft_mesh_data and zeroes it. NULL or a zeroed struct is fine.
+void weft_mesh_data_free(weft_mesh_data* mesh);
+
+/// Sets the world's static triangle-mesh collider (replacing any), built once here: pseudo-normals,
+/// bounding spheres (k-means of the vertices), and a uniform grid of triangles. positions: 3 floats
+/// per vertex; indices: 3 per triangle, counter-clockwise seen from outside. Degenerate triangles
+/// are dropped. A closed (watertight) mesh is a solid: particles inside are pushed out. An open one
+/// is a two-sided shell of thickness 2 × collision_margin. With fit, the mesh is scaled uniformly
+/// so its wider horizontal side is 60% of the cloth's (rest pose), lowered if needed to stay 5% below
+/// the cloth, centred under the cloth and set on the ground (or just under the cloth without ground);
+/// without fit, positions are world space (m). The arrays are copied.
+weft_result weft_world_set_mesh_collider(weft_world* world, const float* positions, int32_t vertex_count,
+                                         const uint32_t* indices, int32_t triangle_count, bool fit);
+/// Removes the mesh collider (if any).
+void weft_world_remove_mesh_collider(weft_world* world);
+
+/// The mesh collider's arrays as the solvers read them (flat, ready to upload as storage buffers).
+/// All float4 arrays are 16-byte strides. Grid cell (x, y, z) has index x + dims[0] * (y + dims[1] * z)
+/// and owns cell_triangles[cell_start[c] .. cell_start[c + 1]); its box is
+/// grid_origin + cell_size * [x, x+1) × [y, y+1) × [z, z+1). A triangle is listed in every cell its
+/// bounding box overlaps, so every triangle within cell_size of a point is listed in the point's cell
+/// or one of its 26 neighbours: cell_size is also the reach of the push-out.
+typedef struct weft_mesh_collider_view {
+	const float* vertices;          ///< float4 per vertex: world-space x, y, z, w = 0
+	const float* vertex_normals;    ///< float4 per vertex: angle-weighted pseudo-normal (unit), w = 0
+	const uint32_t* indices;        ///< 3 per triangle
+	const float* face_normals;      ///< float4 per triangle: unit normal n, w = -dot(n, v0)
+	const float* edge_normals;      ///< 3 float4 per triangle: pseudo-normals of edges v0v1, v1v2, v2v0
+	const float* spheres;           ///< float4 per bounding sphere: centre x, y, z, radius (reach included)
+	const uint32_t* cell_start;     ///< cell_count + 1 offsets into cell_triangles
+	const uint32_t* cell_triangles; ///< triangle indices grouped by cell
+	float grid_origin[3];           ///< m, corner of cell (0, 0, 0)
+	float cell_size;                ///< m, edge of the cubic cells
+	int32_t grid_dims[3];           ///< cells along x, y, z
+	int32_t vertex_count, triangle_count, sphere_count, cell_count, cell_entry_count;
+	bool closed;                    ///< every edge shared by exactly two triangles (solid)
+} weft_mesh_collider_view;
+
+/// Fills *out with the mesh collider's arrays (valid until the collider is replaced or the world
+/// destroyed). WEFT_ERROR_INVALID_ARGUMENT if the world has no mesh collider.
+weft_result weft_world_mesh_collider(const weft_world* world, weft_mesh_collider_view* out);
+
+/// The Stanford bunny (npm package `bunny`, built into the library): 3 floats per vertex (y up,
+/// original units) and 3 indices per triangle. Counts are 0 if the build could not generate it.
+void weft_bunny_mesh(const float** out_positions, int32_t* out_vertex_count, const uint32_t** out_indices,
+                     int32_t* out_triangle_count);
+
 /// Grab: the particle follows target (a stiff attachment) until released. One grab at a time.
 weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 target);
 /// Moves the grab target.

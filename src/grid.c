@@ -1,0 +1,130 @@
+// Uniform 3D grid of triangles, built once: cell_start offsets + cell_triangles (counting sort).
+//
+// A triangle is listed in every cell its bounding box overlaps. That over-lists a little compared
+// with an exact triangle/box test, but keeps the build trivial and the query guarantee simple: a
+// point within cell_size of a triangle finds it in the point's cell or one of the 26 neighbours.
+// Two flat arrays (no per-cell lists) so the GPU solver uploads them as storage buffers.
+#include <math.h>
+#include <string.h>
+
+#include "mesh.h"
+
+// Entries (cell, triangle) beyond this are refused (the collider would not be worth it).
+#define GRID_MAX_ENTRIES ((int64_t)1 << 27)
+#define GRID_MAX_CELLS ((int64_t)1 << 24)
+
+int32_t weft_grid_coordinate(const weft_triangle_grid* grid, int axis, float x) {
+	float cell = floorf((x - grid->origin[axis]) / grid->cell_size);
+	if (!(cell > -1.0e6f)) { // also NaN
+		return -1000000;
+	}
+	if (cell > 1.0e6f) {
+		return 1000000;
+	}
+	return (int32_t)cell;
+}
+
+static void triangle_cell_range(const weft_triangle_grid* grid, const float* vertices, const uint32_t* triangle,
+                                int32_t lo[3], int32_t hi[3]) {
+	for (int axis = 0; axis < 3; axis++) {
+		float mn = vertices[4 * triangle[0] + axis], mx = mn;
+		for (int k = 1; k < 3; k++) {
+			float x = vertices[4 * triangle[k] + axis];
+			mn = x < mn ? x : mn;
+			mx = x > mx ? x : mx;
+		}
+		lo[axis] = weft_grid_coordinate(grid, axis, mn);
+		hi[axis] = weft_grid_coordinate(grid, axis, mx);
+		lo[axis] = lo[axis] < 0 ? 0 : lo[axis];
+		hi[axis] = hi[axis] >= grid->dims[axis] ? grid->dims[axis] - 1 : hi[axis];
+	}
+}
+
+weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
+                            const uint32_t* indices, int32_t triangle_count, float cell_size) {
+	memset(grid, 0, sizeof *grid);
+	if (!(cell_size > 0.0f) || triangle_count <= 0) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "mesh grid: bad cell size or no triangles");
+	}
+	float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+	for (int32_t t = 0; t < triangle_count; t++) {
+		for (int k = 0; k < 3; k++) {
+			const float* v = vertices + 4 * indices[3 * t + k];
+			for (int axis = 0; axis < 3; axis++) {
+				mn[axis] = v[axis] < mn[axis] ? v[axis] : mn[axis];
+				mx[axis] = v[axis] > mx[axis] ? v[axis] : mx[axis];
+			}
+		}
+	}
+	int64_t cells = 1;
+	for (int axis = 0; axis < 3; axis++) {
+		// One padding cell on each side: points within reach of the surface always fall inside.
+		grid->origin[axis] = mn[axis] - cell_size;
+		double span = ((double)mx[axis] - (double)mn[axis]) / cell_size;
+		if (!(span < (double)GRID_MAX_CELLS)) {
+			return weft_fail(WEFT_ERROR_TOO_LARGE, "mesh grid: %g cells along one axis", span);
+		}
+		grid->dims[axis] = (int32_t)floor(span) + 3;
+		cells *= grid->dims[axis];
+		if (cells > GRID_MAX_CELLS) {
+			return weft_fail(WEFT_ERROR_TOO_LARGE, "mesh grid: more than %lld cells", (long long)GRID_MAX_CELLS);
+		}
+	}
+	grid->cell_size = cell_size;
+	grid->cell_count = (int32_t)cells;
+
+	int64_t entries = 0;
+	for (int32_t t = 0; t < triangle_count; t++) {
+		int32_t lo[3], hi[3];
+		triangle_cell_range(grid, vertices, indices + 3 * t, lo, hi);
+		entries += (int64_t)(hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
+		if (entries > GRID_MAX_ENTRIES) {
+			return weft_fail(WEFT_ERROR_TOO_LARGE, "mesh grid: more than %lld cell entries",
+			                 (long long)GRID_MAX_ENTRIES);
+		}
+	}
+	grid->entry_count = (int32_t)entries;
+	grid->cell_start = weft_alloc(allocator, sizeof(uint32_t) * ((size_t)cells + 1));
+	grid->cell_triangles = weft_alloc(allocator, sizeof(uint32_t) * (size_t)(entries > 0 ? entries : 1));
+	if (grid->cell_start == NULL || grid->cell_triangles == NULL) {
+		weft_grid_destroy(grid, allocator);
+		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh grid: out of memory");
+	}
+	memset(grid->cell_start, 0, sizeof(uint32_t) * ((size_t)cells + 1));
+	// Counting sort: count per cell, prefix sum, fill (cell_start[c+1] runs as the write cursor).
+	for (int32_t t = 0; t < triangle_count; t++) {
+		int32_t lo[3], hi[3];
+		triangle_cell_range(grid, vertices, indices + 3 * t, lo, hi);
+		for (int32_t z = lo[2]; z <= hi[2]; z++)
+			for (int32_t y = lo[1]; y <= hi[1]; y++)
+				for (int32_t x = lo[0]; x <= hi[0]; x++) {
+					grid->cell_start[x + grid->dims[0] * (y + grid->dims[1] * z) + 1]++;
+				}
+	}
+	for (int64_t c = 0; c < cells; c++) {
+		grid->cell_start[c + 1] += grid->cell_start[c];
+	}
+	// Fill using a cursor per cell, kept in cell_start shifted by one and restored at the end.
+	for (int32_t t = 0; t < triangle_count; t++) {
+		int32_t lo[3], hi[3];
+		triangle_cell_range(grid, vertices, indices + 3 * t, lo, hi);
+		for (int32_t z = lo[2]; z <= hi[2]; z++)
+			for (int32_t y = lo[1]; y <= hi[1]; y++)
+				for (int32_t x = lo[0]; x <= hi[0]; x++) {
+					int64_t cell = x + (int64_t)grid->dims[0] * (y + (int64_t)grid->dims[1] * z);
+					grid->cell_triangles[grid->cell_start[cell]++] = (uint32_t)t;
+				}
+	}
+	for (int64_t c = cells; c > 0; c--) {
+		grid->cell_start[c] = grid->cell_start[c - 1];
+	}
+	grid->cell_start[0] = 0;
+	return WEFT_OK;
+}
+
+void weft_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator) {
+	weft_free(allocator, grid->cell_start);
+	weft_free(allocator, grid->cell_triangles);
+	grid->cell_start = NULL;
+	grid->cell_triangles = NULL;
+}

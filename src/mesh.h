@@ -1,0 +1,76 @@
+// Private: the static triangle-mesh collider (mesh.c builds it, grid.c indexes it, closest_point.c
+// and mesh_collide.c query it). Flat arrays only, laid out as weft_mesh_collider_view documents,
+// so the GPU solver uploads them as they are.
+#ifndef WEFT_MESH_H
+#define WEFT_MESH_H
+
+#include "world_internal.h"
+
+// Voronoi regions of a triangle (a, b, c) for the closest point of a query point.
+typedef enum weft_triangle_region {
+	WEFT_REGION_FACE = 0,
+	WEFT_REGION_VERTEX_A,
+	WEFT_REGION_VERTEX_B,
+	WEFT_REGION_VERTEX_C,
+	WEFT_REGION_EDGE_AB,
+	WEFT_REGION_EDGE_BC,
+	WEFT_REGION_EDGE_CA,
+} weft_triangle_region;
+
+// Closest point of triangle (a, b, c) to p by Voronoi regions (Ericson, Real-Time Collision
+// Detection 5.1.5). Writes the point and returns its region. Degenerate triangles are handled
+// (the region is then a vertex or an edge).
+weft_triangle_region weft_closest_point_on_triangle(const float p[3], const float a[3], const float b[3],
+                                                    const float c[3], float out_point[3]);
+
+// Uniform grid of triangles: cell_start (cell_count + 1) and cell_triangles, as in the public view.
+typedef struct weft_triangle_grid {
+	float origin[3];
+	float cell_size;
+	int32_t dims[3];
+	int32_t cell_count;
+	int32_t entry_count;
+	uint32_t* cell_start;
+	uint32_t* cell_triangles;
+} weft_triangle_grid;
+
+// Builds the grid over triangles (vertices float4, indices 3 per triangle). cell_size > 0; the
+// grid covers the triangles' bounds padded by one cell on every side.
+weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
+                            const uint32_t* indices, int32_t triangle_count, float cell_size);
+void weft_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator);
+// Cell coordinate of x along axis (may be outside 0..dims-1).
+int32_t weft_grid_coordinate(const weft_triangle_grid* grid, int axis, float x);
+
+struct weft_mesh_collider {
+	int32_t vertex_count, triangle_count, sphere_count;
+	bool closed;
+	float* vertices;       // float4 per vertex
+	float* vertex_normals; // float4 per vertex
+	uint32_t* indices;     // 3 per triangle
+	float* face_normals;   // float4 per triangle (n, -n·v0)
+	float* edge_normals;   // 3 float4 per triangle
+	float* spheres;        // float4 per sphere (centre, radius incl. reach)
+	weft_triangle_grid grid;
+};
+
+// Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.
+// margin is the collision margin the grid must reach beyond.
+weft_result weft_mesh_collider_create(const weft_allocator* allocator, const float* positions,
+                                      int32_t vertex_count, const uint32_t* indices, int32_t triangle_count,
+                                      float margin, weft_mesh_collider** out);
+void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* allocator);
+
+// The push-out of one substep on count particles (float4 positions with inverse mass in w; previous
+// = positions at the start of the substep). Particles with inverse mass 0 are left alone. Never
+// allocates. Returns the number of particles moved.
+int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
+                                    int32_t count, float margin, float friction);
+// World wrapper used by weft_collide (collide.c).
+void weft_mesh_collide(weft_world* world, float dt);
+
+// Signed distance of p to the mesh within the grid's reach: negative inside (closed meshes).
+// Returns false when no triangle lies within reach. For tests and tools.
+bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3], float* out_distance);
+
+#endif

@@ -1,0 +1,276 @@
+// Mesh push-out, once per substep after the constraint solve (never allocates).
+//
+// For each free particle whose path this substep (previous → current) touches a bounding sphere:
+//  1. Continuous: if the path crosses a triangle, the first crossing decides. A particle that came
+//     from the front side is put back in front of that triangle (margin along its normal), so a
+//     fast particle cannot tunnel through a thin wall. Coming from behind: in a closed mesh the
+//     particle is leaving the solid (let it); in an open shell it goes back behind.
+//  2. Static: the closest triangle within reach (grid cell + 26 neighbours) gives the closest
+//     point q and its Voronoi region; the pseudo-normal of that feature says inside or outside.
+//     Inside a closed mesh, or nearer than the margin, the particle moves to q + margin along the
+//     outward direction.
+//  3. Friction (Coulomb-like, as for the other colliders): tangential motion of the substep is
+//     removed up to friction × the push-out depth.
+#include <math.h>
+
+#include "mesh.h"
+
+typedef struct vec3f {
+	float x, y, z;
+} vec3f;
+
+static vec3f v3(const float* p) {
+	return (vec3f){p[0], p[1], p[2]};
+}
+static vec3f add(vec3f a, vec3f b) {
+	return (vec3f){a.x + b.x, a.y + b.y, a.z + b.z};
+}
+static vec3f sub(vec3f a, vec3f b) {
+	return (vec3f){a.x - b.x, a.y - b.y, a.z - b.z};
+}
+static vec3f scale(vec3f a, float s) {
+	return (vec3f){a.x * s, a.y * s, a.z * s};
+}
+static float dot(vec3f a, vec3f b) {
+	return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+static vec3f cross(vec3f a, vec3f b) {
+	return (vec3f){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+static const float* vertex_of(const weft_mesh_collider* mesh, uint32_t triangle, int corner) {
+	return mesh->vertices + 4 * mesh->indices[3 * triangle + corner];
+}
+
+// Pseudo-normal of the feature of `triangle` that holds a closest point in `region`.
+static vec3f pseudo_normal(const weft_mesh_collider* mesh, uint32_t triangle, weft_triangle_region region) {
+	switch (region) {
+	case WEFT_REGION_VERTEX_A: return v3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 0]);
+	case WEFT_REGION_VERTEX_B: return v3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 1]);
+	case WEFT_REGION_VERTEX_C: return v3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 2]);
+	case WEFT_REGION_EDGE_AB: return v3(mesh->edge_normals + 4 * (3 * triangle + 0));
+	case WEFT_REGION_EDGE_BC: return v3(mesh->edge_normals + 4 * (3 * triangle + 1));
+	case WEFT_REGION_EDGE_CA: return v3(mesh->edge_normals + 4 * (3 * triangle + 2));
+	case WEFT_REGION_FACE: break;
+	}
+	return v3(mesh->face_normals + 4 * triangle);
+}
+
+// Closest point over the triangles listed in p's cell and its 26 neighbours, if any lies within
+// reach (cell_size); *out_normal is the pseudo-normal of the feature holding it.
+static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, vec3f* out_point, vec3f* out_normal,
+                            float* out_distance2) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	int32_t cx = weft_grid_coordinate(grid, 0, p.x), cy = weft_grid_coordinate(grid, 1, p.y),
+	        cz = weft_grid_coordinate(grid, 2, p.z);
+	if (cx < -1 || cy < -1 || cz < -1 || cx > grid->dims[0] || cy > grid->dims[1] || cz > grid->dims[2]) {
+		return false;
+	}
+	float reach2 = grid->cell_size * grid->cell_size;
+	float best_d2 = INFINITY;
+	uint32_t best_triangle = 0;
+	weft_triangle_region best_region = WEFT_REGION_FACE;
+	vec3f best_point = {0, 0, 0};
+	const float query[3] = {p.x, p.y, p.z};
+	for (int32_t z = cz - 1; z <= cz + 1; z++) {
+		if (z < 0 || z >= grid->dims[2]) continue;
+		for (int32_t y = cy - 1; y <= cy + 1; y++) {
+			if (y < 0 || y >= grid->dims[1]) continue;
+			for (int32_t x = cx - 1; x <= cx + 1; x++) {
+				if (x < 0 || x >= grid->dims[0]) continue;
+				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
+				for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+					uint32_t t = grid->cell_triangles[k];
+					float q[3];
+					weft_triangle_region region = weft_closest_point_on_triangle(
+					    query, vertex_of(mesh, t, 0), vertex_of(mesh, t, 1), vertex_of(mesh, t, 2), q);
+					vec3f d = sub(p, v3(q));
+					float d2 = dot(d, d);
+					if (d2 < best_d2) {
+						best_d2 = d2;
+						best_triangle = t;
+						best_region = region;
+						best_point = v3(q);
+					}
+				}
+			}
+		}
+	}
+	if (!(best_d2 <= reach2)) {
+		return false;
+	}
+	*out_point = best_point;
+	*out_normal = pseudo_normal(mesh, best_triangle, best_region);
+	*out_distance2 = best_d2;
+	return true;
+}
+
+bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3], float* out_distance) {
+	vec3f q, n;
+	float d2;
+	if (mesh == NULL || !closest_on_mesh(mesh, v3(p), &q, &n, &d2)) {
+		return false;
+	}
+	float d = sqrtf(d2);
+	*out_distance = (mesh->closed && dot(sub(v3(p), q), n) < 0.0f) ? -d : d;
+	return true;
+}
+
+// First crossing of segment p0 → p1 with a triangle (Möller–Trumbore), over the grid cells the
+// segment's box overlaps.
+static bool first_crossing(const weft_mesh_collider* mesh, vec3f p0, vec3f p1, float* out_t,
+                           uint32_t* out_triangle) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	int32_t lo[3], hi[3];
+	float a[3] = {p0.x, p0.y, p0.z}, b[3] = {p1.x, p1.y, p1.z};
+	for (int axis = 0; axis < 3; axis++) {
+		float mn = a[axis] < b[axis] ? a[axis] : b[axis];
+		float mx = a[axis] < b[axis] ? b[axis] : a[axis];
+		lo[axis] = weft_grid_coordinate(grid, axis, mn);
+		hi[axis] = weft_grid_coordinate(grid, axis, mx);
+		if (hi[axis] < 0 || lo[axis] >= grid->dims[axis]) {
+			return false;
+		}
+		lo[axis] = lo[axis] < 0 ? 0 : lo[axis];
+		hi[axis] = hi[axis] >= grid->dims[axis] ? grid->dims[axis] - 1 : hi[axis];
+	}
+	vec3f direction = sub(p1, p0);
+	float best_t = INFINITY;
+	uint32_t best_triangle = 0;
+	const float tolerance = 1e-5f; // barycentric slack: a path through a shared edge hits one side
+	for (int32_t z = lo[2]; z <= hi[2]; z++)
+		for (int32_t y = lo[1]; y <= hi[1]; y++)
+			for (int32_t x = lo[0]; x <= hi[0]; x++) {
+				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
+				for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+					uint32_t t = grid->cell_triangles[k];
+					vec3f v0 = v3(vertex_of(mesh, t, 0));
+					vec3f e1 = sub(v3(vertex_of(mesh, t, 1)), v0), e2 = sub(v3(vertex_of(mesh, t, 2)), v0);
+					vec3f h = cross(direction, e2);
+					float det = dot(e1, h);
+					if (det == 0.0f) continue;
+					float inverse = 1.0f / det;
+					vec3f s = sub(p0, v0);
+					float u = dot(s, h) * inverse;
+					if (!(u >= -tolerance && u <= 1.0f + tolerance)) continue;
+					vec3f q = cross(s, e1);
+					float v = dot(direction, q) * inverse;
+					if (!(v >= -tolerance && u + v <= 1.0f + tolerance)) continue;
+					float hit = dot(e2, q) * inverse;
+					if (hit >= 0.0f && hit <= 1.0f && hit < best_t) {
+						best_t = hit;
+						best_triangle = t;
+					}
+				}
+			}
+	if (best_t == INFINITY) {
+		return false;
+	}
+	*out_t = best_t;
+	*out_triangle = best_triangle;
+	return true;
+}
+
+// Does segment p0 → p1 come within any bounding sphere?
+static bool near_mesh(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
+	vec3f d = sub(p1, p0);
+	float length2 = dot(d, d);
+	for (int32_t s = 0; s < mesh->sphere_count; s++) {
+		const float* sphere = mesh->spheres + 4 * s;
+		vec3f c = v3(sphere);
+		float t = length2 > 0.0f ? dot(sub(c, p0), d) / length2 : 0.0f;
+		t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+		vec3f offset = sub(add(p0, scale(d, t)), c);
+		if (dot(offset, offset) <= sphere[3] * sphere[3]) {
+			return true;
+		}
+	}
+	return false;
+}
+
+int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
+                                    int32_t count, float margin, float friction) {
+	if (mesh == NULL || positions == NULL || previous == NULL) {
+		return 0;
+	}
+	// The push-out can only see as far as the grid reaches.
+	float max_margin = 0.5f * mesh->grid.cell_size;
+	margin = margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
+	int32_t moved = 0;
+	for (int32_t i = 0; i < count; i++) {
+		float* position = positions + 4 * i;
+		if (position[3] == 0.0f) {
+			continue; // pinned or grabbed
+		}
+		vec3f p0 = v3(previous + 4 * i), p = v3(position);
+		if (!near_mesh(mesh, p0, p)) {
+			continue;
+		}
+		vec3f start = p, normal = {0, 0, 0};
+		bool contact = false;
+
+		float t;
+		uint32_t triangle;
+		if ((p.x != p0.x || p.y != p0.y || p.z != p0.z) && first_crossing(mesh, p0, p, &t, &triangle)) {
+			vec3f n = v3(mesh->face_normals + 4 * triangle);
+			vec3f hit = add(p0, scale(sub(p, p0), t));
+			if (dot(sub(p0, hit), n) >= 0.0f) {
+				p = add(hit, scale(n, margin));
+				normal = n;
+				contact = true;
+			} else if (!mesh->closed) {
+				p = add(hit, scale(n, -margin));
+				normal = scale(n, -1.0f);
+				contact = true;
+			}
+		}
+
+		vec3f q, pseudo;
+		float d2;
+		if (closest_on_mesh(mesh, p, &q, &pseudo, &d2)) {
+			vec3f offset = sub(p, q);
+			float d = sqrtf(d2);
+			float side = dot(offset, pseudo);
+			bool inside = mesh->closed && side < 0.0f;
+			if (inside || d < margin) {
+				vec3f direction;
+				if (d > 1e-7f) {
+					direction = scale(offset, (inside ? -1.0f : 1.0f) / d);
+				} else {
+					direction = (side < 0.0f && !mesh->closed) ? scale(pseudo, -1.0f) : pseudo;
+				}
+				p = add(q, scale(direction, margin));
+				normal = direction;
+				contact = true;
+			}
+		}
+		if (!contact) {
+			continue;
+		}
+		// Friction: remove tangential motion of this substep up to friction × depth.
+		vec3f depth_vector = sub(p, start);
+		float depth = sqrtf(dot(depth_vector, depth_vector));
+		vec3f motion = sub(p, p0);
+		vec3f tangential = sub(motion, scale(normal, dot(motion, normal)));
+		float tangential_length = sqrtf(dot(tangential, tangential));
+		float limit = friction * depth;
+		if (tangential_length > 0.0f) {
+			float fraction = tangential_length <= limit ? 1.0f : limit / tangential_length;
+			p = sub(p, scale(tangential, fraction));
+		}
+		position[0] = p.x;
+		position[1] = p.y;
+		position[2] = p.z;
+		moved++;
+	}
+	return moved;
+}
+
+void weft_mesh_collide(weft_world* world, float dt) {
+	(void)dt;
+	if (world == NULL || world->mesh == NULL) {
+		return;
+	}
+	weft_mesh_collide_particles(world->mesh, world->positions, world->previous_positions, world->particle_count,
+	                            world->def.collision_margin, world->def.friction);
+}
