@@ -2,7 +2,7 @@
 //
 // For each free particle whose path this substep (previous → current) touches a bounding sphere:
 //  1. Continuous: if the path crosses a triangle, the first crossing decides. A particle that came
-//     from the front side is put back in front of that triangle (margin along its normal), so a
+//     from the front side is put back in front of that triangle's plane (at the margin), so a
 //     fast particle cannot tunnel through a thin wall. Coming from behind: in a closed mesh the
 //     particle is leaving the solid (let it); in an open shell it goes back behind.
 //  2. Static: the closest triangle within reach (grid cell + 26 neighbours) gives the closest
@@ -214,12 +214,15 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 		if ((p.x != p0.x || p.y != p0.y || p.z != p0.z) && first_crossing(mesh, p0, p, &t, &triangle)) {
 			vec3f n = v3(mesh->face_normals + 4 * triangle);
 			vec3f hit = add(p0, scale(sub(p, p0), t));
+			// Back onto the crossed triangle's plane, margin in front of it, keeping the tangential
+			// motion (friction below decides how much of it survives).
+			float height = dot(sub(p, hit), n);
 			if (dot(sub(p0, hit), n) >= 0.0f) {
-				p = add(hit, scale(n, margin));
+				p = add(p, scale(n, margin - height));
 				normal = n;
 				contact = true;
 			} else if (!mesh->closed) {
-				p = add(hit, scale(n, -margin));
+				p = add(p, scale(n, -margin - height));
 				normal = scale(n, -1.0f);
 				contact = true;
 			}

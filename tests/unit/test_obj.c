@@ -104,7 +104,7 @@ int main(void) {
 	expect_error("v 1 2 3 4 5 6 7 8\n", 1, "too many values");
 	expect_error("vn 0 1\n", 1, "too few values");
 	expect_error("v 0 0 0\r\nv 1 0 0\r\n\r\nbogus 1 2\r\n", 4, "unknown statement 'bogus'");
-	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3/\n", 4, "bad");
+	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3/\n", 4, "truncated vertex reference");
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3x\n", 4, "bad vertex reference");
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999999\n", 4, "out of range");
 	expect_error("v 0 0 0\nv 1 0 0\n\x7f" "ELF\x01\x02\n", 3, "binary data");

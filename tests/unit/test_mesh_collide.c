@@ -1,0 +1,215 @@
+// Mesh collider internals: pseudo-normal inside/outside and the grid query against brute force,
+// push-out to the margin, friction, and no tunnelling of a fast particle through a thin wall.
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh.h"
+#include "test.h"
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+static float uniform(float lo, float hi) {
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return lo + (hi - lo) * (float)((double)(rng_state >> 11) / (double)(1ull << 53));
+}
+
+// Box [lo, hi] as 12 triangles, counter-clockwise seen from outside; each face split into n × n quads
+// (n ≥ 1) so that the grid has several triangles per cell and the mesh has shared edges and vertices.
+typedef struct box_mesh {
+	float positions[3 * 6 * 9 * 9];
+	uint32_t indices[3 * 6 * 2 * 8 * 8];
+	int32_t vertex_count, triangle_count;
+} box_mesh;
+
+static void make_box(box_mesh* box, const float lo[3], const float hi[3], int n) {
+	// Unwelded per face (seams are open) unless welded below: weld by exact position.
+	box->vertex_count = 0;
+	box->triangle_count = 0;
+	for (int axis = 0; axis < 3; axis++) {
+		for (int side = 0; side < 2; side++) {
+			int u = (axis + 1) % 3, v = (axis + 2) % 3;
+			uint32_t base[9][9];
+			for (int j = 0; j <= n; j++) {
+				for (int i = 0; i <= n; i++) {
+					float p[3];
+					p[axis] = side ? hi[axis] : lo[axis];
+					p[u] = lo[u] + (hi[u] - lo[u]) * (float)i / (float)n;
+					p[v] = lo[v] + (hi[v] - lo[v]) * (float)j / (float)n;
+					int32_t found = -1;
+					for (int32_t k = 0; k < box->vertex_count; k++) {
+						if (memcmp(box->positions + 3 * k, p, sizeof p) == 0) found = k;
+					}
+					if (found < 0) {
+						memcpy(box->positions + 3 * box->vertex_count, p, sizeof p);
+						found = box->vertex_count++;
+					}
+					base[j][i] = (uint32_t)found;
+				}
+			}
+			for (int j = 0; j < n; j++) {
+				for (int i = 0; i < n; i++) {
+					uint32_t a = base[j][i], b = base[j][i + 1], c = base[j + 1][i + 1], d = base[j + 1][i];
+					// u × v = +axis, so (a, b, c) is counter-clockwise seen from +axis.
+					uint32_t quad[6] = {a, b, c, a, c, d};
+					if (!side) {
+						quad[1] = c;
+						quad[2] = b;
+						quad[4] = d;
+						quad[5] = c;
+					}
+					memcpy(box->indices + 3 * box->triangle_count, quad, sizeof quad);
+					box->triangle_count += 2;
+				}
+			}
+		}
+	}
+}
+
+static float brute_distance(const weft_mesh_collider* mesh, const float p[3]) {
+	float best = INFINITY;
+	for (int32_t t = 0; t < mesh->triangle_count; t++) {
+		float q[3];
+		weft_closest_point_on_triangle(p, mesh->vertices + 4 * mesh->indices[3 * t],
+		                               mesh->vertices + 4 * mesh->indices[3 * t + 1],
+		                               mesh->vertices + 4 * mesh->indices[3 * t + 2], q);
+		float d = sqrtf((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+		best = d < best ? d : best;
+	}
+	return best;
+}
+
+int main(void) {
+	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
+	box_mesh* box = malloc(sizeof *box);
+	const float lo[3] = {-0.3f, 0.0f, -0.2f}, hi[3] = {0.3f, 0.4f, 0.2f};
+	make_box(box, lo, hi, 8);
+	weft_mesh_collider* mesh = NULL;
+	CHECK(weft_mesh_collider_create(&allocator, box->positions, box->vertex_count, box->indices, box->triangle_count,
+	                                0.005f, &mesh) == WEFT_OK);
+	CHECK(mesh != NULL && mesh->closed);
+	CHECK(mesh->triangle_count == 6 * 2 * 64);
+	CHECK(mesh->sphere_count >= 2 && mesh->sphere_count <= 8);
+	CHECK(mesh->grid.cell_start[mesh->grid.cell_count] == (uint32_t)mesh->grid.entry_count);
+
+	// Signed distance through the grid = brute force within reach; sign = analytic inside test.
+	int checked = 0, wrong_distance = 0, wrong_sign = 0, outside_spheres = 0;
+	float reach = mesh->grid.cell_size;
+	for (int trial = 0; trial < 20000; trial++) {
+		float p[3];
+		for (int i = 0; i < 3; i++) p[i] = uniform(lo[i] - 2 * reach, hi[i] + 2 * reach);
+		float brute = brute_distance(mesh, p);
+		float d;
+		bool found = weft_mesh_signed_distance(mesh, p, &d);
+		if (brute < 0.999f * reach) {
+			checked++;
+			bool inside = p[0] > lo[0] && p[0] < hi[0] && p[1] > lo[1] && p[1] < hi[1] && p[2] > lo[2] && p[2] < hi[2];
+			if (!found || fabsf(fabsf(d) - brute) > 1e-5f) wrong_distance++;
+			if (found && (d < 0) != inside && brute > 1e-5f) wrong_sign++;
+			// Broadphase: a point within reach lies in some sphere.
+			bool in_sphere = false;
+			for (int32_t s = 0; s < mesh->sphere_count; s++) {
+				const float* c = mesh->spheres + 4 * s;
+				float dx = p[0] - c[0], dy = p[1] - c[1], dz = p[2] - c[2];
+				in_sphere |= dx * dx + dy * dy + dz * dz <= c[3] * c[3];
+			}
+			outside_spheres += !in_sphere;
+		}
+	}
+	printf("grid query: %d points within reach %.4f m, %d wrong distance, %d wrong sign, %d missed by spheres\n",
+	       checked, reach, wrong_distance, wrong_sign, outside_spheres);
+	CHECK(checked > 2000);
+	CHECK(wrong_distance == 0);
+	CHECK(wrong_sign == 0);
+	CHECK(outside_spheres == 0);
+
+	// Push-out: a particle just inside the top face ends at the margin above it; one far away and
+	// a pinned one are untouched.
+	const float margin = 0.005f;
+	float positions[12] = {0.01f, 0.39f, 0.02f, 1.0f, 2.0f, 2.0f, 2.0f, 1.0f, 0.0f, 0.39f, 0.0f, 0.0f};
+	float previous[12];
+	memcpy(previous, positions, sizeof previous);
+	previous[1] = 0.41f; // came from above
+	CHECK(weft_mesh_collide_particles(mesh, positions, previous, 3, margin, 0.0f) == 1);
+	CHECK_NEAR(positions[1], 0.4 + margin, 1e-5);
+	CHECK_NEAR(positions[0], 0.01, 1e-6);
+	CHECK(positions[4] == 2.0f && positions[9] == 0.39f);
+
+	// Deep inside near a side face (no crossing this substep): out through the nearest face.
+	float deep[4] = {0.28f, 0.2f, 0.0f, 1.0f}, deep_previous[4] = {0.28f, 0.2f, 0.0f, 1.0f};
+	weft_mesh_collide_particles(mesh, deep, deep_previous, 1, margin, 0.0f);
+	CHECK_NEAR(deep[0], 0.3 + margin, 1e-5);
+
+	// Friction: sliding into the top face, friction 1 removes the tangential motion when it is smaller
+	// than the push-out; friction 0 keeps it.
+	for (int with_friction = 0; with_friction < 2; with_friction++) {
+		float p[4] = {0.01f, 0.39f, 0.0f, 1.0f}, p0[4] = {0.0f, 0.4f + margin, 0.0f, 1.0f};
+		weft_mesh_collide_particles(mesh, p, p0, 1, margin, with_friction ? 1.0f : 0.0f);
+		CHECK_NEAR(p[1], 0.4 + margin, 1e-5);
+		CHECK_NEAR(p[0], with_friction ? 0.0 : 0.01, 1e-6);
+	}
+
+	// No tunnelling: a 2 mm wall; a particle at 30 m/s crosses it within one substep (5 cm).
+	weft_mesh_collider* wall = NULL;
+	const float wall_lo[3] = {-0.5f, 0.499f, -0.5f}, wall_hi[3] = {0.5f, 0.501f, 0.5f};
+	make_box(box, wall_lo, wall_hi, 1);
+	CHECK(weft_mesh_collider_create(&allocator, box->positions, box->vertex_count, box->indices, box->triangle_count,
+	                                margin, &wall) == WEFT_OK);
+	CHECK(wall->closed);
+	int tunnelled = 0;
+	for (int trial = 0; trial < 200; trial++) {
+		float x = uniform(-0.45f, 0.45f), z = uniform(-0.45f, 0.45f);
+		float p[4] = {x, uniform(0.51f, 0.6f), z, 1.0f};
+		float velocity = -30.0f, dt = 1.0f / 600.0f;
+		for (int step = 0; step < 40; step++) {
+			float p0[4];
+			memcpy(p0, p, sizeof p0);
+			p[1] += velocity * dt;
+			p[0] += uniform(-0.01f, 0.01f);
+			weft_mesh_collide_particles(wall, p, p0, 1, margin, 0.4f);
+		}
+		tunnelled += p[1] < 0.501f;
+	}
+	CHECK(tunnelled == 0);
+	// The same path without the continuous test would end below the wall: one substep from just
+	// above it lands 5 cm further down, beyond the grid's reach of the bottom face.
+	{
+		float p[4] = {0.0f, 0.52f, 0.0f, 1.0f};
+		float p0[4] = {0.0f, 0.52f, 0.0f, 1.0f};
+		p[1] -= 30.0f / 600.0f;
+		float d;
+		bool near = weft_mesh_signed_distance(wall, p, &d);
+		CHECK(!near || d > 0.0f); // statically the particle looks outside, below the wall
+		weft_mesh_collide_particles(wall, p, p0, 1, margin, 0.0f);
+		CHECK_NEAR(p[1], 0.501 + margin, 1e-5);
+	}
+
+	// An open mesh (one quad) is a two-sided shell: crossing from below is pushed back below.
+	{
+		float quad[12] = {-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1};
+		uint32_t quad_indices[6] = {0, 2, 1, 0, 3, 2};
+		weft_mesh_collider* shell = NULL;
+		CHECK(weft_mesh_collider_create(&allocator, quad, 4, quad_indices, 2, margin, &shell) == WEFT_OK);
+		CHECK(!shell->closed);
+		float p[4] = {0.1f, 0.02f, 0.1f, 1.0f}, p0[4] = {0.1f, -0.03f, 0.1f, 1.0f};
+		weft_mesh_collide_particles(shell, p, p0, 1, margin, 0.0f);
+		CHECK_NEAR(p[1], -margin, 1e-5);
+		float above[4] = {0.1f, -0.02f, 0.1f, 1.0f}, above0[4] = {0.1f, 0.03f, 0.1f, 1.0f};
+		weft_mesh_collide_particles(shell, above, above0, 1, margin, 0.0f);
+		CHECK_NEAR(above[1], margin, 1e-5);
+		weft_mesh_collider_destroy(shell, &allocator);
+	}
+
+	// Degenerate input: every triangle without area is refused.
+	{
+		float line[9] = {0, 0, 0, 1, 0, 0, 2, 0, 0};
+		uint32_t tri[3] = {0, 1, 2};
+		weft_mesh_collider* none = NULL;
+		CHECK(weft_mesh_collider_create(&allocator, line, 3, tri, 1, margin, &none) == WEFT_ERROR_INVALID_ARGUMENT);
+		CHECK(none == NULL);
+	}
+	weft_mesh_collider_destroy(wall, &allocator);
+	weft_mesh_collider_destroy(mesh, &allocator);
+	free(box);
+	return TEST_SUMMARY();
+}
