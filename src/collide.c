@@ -4,6 +4,7 @@
 // collider's own motion over the substep (friction that knows the sphere moves).
 #include <math.h>
 
+#include "mesh.h"
 #include "world_internal.h"
 
 // Removes friction × the tangential part (to normal n) of the particle's slip over the substep.
@@ -69,4 +70,5 @@ void weft_collide(weft_world* world, float dt) {
 	if (world->def.ground_enabled) {
 		collide_ground(world);
 	}
+	weft_mesh_collide(world, dt); // static triangle mesh (mesh_collide.c), if any
 }

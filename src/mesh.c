@@ -55,8 +55,10 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	weft_free(allocator, mesh->indices);
 	weft_free(allocator, mesh->face_normals);
 	weft_free(allocator, mesh->edge_normals);
+	weft_free(allocator, mesh->triangle_spheres);
 	weft_free(allocator, mesh->spheres);
 	weft_grid_destroy(&mesh->grid, allocator);
+	weft_free(allocator, mesh->cell_flags);
 	weft_free(allocator, mesh);
 }
 
@@ -201,6 +203,54 @@ static void fit_spheres(weft_mesh_collider* mesh, float reach) {
 	}
 }
 
+// Empty cells reachable from the border through empty cells (face neighbours) are outside; the
+// other empty cells are enclosed, so inside a closed mesh (an open mesh has no inside).
+static weft_result classify_cells(weft_mesh_collider* mesh, const weft_allocator* allocator) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	int32_t cells = grid->cell_count;
+	mesh->cell_flags = weft_alloc(allocator, (size_t)cells);
+	int32_t* stack = weft_alloc(allocator, sizeof(int32_t) * (size_t)cells);
+	if (mesh->cell_flags == NULL || stack == NULL) {
+		weft_free(allocator, stack);
+		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
+	}
+	const uint8_t unvisited = 255;
+	for (int32_t c = 0; c < cells; c++) {
+		bool empty = grid->cell_start[c] == grid->cell_start[c + 1];
+		mesh->cell_flags[c] = empty ? (mesh->closed ? unvisited : WEFT_CELL_OUTSIDE) : WEFT_CELL_SURFACE;
+	}
+	int32_t top = 0;
+	const int32_t nx = grid->dims[0], ny = grid->dims[1], nz = grid->dims[2];
+	for (int32_t c = 0; c < cells; c++) {
+		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
+		bool border = x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1;
+		if (border && mesh->cell_flags[c] == unvisited) {
+			mesh->cell_flags[c] = WEFT_CELL_OUTSIDE;
+			stack[top++] = c;
+		}
+	}
+	while (top > 0) {
+		int32_t c = stack[--top];
+		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
+		const int32_t neighbours[6][3] = {{x - 1, y, z}, {x + 1, y, z}, {x, y - 1, z},
+		                                  {x, y + 1, z}, {x, y, z - 1}, {x, y, z + 1}};
+		for (int k = 0; k < 6; k++) {
+			int32_t a = neighbours[k][0], b = neighbours[k][1], d = neighbours[k][2];
+			if (a < 0 || b < 0 || d < 0 || a >= nx || b >= ny || d >= nz) continue;
+			int32_t n = a + nx * (b + ny * d);
+			if (mesh->cell_flags[n] == unvisited) {
+				mesh->cell_flags[n] = WEFT_CELL_OUTSIDE;
+				stack[top++] = n;
+			}
+		}
+	}
+	for (int32_t c = 0; c < cells; c++) {
+		if (mesh->cell_flags[c] == unvisited) mesh->cell_flags[c] = WEFT_CELL_INSIDE;
+	}
+	weft_free(allocator, stack);
+	return WEFT_OK;
+}
+
 weft_result weft_mesh_collider_create(const weft_allocator* allocator, const float* positions,
                                       int32_t vertex_count, const uint32_t* indices, int32_t triangle_count,
                                       float margin, weft_mesh_collider** out) {
@@ -218,9 +268,10 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 	mesh->indices = weft_alloc(allocator, sizeof(uint32_t) * 3 * (size_t)triangle_count);
 	mesh->face_normals = weft_alloc(allocator, triangle_bytes);
 	mesh->edge_normals = weft_alloc(allocator, 3 * triangle_bytes);
+	mesh->triangle_spheres = weft_alloc(allocator, triangle_bytes);
 	mesh->spheres = weft_alloc(allocator, sizeof(float) * 4 * MESH_MAX_SPHERES);
 	if (!mesh->vertices || !mesh->vertex_normals || !mesh->indices || !mesh->face_normals ||
-	    !mesh->edge_normals || !mesh->spheres) {
+	    !mesh->edge_normals || !mesh->triangle_spheres || !mesh->spheres) {
 		weft_mesh_collider_destroy(mesh, allocator);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}
@@ -266,6 +317,14 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 		face[1] = n[1];
 		face[2] = n[2];
 		face[3] = -(n[0] * p[0][0] + n[1] * p[0][1] + n[2] * p[0][2]);
+		float* bound = mesh->triangle_spheres + 4 * kept;
+		float radius2 = 0.0f;
+		for (int axis = 0; axis < 3; axis++) bound[axis] = (p[0][axis] + p[1][axis] + p[2][axis]) / 3.0f;
+		for (int k = 0; k < 3; k++) {
+			float d2 = distance2(bound, p[k]);
+			radius2 = d2 > radius2 ? d2 : radius2;
+		}
+		bound[3] = sqrtf(radius2) * 1.0001f + 1e-7f;
 		for (int k = 0; k < 3; k++) {
 			// Angle at corner k between edges to k+1 and to k-1.
 			const float* to_next = e[k];
@@ -318,6 +377,11 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 	cell = cell > coarse ? cell : coarse;
 	cell = cell > 1e-6f ? cell : 1e-6f;
 	result = weft_grid_build(&mesh->grid, allocator, mesh->vertices, mesh->indices, kept, cell);
+	if (result != WEFT_OK) {
+		weft_mesh_collider_destroy(mesh, allocator);
+		return result;
+	}
+	result = classify_cells(mesh, allocator);
 	if (result != WEFT_OK) {
 		weft_mesh_collider_destroy(mesh, allocator);
 		return result;
@@ -424,6 +488,24 @@ weft_result weft_world_set_mesh_collider(weft_world* world, const float* positio
 	return WEFT_OK;
 }
 
+weft_result weft_world_set_builtin_mesh_collider(weft_world* world, const char* name) {
+	if (world == NULL || name == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_set_builtin_mesh_collider: NULL argument");
+	}
+	if (strcmp(name, "bunny") != 0) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown built-in mesh '%s' (bunny)", name);
+	}
+	const float* positions;
+	const uint32_t* indices;
+	int32_t vertex_count, triangle_count;
+	weft_bunny_mesh(&positions, &vertex_count, &indices, &triangle_count);
+	if (vertex_count == 0) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
+		                 "the bunny was not built into this library (node and the npm package `bunny` are needed)");
+	}
+	return weft_world_set_mesh_collider(world, positions, vertex_count, indices, triangle_count, true);
+}
+
 void weft_world_remove_mesh_collider(weft_world* world) {
 	if (world == NULL) {
 		return;
@@ -446,9 +528,11 @@ weft_result weft_world_mesh_collider(const weft_world* world, weft_mesh_collider
 	out->indices = mesh->indices;
 	out->face_normals = mesh->face_normals;
 	out->edge_normals = mesh->edge_normals;
+	out->triangle_spheres = mesh->triangle_spheres;
 	out->spheres = mesh->spheres;
 	out->cell_start = mesh->grid.cell_start;
 	out->cell_triangles = mesh->grid.cell_triangles;
+	out->cell_flags = mesh->cell_flags;
 	memcpy(out->grid_origin, mesh->grid.origin, sizeof out->grid_origin);
 	out->cell_size = mesh->grid.cell_size;
 	memcpy(out->grid_dims, mesh->grid.dims, sizeof out->grid_dims);

@@ -42,6 +42,13 @@ void weft_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator
 // Cell coordinate of x along axis (may be outside 0..dims-1).
 int32_t weft_grid_coordinate(const weft_triangle_grid* grid, int axis, float x);
 
+// Classification of grid cells (built once by flood fill from the grid's border).
+enum {
+	WEFT_CELL_OUTSIDE = 0, // no triangle, reachable from the border through empty cells
+	WEFT_CELL_SURFACE = 1, // some triangle's box overlaps it
+	WEFT_CELL_INSIDE = 2,  // no triangle, enclosed by a closed mesh
+};
+
 struct weft_mesh_collider {
 	int32_t vertex_count, triangle_count, sphere_count;
 	bool closed;
@@ -50,8 +57,10 @@ struct weft_mesh_collider {
 	uint32_t* indices;     // 3 per triangle
 	float* face_normals;   // float4 per triangle (n, -n·v0)
 	float* edge_normals;   // 3 float4 per triangle
+	float* triangle_spheres; // float4 per triangle: centroid, distance to the farthest vertex
 	float* spheres;        // float4 per sphere (centre, radius incl. reach)
 	weft_triangle_grid grid;
+	uint8_t* cell_flags; // one WEFT_CELL_* per grid cell
 };
 
 // Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.

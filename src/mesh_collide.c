@@ -9,8 +9,8 @@
 //     point q and its Voronoi region; the pseudo-normal of that feature says inside or outside.
 //     Inside a closed mesh, or nearer than the margin, the particle moves to q + margin along the
 //     outward direction.
-//  3. Friction (Coulomb-like, as for the other colliders): tangential motion of the substep is
-//     removed up to friction × the push-out depth.
+//  3. Friction, as for the ground and spheres: friction × the tangential slip of the substep is
+//     removed.
 #include <math.h>
 
 #include "mesh.h"
@@ -56,47 +56,77 @@ static vec3f pseudo_normal(const weft_mesh_collider* mesh, uint32_t triangle, we
 	return v3(mesh->face_normals + 4 * triangle);
 }
 
+// The 27 cells of a neighbourhood, nearest first, so the search bound shrinks early.
+static const int8_t neighbour_order[27][3] = {
+    {0, 0, 0},   {-1, 0, 0},  {1, 0, 0},   {0, -1, 0},  {0, 1, 0},    {0, 0, -1},  {0, 0, 1},
+    {-1, -1, 0}, {1, -1, 0},  {-1, 1, 0},  {1, 1, 0},   {-1, 0, -1},  {1, 0, -1},  {-1, 0, 1},
+    {1, 0, 1},   {0, -1, -1}, {0, 1, -1},  {0, -1, 1},  {0, 1, 1},    {-1, -1, -1}, {1, -1, -1},
+    {-1, 1, -1}, {1, 1, -1},  {-1, -1, 1}, {1, -1, 1},  {-1, 1, 1},   {1, 1, 1},
+};
+
 // Closest point over the triangles listed in p's cell and its 26 neighbours, if any lies within
 // reach (cell_size); *out_normal is the pseudo-normal of the feature holding it.
-static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, vec3f* out_point, vec3f* out_normal,
-                            float* out_distance2) {
+static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_distance, vec3f* out_point,
+                            vec3f* out_normal, float* out_distance2) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	int32_t cx = weft_grid_coordinate(grid, 0, p.x), cy = weft_grid_coordinate(grid, 1, p.y),
 	        cz = weft_grid_coordinate(grid, 2, p.z);
 	if (cx < -1 || cy < -1 || cz < -1 || cx > grid->dims[0] || cy > grid->dims[1] || cz > grid->dims[2]) {
 		return false;
 	}
-	float reach2 = grid->cell_size * grid->cell_size;
-	float best_d2 = INFINITY;
+	float reach = max_distance < grid->cell_size ? max_distance : grid->cell_size;
+	float reach2 = reach * reach;
+	// Only what could beat the reach counts; the bound shrinks as closer triangles turn up, and
+	// cells or triangle planes farther than it are skipped without the full closest-point test.
+	float best_d2 = reach2 * 1.0001f;
+	bool found = false;
 	uint32_t best_triangle = 0;
 	weft_triangle_region best_region = WEFT_REGION_FACE;
 	vec3f best_point = {0, 0, 0};
 	const float query[3] = {p.x, p.y, p.z};
-	for (int32_t z = cz - 1; z <= cz + 1; z++) {
-		if (z < 0 || z >= grid->dims[2]) continue;
-		for (int32_t y = cy - 1; y <= cy + 1; y++) {
-			if (y < 0 || y >= grid->dims[1]) continue;
-			for (int32_t x = cx - 1; x <= cx + 1; x++) {
-				if (x < 0 || x >= grid->dims[0]) continue;
-				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
-				for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
-					uint32_t t = grid->cell_triangles[k];
-					float q[3];
-					weft_triangle_region region = weft_closest_point_on_triangle(
-					    query, vertex_of(mesh, t, 0), vertex_of(mesh, t, 1), vertex_of(mesh, t, 2), q);
-					vec3f d = sub(p, v3(q));
-					float d2 = dot(d, d);
-					if (d2 < best_d2) {
-						best_d2 = d2;
-						best_triangle = t;
-						best_region = region;
-						best_point = v3(q);
-					}
-				}
+	for (int n = 0; n < 27; n++) {
+		int32_t x = cx + neighbour_order[n][0], y = cy + neighbour_order[n][1], z = cz + neighbour_order[n][2];
+		if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) continue;
+		int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
+		if (grid->cell_start[cell] == grid->cell_start[cell + 1]) continue;
+		// Distance from p to the cell's box.
+		float gap2 = 0.0f;
+		const int32_t coordinate[3] = {x, y, z};
+		for (int axis = 0; axis < 3; axis++) {
+			float cell_lo = grid->origin[axis] + grid->cell_size * (float)coordinate[axis];
+			float g = query[axis] < cell_lo ? cell_lo - query[axis]
+			        : (query[axis] > cell_lo + grid->cell_size ? query[axis] - cell_lo - grid->cell_size : 0.0f);
+			gap2 += g * g;
+		}
+		if (gap2 >= best_d2) continue;
+		for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+			uint32_t t = grid->cell_triangles[k];
+			// Lower bounds first: the triangle's plane, then its bounding sphere.
+			const float* plane = mesh->face_normals + 4 * t;
+			float plane_distance = plane[0] * p.x + plane[1] * p.y + plane[2] * p.z + plane[3];
+			if (plane_distance * plane_distance >= best_d2) continue;
+			const float* bound = mesh->triangle_spheres + 4 * t;
+			vec3f to_centre = sub(p, v3(bound));
+			float centre_distance2 = dot(to_centre, to_centre);
+			if (centre_distance2 > bound[3] * bound[3]) {
+				float gap = sqrtf(centre_distance2) - bound[3];
+				if (gap * gap >= best_d2) continue;
+			}
+			float q[3];
+			weft_triangle_region region =
+			    weft_closest_point_on_triangle(query, vertex_of(mesh, t, 0), vertex_of(mesh, t, 1), vertex_of(mesh, t, 2), q);
+			vec3f d = sub(p, v3(q));
+			float d2 = dot(d, d);
+			if (d2 < best_d2) {
+				best_d2 = d2;
+				found = true;
+				best_triangle = t;
+				best_region = region;
+				best_point = v3(q);
 			}
 		}
 	}
-	if (!(best_d2 <= reach2)) {
+	if (!found || !(best_d2 <= reach2)) {
 		return false;
 	}
 	*out_point = best_point;
@@ -108,7 +138,7 @@ static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, vec3f* out_
 bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3], float* out_distance) {
 	vec3f q, n;
 	float d2;
-	if (mesh == NULL || !closest_on_mesh(mesh, v3(p), &q, &n, &d2)) {
+	if (mesh == NULL || !closest_on_mesh(mesh, v3(p), INFINITY, &q, &n, &d2)) {
 		return false;
 	}
 	float d = sqrtf(d2);
@@ -144,6 +174,11 @@ static bool first_crossing(const weft_mesh_collider* mesh, vec3f p0, vec3f p1, f
 				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
 				for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
 					uint32_t t = grid->cell_triangles[k];
+					// Both ends on one side of the triangle's plane: no crossing.
+					const float* plane = mesh->face_normals + 4 * t;
+					float s0 = plane[0] * p0.x + plane[1] * p0.y + plane[2] * p0.z + plane[3];
+					float s1 = plane[0] * p1.x + plane[1] * p1.y + plane[2] * p1.z + plane[3];
+					if ((s0 > 0.0f && s1 > 0.0f) || (s0 < 0.0f && s1 < 0.0f)) continue;
 					vec3f v0 = v3(vertex_of(mesh, t, 0));
 					vec3f e1 = sub(v3(vertex_of(mesh, t, 1)), v0), e2 = sub(v3(vertex_of(mesh, t, 2)), v0);
 					vec3f h = cross(direction, e2);
@@ -169,6 +204,16 @@ static bool first_crossing(const weft_mesh_collider* mesh, vec3f p0, vec3f p1, f
 	*out_t = best_t;
 	*out_triangle = best_triangle;
 	return true;
+}
+
+static uint8_t cell_flag(const weft_mesh_collider* mesh, vec3f p) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	int32_t x = weft_grid_coordinate(grid, 0, p.x), y = weft_grid_coordinate(grid, 1, p.y),
+	        z = weft_grid_coordinate(grid, 2, p.z);
+	if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) {
+		return WEFT_CELL_OUTSIDE;
+	}
+	return mesh->cell_flags[x + grid->dims[0] * (y + grid->dims[1] * z)];
 }
 
 // Does segment p0 → p1 come within any bounding sphere?
@@ -206,7 +251,7 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 		if (!near_mesh(mesh, p0, p)) {
 			continue;
 		}
-		vec3f start = p, normal = {0, 0, 0};
+		vec3f normal = {0, 0, 0};
 		bool contact = false;
 
 		float t;
@@ -230,7 +275,10 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 
 		vec3f q, pseudo;
 		float d2;
-		if (closest_on_mesh(mesh, p, &q, &pseudo, &d2)) {
+		// In an empty cell known to be outside only contacts within the margin matter (a cheap,
+		// small search); elsewhere the sign needs the true closest point within reach.
+		float search = cell_flag(mesh, p) == WEFT_CELL_OUTSIDE ? 2.0f * margin : INFINITY;
+		if (closest_on_mesh(mesh, p, search, &q, &pseudo, &d2)) {
 			vec3f offset = sub(p, q);
 			float d = sqrtf(d2);
 			float side = dot(offset, pseudo);
@@ -250,17 +298,11 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 		if (!contact) {
 			continue;
 		}
-		// Friction: remove tangential motion of this substep up to friction × depth.
-		vec3f depth_vector = sub(p, start);
-		float depth = sqrtf(dot(depth_vector, depth_vector));
+		// Friction as for the ground and spheres (collide.c): remove friction × the tangential slip of
+		// this substep (the mesh is static).
 		vec3f motion = sub(p, p0);
 		vec3f tangential = sub(motion, scale(normal, dot(motion, normal)));
-		float tangential_length = sqrtf(dot(tangential, tangential));
-		float limit = friction * depth;
-		if (tangential_length > 0.0f) {
-			float fraction = tangential_length <= limit ? 1.0f : limit / tangential_length;
-			p = sub(p, scale(tangential, fraction));
-		}
+		p = sub(p, scale(tangential, friction));
 		position[0] = p.x;
 		position[1] = p.y;
 		position[2] = p.z;

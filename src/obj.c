@@ -331,9 +331,11 @@ static weft_result parse_line(obj_parser* parser, const char* s, const char* end
 			return parse_error(parser, "binary data ", detail);
 		}
 	}
-	const char* comment = memchr(s, '#', (size_t)(end - s));
-	if (comment != NULL) {
-		end = comment;
+	for (const char* c = s; c < end; c++) {
+		if (*c == '#') {
+			end = c; // comment to the end of the line
+			break;
+		}
 	}
 	s = skip_spaces(s, end);
 	if (s >= end) {

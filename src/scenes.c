@@ -4,7 +4,7 @@
 
 #include "world_internal.h"
 
-static const char* const scene_names[] = {"hang", "sphere", "flag", NULL};
+static const char* const scene_names[] = {"hang", "sphere", "flag", "bunny", NULL};
 
 const char* const* weft_scene_names(void) {
 	return scene_names;
@@ -58,8 +58,16 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		out->cloth.pin = WEFT_PIN_LEFT_EDGE;
 		out->world.wind = (weft_vec3){8.0f, 0.0f, 3.0f};
 		out->world.drag = 1.5f;
+	} else if (strcmp(name, "bunny") == 0) {
+		// Dropped flat over the Stanford bunny (fitted under the cloth: mesh.c).
+		square_cloth(out, grid, 1.6f);
+		out->cloth.origin = (weft_vec3){-0.8f, 1.1f, -0.8f};
+		out->cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
+		out->cloth.pin = WEFT_PIN_NONE;
+		out->world.tethers = false;
+		out->mesh_collider = "bunny";
 	} else {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown scene '%s' (hang, sphere, flag)", name);
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown scene '%s' (hang, sphere, flag, bunny)", name);
 	}
 	return WEFT_OK;
 }
@@ -78,6 +86,9 @@ weft_result weft_world_create_scene(const char* name, int32_t grid, weft_world**
 	result = weft_world_create(&scene.world, &scene.cloth, &world);
 	for (int32_t k = 0; result == WEFT_OK && k < scene.sphere_count; ++k) {
 		result = weft_world_add_sphere(world, &scene.spheres[k], NULL);
+	}
+	if (result == WEFT_OK && scene.mesh_collider != NULL) {
+		result = weft_world_set_builtin_mesh_collider(world, scene.mesh_collider);
 	}
 	if (result != WEFT_OK) {
 		weft_world_destroy(world);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cloth.h"
+#include "mesh.h"
 #include "world_internal.h"
 
 // Worlds whose arrays would exceed this are refused up front rather than left to the allocator.
@@ -33,6 +34,7 @@ void weft_world_destroy(weft_world* world) {
 		return;
 	}
 	weft_allocator allocator = world->allocator;
+	weft_mesh_collider_destroy(world->mesh, &allocator);
 	free_arrays(world);
 	weft_free(&allocator, world);
 }

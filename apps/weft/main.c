@@ -8,9 +8,9 @@
 static void usage(FILE* out) {
 	fputs("usage: weft <command> [options]\n"
 	      "  info  --grid WxH                         particle, constraint and colour counts\n"
-	      "  bench --scene S --grid N --substeps S --iterations K --frames F [--threads T]\n"
-	      "  run   --scene S --grid N --frames F --export DIR [--every K]\n"
-	      "scenes: hang, sphere, flag\n",
+	      "  bench --scene S --grid N --substeps S --iterations K --frames F [--threads T] [--collider FILE.obj|none]\n"
+	      "  run   --scene S --grid N --frames F --export DIR [--every K] [--collider FILE.obj|none]\n"
+	      "scenes: hang, sphere, flag, bunny\n",
 	      out);
 }
 

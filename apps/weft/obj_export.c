@@ -70,5 +70,17 @@ bool export_colliders_obj(const weft_world* world, const char* path) {
 		fprintf(file, "o sphere%d\n", (int)k);
 		base += write_sphere(file, center, radius, base);
 	}
+	weft_mesh_collider_view mesh;
+	if (weft_world_mesh_collider(world, &mesh) == WEFT_OK) {
+		fprintf(file, "o mesh\n");
+		for (int32_t v = 0; v < mesh.vertex_count; ++v) {
+			const float* p = mesh.vertices + 4 * v;
+			fprintf(file, "v %.9g %.9g %.9g\n", p[0], p[1], p[2]);
+		}
+		for (int32_t t = 0; t < mesh.triangle_count; ++t) {
+			const uint32_t* tri = mesh.indices + 3 * t;
+			fprintf(file, "f %d %d %d\n", base + (int)tri[0] + 1, base + (int)tri[1] + 1, base + (int)tri[2] + 1);
+		}
+	}
 	return fclose(file) == 0;
 }

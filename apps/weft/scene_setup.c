@@ -4,6 +4,26 @@
 
 #include "commands.h"
 
+// --collider FILE.obj replaces the scene's mesh collider (centred and scaled to fit under the
+// cloth); --collider none removes it (e.g. to bench without mesh collision).
+static weft_result mesh_collider_setup(const args* a, const weft_scene_def* scene, weft_world* world) {
+	const char* path = args_get(a, "collider");
+	if (path != NULL && strcmp(path, "none") == 0) {
+		return WEFT_OK;
+	}
+	if (path == NULL) {
+		return scene->mesh_collider ? weft_world_set_builtin_mesh_collider(world, scene->mesh_collider) : WEFT_OK;
+	}
+	weft_mesh_data mesh;
+	weft_result result = weft_obj_load(path, NULL, &mesh);
+	if (result == WEFT_OK) {
+		result = weft_world_set_mesh_collider(world, mesh.positions, mesh.vertex_count, mesh.indices,
+		                                      mesh.triangle_count, true);
+		weft_mesh_data_free(&mesh);
+	}
+	return result;
+}
+
 int scene_setup_create(const args* a, scene_setup* out) {
 	memset(out, 0, sizeof *out);
 	out->scene = args_get(a, "scene") ? args_get(a, "scene") : "hang";
@@ -23,6 +43,9 @@ int scene_setup_create(const args* a, scene_setup* out) {
 	weft_result result = weft_world_create(&scene.world, &scene.cloth, &out->world);
 	for (int32_t k = 0; result == WEFT_OK && k < scene.sphere_count; ++k) {
 		result = weft_world_add_sphere(out->world, &scene.spheres[k], NULL);
+	}
+	if (result == WEFT_OK) {
+		result = mesh_collider_setup(a, &scene, out->world);
 	}
 	if (result != WEFT_OK) {
 		cli_error("%s", weft_last_error());

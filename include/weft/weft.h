@@ -228,6 +228,8 @@ void weft_mesh_data_free(weft_mesh_data* mesh);
 /// without fit, positions are world space (m). The arrays are copied.
 weft_result weft_world_set_mesh_collider(weft_world* world, const float* positions, int32_t vertex_count,
                                          const uint32_t* indices, int32_t triangle_count, bool fit);
+/// Sets a built-in mesh ("bunny") as the collider, fitted as with fit = true.
+weft_result weft_world_set_builtin_mesh_collider(weft_world* world, const char* name);
 /// Removes the mesh collider (if any).
 void weft_world_remove_mesh_collider(weft_world* world);
 
@@ -243,9 +245,11 @@ typedef struct weft_mesh_collider_view {
 	const uint32_t* indices;        ///< 3 per triangle
 	const float* face_normals;      ///< float4 per triangle: unit normal n, w = -dot(n, v0)
 	const float* edge_normals;      ///< 3 float4 per triangle: pseudo-normals of edges v0v1, v1v2, v2v0
+	const float* triangle_spheres;  ///< float4 per triangle: centroid x, y, z, radius (a culling bound)
 	const float* spheres;           ///< float4 per bounding sphere: centre x, y, z, radius (reach included)
 	const uint32_t* cell_start;     ///< cell_count + 1 offsets into cell_triangles
 	const uint32_t* cell_triangles; ///< triangle indices grouped by cell
+	const uint8_t* cell_flags;      ///< per cell: 0 empty outside, 1 surface (has triangles), 2 empty inside
 	float grid_origin[3];           ///< m, corner of cell (0, 0, 0)
 	float cell_size;                ///< m, edge of the cubic cells
 	int32_t grid_dims[3];           ///< cells along x, y, z
@@ -339,6 +343,7 @@ typedef struct weft_scene_def {
 	weft_sphere_def spheres[WEFT_MAX_SPHERES];
 	int32_t sphere_count;
 	float frame_dt; ///< s, the scene's frame time (1/60)
+	const char* mesh_collider; ///< built-in mesh collider fitted under the cloth ("bunny") or NULL
 } weft_scene_def;
 
 /// Fills *out for a named scene at grid × grid particles.
