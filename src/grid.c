@@ -13,17 +13,6 @@
 #define GRID_MAX_ENTRIES ((int64_t)1 << 27)
 #define GRID_MAX_CELLS ((int64_t)1 << 24)
 
-int32_t weft_grid_coordinate(const weft_triangle_grid* grid, int axis, float x) {
-	float cell = floorf((x - grid->origin[axis]) / grid->cell_size);
-	if (!(cell > -1.0e6f)) { // also NaN
-		return -1000000;
-	}
-	if (cell > 1.0e6f) {
-		return 1000000;
-	}
-	return (int32_t)cell;
-}
-
 static void triangle_cell_range(const weft_triangle_grid* grid, const float* vertices, const uint32_t* triangle,
                                 int32_t lo[3], int32_t hi[3]) {
 	for (int axis = 0; axis < 3; axis++) {
@@ -71,6 +60,7 @@ weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allo
 		}
 	}
 	grid->cell_size = cell_size;
+	grid->inverse_cell_size = 1.0f / cell_size;
 	grid->cell_count = (int32_t)cells;
 
 	int64_t entries = 0;

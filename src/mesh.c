@@ -203,6 +203,53 @@ static void fit_spheres(weft_mesh_collider* mesh, float reach) {
 	}
 }
 
+typedef struct sort_key {
+	uint64_t key;
+	uint32_t index;
+} sort_key;
+
+static int compare_keys(const void* a, const void* b) {
+	const sort_key* x = a;
+	const sort_key* y = b;
+	if (x->key != y->key) return x->key < y->key ? -1 : 1;
+	return x->index < y->index ? -1 : (x->index > y->index ? 1 : 0);
+}
+
+static uint64_t spread_bits(uint32_t v) { // 21 bits → every third bit
+	uint64_t x = v & 0x1fffff;
+	x = (x | x << 32) & 0x1f00000000ffffull;
+	x = (x | x << 16) & 0x1f0000ff0000ffull;
+	x = (x | x << 8) & 0x100f00f00f00f00full;
+	x = (x | x << 4) & 0x10c30c30c30c30c3ull;
+	x = (x | x << 2) & 0x1249249249249249ull;
+	return x;
+}
+
+static void spatial_order(const float* vertices, int32_t vertex_count, const uint32_t* indices, int32_t triangle_count,
+                          sort_key* order) {
+	float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+	for (int32_t v = 0; v < vertex_count; v++) {
+		for (int axis = 0; axis < 3; axis++) {
+			mn[axis] = vertices[4 * v + axis] < mn[axis] ? vertices[4 * v + axis] : mn[axis];
+			mx[axis] = vertices[4 * v + axis] > mx[axis] ? vertices[4 * v + axis] : mx[axis];
+		}
+	}
+	for (int32_t t = 0; t < triangle_count; t++) {
+		uint64_t key = 0;
+		for (int axis = 0; axis < 3; axis++) {
+			float centre = (vertices[4 * indices[3 * t] + axis] + vertices[4 * indices[3 * t + 1] + axis] +
+			                vertices[4 * indices[3 * t + 2] + axis]) / 3.0f;
+			float extent = mx[axis] - mn[axis];
+			float unit = extent > 0.0f ? (centre - mn[axis]) / extent : 0.0f;
+			unit = unit < 0.0f ? 0.0f : (unit > 1.0f ? 1.0f : unit);
+			key |= spread_bits((uint32_t)(unit * 2097151.0f)) << axis;
+		}
+		order[t].key = key;
+		order[t].index = (uint32_t)t;
+	}
+	qsort(order, (size_t)triangle_count, sizeof(sort_key), compare_keys);
+}
+
 // Empty cells reachable from the border through empty cells (face neighbours) are outside; the
 // other empty cells are enclosed, so inside a closed mesh (an open mesh has no inside).
 static weft_result classify_cells(weft_mesh_collider* mesh, const weft_allocator* allocator) {
@@ -247,6 +294,20 @@ static weft_result classify_cells(weft_mesh_collider* mesh, const weft_allocator
 	for (int32_t c = 0; c < cells; c++) {
 		if (mesh->cell_flags[c] == unvisited) mesh->cell_flags[c] = WEFT_CELL_INSIDE;
 	}
+	// Outside cells without any surface cell around them are far from the mesh.
+	for (int32_t c = 0; c < cells; c++) {
+		if (mesh->cell_flags[c] != WEFT_CELL_OUTSIDE) continue;
+		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
+		bool near = false;
+		for (int32_t dz = -1; dz <= 1 && !near; dz++)
+			for (int32_t dy = -1; dy <= 1 && !near; dy++)
+				for (int32_t dx = -1; dx <= 1 && !near; dx++) {
+					int32_t a = x + dx, b = y + dy, d = z + dz;
+					if (a < 0 || b < 0 || d < 0 || a >= nx || b >= ny || d >= nz) continue;
+					near = mesh->cell_flags[a + nx * (b + ny * d)] == WEFT_CELL_SURFACE;
+				}
+		if (!near) mesh->cell_flags[c] = WEFT_CELL_FAR;
+	}
 	weft_free(allocator, stack);
 	return WEFT_OK;
 }
@@ -283,11 +344,20 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 	}
 	memset(mesh->vertex_normals, 0, vertex_bytes);
 
+	// Triangles in Morton order of their centroids: neighbours in space are neighbours in memory,
+	// so a query touches few cache lines.
+	sort_key* order = weft_alloc(allocator, sizeof(sort_key) * (size_t)triangle_count);
+	if (order == NULL) {
+		weft_mesh_collider_destroy(mesh, allocator);
+		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
+	}
+	spatial_order(mesh->vertices, vertex_count, indices, triangle_count, order);
+
 	// Keep the non-degenerate triangles; face normals and angle-weighted vertex normals.
 	double edge_length_sum = 0.0;
 	int32_t kept = 0;
-	for (int32_t t = 0; t < triangle_count; t++) {
-		const uint32_t* tri = indices + 3 * t;
+	for (int32_t ordered = 0; ordered < triangle_count; ordered++) {
+		const uint32_t* tri = indices + 3 * order[ordered].index;
 		const float* p[3] = {mesh->vertices + 4 * tri[0], mesh->vertices + 4 * tri[1], mesh->vertices + 4 * tri[2]};
 		float e[3][3]; // e[k] = p[k+1] - p[k]
 		float length2[3];
@@ -342,6 +412,7 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 		}
 		kept++;
 	}
+	weft_free(allocator, order);
 	if (kept == 0) {
 		weft_mesh_collider_destroy(mesh, allocator);
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "mesh collider: every triangle is degenerate");
@@ -369,7 +440,7 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 		}
 	}
 	float cell = (float)(edge_length_sum / (3.0 * kept));
-	float min_cell = 4.0f * (margin > 0.0f ? margin : 0.0f);
+	float min_cell = 2.0f * (margin > 0.0f ? margin : 0.0f);
 	cell = cell > min_cell ? cell : min_cell;
 	double volume = 1.0;
 	for (int axis = 0; axis < 3; axis++) volume *= (double)(mx[axis] - mn[axis]) + cell;
@@ -387,6 +458,9 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 		return result;
 	}
 	fit_spheres(mesh, mesh->grid.cell_size);
+	mesh->grid_diagonal = cell * sqrtf((float)mesh->grid.dims[0] * (float)mesh->grid.dims[0] +
+	                                   (float)mesh->grid.dims[1] * (float)mesh->grid.dims[1] +
+	                                   (float)mesh->grid.dims[2] * (float)mesh->grid.dims[2]);
 	*out = mesh;
 	return WEFT_OK;
 }

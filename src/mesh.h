@@ -27,6 +27,7 @@ weft_triangle_region weft_closest_point_on_triangle(const float p[3], const floa
 typedef struct weft_triangle_grid {
 	float origin[3];
 	float cell_size;
+	float inverse_cell_size;
 	int32_t dims[3];
 	int32_t cell_count;
 	int32_t entry_count;
@@ -39,14 +40,25 @@ typedef struct weft_triangle_grid {
 weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
                             const uint32_t* indices, int32_t triangle_count, float cell_size);
 void weft_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator);
-// Cell coordinate of x along axis (may be outside 0..dims-1).
-int32_t weft_grid_coordinate(const weft_triangle_grid* grid, int axis, float x);
+// Cell coordinate of x along axis (may be outside 0..dims-1; clamped to ±1e6).
+static inline int32_t weft_grid_coordinate(const weft_triangle_grid* grid, int axis, float x) {
+	float cell = (x - grid->origin[axis]) * grid->inverse_cell_size;
+	if (!(cell > -1.0e6f)) { // also NaN
+		return -1000000;
+	}
+	if (cell > 1.0e6f) {
+		return 1000000;
+	}
+	int32_t truncated = (int32_t)cell;
+	return truncated - (cell < (float)truncated); // floor
+}
 
 // Classification of grid cells (built once by flood fill from the grid's border).
 enum {
 	WEFT_CELL_OUTSIDE = 0, // no triangle, reachable from the border through empty cells
 	WEFT_CELL_SURFACE = 1, // some triangle's box overlaps it
 	WEFT_CELL_INSIDE = 2,  // no triangle, enclosed by a closed mesh
+	WEFT_CELL_FAR = 3,     // outside, and no triangle in any of the 26 neighbours either
 };
 
 struct weft_mesh_collider {
@@ -60,6 +72,7 @@ struct weft_mesh_collider {
 	float* triangle_spheres; // float4 per triangle: centroid, distance to the farthest vertex
 	float* spheres;        // float4 per sphere (centre, radius incl. reach)
 	weft_triangle_grid grid;
+	float grid_diagonal; // m
 	uint8_t* cell_flags; // one WEFT_CELL_* per grid cell
 };
 

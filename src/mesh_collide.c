@@ -56,13 +56,39 @@ static vec3f pseudo_normal(const weft_mesh_collider* mesh, uint32_t triangle, we
 	return v3(mesh->face_normals + 4 * triangle);
 }
 
-// The 27 cells of a neighbourhood, nearest first, so the search bound shrinks early.
-static const int8_t neighbour_order[27][3] = {
-    {0, 0, 0},   {-1, 0, 0},  {1, 0, 0},   {0, -1, 0},  {0, 1, 0},    {0, 0, -1},  {0, 0, 1},
-    {-1, -1, 0}, {1, -1, 0},  {-1, 1, 0},  {1, 1, 0},   {-1, 0, -1},  {1, 0, -1},  {-1, 0, 1},
-    {1, 0, 1},   {0, -1, -1}, {0, 1, -1},  {0, -1, 1},  {0, 1, 1},    {-1, -1, -1}, {1, -1, -1},
-    {-1, 1, -1}, {1, 1, -1},  {-1, -1, 1}, {1, -1, 1},  {-1, 1, 1},   {1, 1, 1},
-};
+// Tests the triangles of one cell against the bound *best_d2, keeping the closest.
+static bool scan_cell(const weft_mesh_collider* mesh, int32_t cell, vec3f p, const float query[3], float* best_d2,
+                      uint32_t* best_triangle, weft_triangle_region* best_region, vec3f* best_point) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	bool found = false;
+	for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+		uint32_t t = grid->cell_triangles[k];
+		// Lower bounds first: the triangle's plane, then its bounding sphere.
+		const float* plane = mesh->face_normals + 4 * t;
+		float plane_distance = plane[0] * p.x + plane[1] * p.y + plane[2] * p.z + plane[3];
+		if (plane_distance * plane_distance >= *best_d2) continue;
+		const float* bound = mesh->triangle_spheres + 4 * t;
+		vec3f to_centre = sub(p, v3(bound));
+		float centre_distance2 = dot(to_centre, to_centre);
+		if (centre_distance2 > bound[3] * bound[3]) {
+			float gap = sqrtf(centre_distance2) - bound[3];
+			if (gap * gap >= *best_d2) continue;
+		}
+		float q[3];
+		weft_triangle_region region =
+		    weft_closest_point_on_triangle(query, vertex_of(mesh, t, 0), vertex_of(mesh, t, 1), vertex_of(mesh, t, 2), q);
+		vec3f d = sub(p, v3(q));
+		float d2 = dot(d, d);
+		if (d2 < *best_d2) {
+			*best_d2 = d2;
+			*best_triangle = t;
+			*best_region = region;
+			*best_point = v3(q);
+			found = true;
+		}
+	}
+	return found;
+}
 
 // Closest point over the triangles listed in p's cell and its 26 neighbours, if any lies within
 // reach (cell_size); *out_normal is the pseudo-normal of the feature holding it.
@@ -71,10 +97,13 @@ static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_d
 	const weft_triangle_grid* grid = &mesh->grid;
 	int32_t cx = weft_grid_coordinate(grid, 0, p.x), cy = weft_grid_coordinate(grid, 1, p.y),
 	        cz = weft_grid_coordinate(grid, 2, p.z);
-	if (cx < -1 || cy < -1 || cz < -1 || cx > grid->dims[0] || cy > grid->dims[1] || cz > grid->dims[2]) {
+	float reach = max_distance;
+	// Outside the grid's box by more than the reach: nothing can be that close.
+	int32_t pad = (int32_t)ceilf(reach * grid->inverse_cell_size);
+	if (cx < -pad || cy < -pad || cz < -pad || cx >= grid->dims[0] + pad || cy >= grid->dims[1] + pad ||
+	    cz >= grid->dims[2] + pad) {
 		return false;
 	}
-	float reach = max_distance < grid->cell_size ? max_distance : grid->cell_size;
 	float reach2 = reach * reach;
 	// Only what could beat the reach counts; the bound shrinks as closer triangles turn up, and
 	// cells or triangle planes farther than it are skipped without the full closest-point test.
@@ -84,45 +113,38 @@ static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_d
 	weft_triangle_region best_region = WEFT_REGION_FACE;
 	vec3f best_point = {0, 0, 0};
 	const float query[3] = {p.x, p.y, p.z};
-	for (int n = 0; n < 27; n++) {
-		int32_t x = cx + neighbour_order[n][0], y = cy + neighbour_order[n][1], z = cz + neighbour_order[n][2];
-		if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) continue;
-		int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
-		if (grid->cell_start[cell] == grid->cell_start[cell + 1]) continue;
-		// Distance from p to the cell's box.
-		float gap2 = 0.0f;
-		const int32_t coordinate[3] = {x, y, z};
-		for (int axis = 0; axis < 3; axis++) {
-			float cell_lo = grid->origin[axis] + grid->cell_size * (float)coordinate[axis];
-			float g = query[axis] < cell_lo ? cell_lo - query[axis]
-			        : (query[axis] > cell_lo + grid->cell_size ? query[axis] - cell_lo - grid->cell_size : 0.0f);
-			gap2 += g * g;
-		}
-		if (gap2 >= best_d2) continue;
-		for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
-			uint32_t t = grid->cell_triangles[k];
-			// Lower bounds first: the triangle's plane, then its bounding sphere.
-			const float* plane = mesh->face_normals + 4 * t;
-			float plane_distance = plane[0] * p.x + plane[1] * p.y + plane[2] * p.z + plane[3];
-			if (plane_distance * plane_distance >= best_d2) continue;
-			const float* bound = mesh->triangle_spheres + 4 * t;
-			vec3f to_centre = sub(p, v3(bound));
-			float centre_distance2 = dot(to_centre, to_centre);
-			if (centre_distance2 > bound[3] * bound[3]) {
-				float gap = sqrtf(centre_distance2) - bound[3];
-				if (gap * gap >= best_d2) continue;
-			}
-			float q[3];
-			weft_triangle_region region =
-			    weft_closest_point_on_triangle(query, vertex_of(mesh, t, 0), vertex_of(mesh, t, 1), vertex_of(mesh, t, 2), q);
-			vec3f d = sub(p, v3(q));
-			float d2 = dot(d, d);
-			if (d2 < best_d2) {
-				best_d2 = d2;
-				found = true;
-				best_triangle = t;
-				best_region = region;
-				best_point = v3(q);
+	// p's own cell first (it usually holds the closest triangle), then only the neighbours that
+	// overlap the ball of the best distance so far: a particle resting at the margin visits one or
+	// two cells, not 27.
+	bool own_valid = cx >= 0 && cy >= 0 && cz >= 0 && cx < grid->dims[0] && cy < grid->dims[1] && cz < grid->dims[2];
+	int32_t own = own_valid ? cx + grid->dims[0] * (cy + grid->dims[1] * cz) : -1;
+	if (own >= 0) {
+		found |= scan_cell(mesh, own, p, query, &best_d2, &best_triangle, &best_region, &best_point);
+	}
+	float radius = sqrtf(best_d2);
+	int32_t lo[3], hi[3];
+	for (int axis = 0; axis < 3; axis++) {
+		lo[axis] = weft_grid_coordinate(grid, axis, query[axis] - radius);
+		hi[axis] = weft_grid_coordinate(grid, axis, query[axis] + radius);
+		lo[axis] = lo[axis] < 0 ? 0 : lo[axis];
+		hi[axis] = hi[axis] >= grid->dims[axis] ? grid->dims[axis] - 1 : hi[axis];
+	}
+	for (int32_t z = lo[2]; z <= hi[2]; z++) {
+		for (int32_t y = lo[1]; y <= hi[1]; y++) {
+			for (int32_t x = lo[0]; x <= hi[0]; x++) {
+				// Distance from p to the cell's box (before touching the cell's memory).
+				float gap2 = 0.0f;
+				const int32_t coordinate[3] = {x, y, z};
+				for (int axis = 0; axis < 3; axis++) {
+					float cell_lo = grid->origin[axis] + grid->cell_size * (float)coordinate[axis];
+					float g = query[axis] < cell_lo ? cell_lo - query[axis]
+					        : (query[axis] > cell_lo + grid->cell_size ? query[axis] - cell_lo - grid->cell_size : 0.0f);
+					gap2 += g * g;
+				}
+				if (gap2 >= best_d2) continue;
+				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
+				if (cell == own || grid->cell_start[cell] == grid->cell_start[cell + 1]) continue;
+				found |= scan_cell(mesh, cell, p, query, &best_d2, &best_triangle, &best_region, &best_point);
 			}
 		}
 	}
@@ -138,7 +160,7 @@ static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_d
 bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3], float* out_distance) {
 	vec3f q, n;
 	float d2;
-	if (mesh == NULL || !closest_on_mesh(mesh, v3(p), INFINITY, &q, &n, &d2)) {
+	if (mesh == NULL || !closest_on_mesh(mesh, v3(p), mesh->grid.cell_size, &q, &n, &d2)) {
 		return false;
 	}
 	float d = sqrtf(d2);
@@ -211,7 +233,7 @@ static uint8_t cell_flag(const weft_mesh_collider* mesh, vec3f p) {
 	int32_t x = weft_grid_coordinate(grid, 0, p.x), y = weft_grid_coordinate(grid, 1, p.y),
 	        z = weft_grid_coordinate(grid, 2, p.z);
 	if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) {
-		return WEFT_CELL_OUTSIDE;
+		return WEFT_CELL_FAR;
 	}
 	return mesh->cell_flags[x + grid->dims[0] * (y + grid->dims[1] * z)];
 }
@@ -277,8 +299,21 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 		float d2;
 		// In an empty cell known to be outside only contacts within the margin matter (a cheap,
 		// small search); elsewhere the sign needs the true closest point within reach.
-		float search = cell_flag(mesh, p) == WEFT_CELL_OUTSIDE ? 2.0f * margin : INFINITY;
-		if (closest_on_mesh(mesh, p, search, &q, &pseudo, &d2)) {
+		// Only contacts within the margin matter, so the search is that small: the particle was
+		// outside at the start of the substep (the previous one pushed it out) and did not cross
+		// the surface (step 1), so it is outside unless within the margin, where the pseudo-normal
+		// of the true closest point decides. A particle found in an empty cell enclosed by the mesh
+		// (e.g. released there after a grab) searches outwards until it finds the surface.
+		uint8_t flag = cell_flag(mesh, p);
+		bool found = false;
+		if (flag == WEFT_CELL_INSIDE) {
+			for (float search = mesh->grid.cell_size; !found && search < 2.0f * mesh->grid_diagonal; search *= 2.0f) {
+				found = closest_on_mesh(mesh, p, search, &q, &pseudo, &d2);
+			}
+		} else if (flag != WEFT_CELL_FAR) {
+			found = closest_on_mesh(mesh, p, margin, &q, &pseudo, &d2);
+		}
+		if (found) {
 			vec3f offset = sub(p, q);
 			float d = sqrtf(d2);
 			float side = dot(offset, pseudo);

@@ -249,7 +249,8 @@ typedef struct weft_mesh_collider_view {
 	const float* spheres;           ///< float4 per bounding sphere: centre x, y, z, radius (reach included)
 	const uint32_t* cell_start;     ///< cell_count + 1 offsets into cell_triangles
 	const uint32_t* cell_triangles; ///< triangle indices grouped by cell
-	const uint8_t* cell_flags;      ///< per cell: 0 empty outside, 1 surface (has triangles), 2 empty inside
+	const uint8_t* cell_flags;      ///< per cell: 0 empty outside, 1 surface (has triangles), 2 empty
+	                                ///< inside, 3 empty outside with no surface cell among its 26 neighbours
 	float grid_origin[3];           ///< m, corner of cell (0, 0, 0)
 	float cell_size;                ///< m, edge of the cubic cells
 	int32_t grid_dims[3];           ///< cells along x, y, z

@@ -135,10 +135,12 @@ int main(void) {
 	CHECK_NEAR(positions[0], 0.01, 1e-6);
 	CHECK(positions[4] == 2.0f && positions[9] == 0.39f);
 
-	// Deep inside near a side face (no crossing this substep): out through the nearest face.
-	float deep[4] = {0.28f, 0.2f, 0.0f, 1.0f}, deep_previous[4] = {0.28f, 0.2f, 0.0f, 1.0f};
+	// Deep inside (no crossing this substep, e.g. released there after a grab), farther from the
+	// surface than the grid's reach: out through the nearest face (the top, 0.12 m away).
+	float deep[4] = {0.0f, 0.28f, 0.0f, 1.0f}, deep_previous[4] = {0.0f, 0.28f, 0.0f, 1.0f};
+	CHECK(mesh->grid.cell_size < 0.12f);
 	weft_mesh_collide_particles(mesh, deep, deep_previous, 1, margin, 0.0f);
-	CHECK_NEAR(deep[0], 0.3 + margin, 1e-5);
+	CHECK_NEAR(deep[1], 0.4 + margin, 1e-5);
 
 	// Friction: sliding into the top face, friction 1 removes the tangential motion when it is smaller
 	// than the push-out; friction 0 keeps it.
