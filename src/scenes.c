@@ -65,10 +65,6 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		out->cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
 		out->cloth.pin = WEFT_PIN_NONE;
 		out->world.tethers = false;
-		// Particle-only contacts let a cloth edge slip across a feature thinner than the particle
-		// spacing (the ears) and snag there: a margin of about half the spacing prevents that.
-		float spacing = 1.6f / (float)(grid - 1);
-		out->world.collision_margin = 0.5f * spacing > 0.005f ? 0.5f * spacing : 0.005f;
 		out->mesh_collider = "bunny";
 	} else {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown scene '%s' (hang, sphere, flag, bunny)", name);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# CLI contract for mesh colliders: --collider FILE.obj (fitted under the cloth) works and is
+# exported in DIR/collider.obj; a malformed OBJ exits 2 with "error: file:line: why"; the bunny
+# scene runs and benches, with and without its mesh (--collider none).
+set -euo pipefail
+weft="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# A good user OBJ.
+out=$("$weft" run --scene sphere --grid 16 --frames 20 --export "$tmp/good" --collider tests/data/tetrahedron.obj 2>/dev/null)
+grep -q '"nan":false' <<<"$out" || fail "run with a user collider: $out"
+grep -q '^o mesh$' "$tmp/good/collider.obj" || fail "collider.obj has no mesh object"
+[ "$(sed -n '/^o mesh$/,$p' "$tmp/good/collider.obj" | grep -c '^f ')" -eq 4 ] || fail "collider.obj mesh is not the 4-face tetrahedron"
+
+# A malformed OBJ: exit 2, the error names file and line.
+set +e
+"$weft" run --scene sphere --grid 16 --frames 5 --export "$tmp/bad" --collider tests/data/bad_index.obj >"$tmp/out" 2>"$tmp/err"
+code=$?
+set -e
+[ "$code" -eq 2 ] || fail "bad OBJ exited $code, expected 2"
+grep -q '^error: tests/data/bad_index.obj:6: vertex index 7 out of range' "$tmp/err" || fail "bad OBJ message: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "bad OBJ printed JSON"
+
+# A missing file and a binary file: exit 2 as well.
+set +e
+"$weft" bench --scene bunny --grid 8 --frames 1 --collider "$tmp/none.obj" >/dev/null 2>"$tmp/err"; code=$?
+set -e
+[ "$code" -eq 2 ] && grep -q '^error: .*none.obj' "$tmp/err" || fail "missing OBJ: exit $code, $(cat "$tmp/err")"
+head -c 2048 "$weft" >"$tmp/binary.obj"
+set +e
+"$weft" bench --scene bunny --grid 8 --frames 1 --collider "$tmp/binary.obj" >/dev/null 2>"$tmp/err"; code=$?
+set -e
+[ "$code" -eq 2 ] && grep -q '^error: .*binary.obj:1: binary data' "$tmp/err" || fail "binary OBJ: exit $code, $(cat "$tmp/err")"
+
+# The bunny scene: run exports the bunny; bench works with and without it.
+out=$("$weft" run --scene bunny --grid 16 --frames 30 --export "$tmp/bunny" 2>/dev/null)
+grep -q '"nan":false' <<<"$out" || fail "bunny run: $out"
+[ "$(sed -n '/^o mesh$/,$p' "$tmp/bunny/collider.obj" | grep -c '^v ')" -eq 1839 ] || fail "bunny collider.obj"
+for collider in "" "--collider none"; do
+  # shellcheck disable=SC2086
+  out=$("$weft" bench --scene bunny --grid 16 --frames 10 $collider 2>/dev/null)
+  grep -q '"scene":"bunny"' <<<"$out" && grep -q '"nan":false' <<<"$out" || fail "bunny bench $collider: $out"
+done
+echo "test_collider: ok"

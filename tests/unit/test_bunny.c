@@ -1,0 +1,163 @@
+// The `bunny` scene: the Stanford bunny is built in, fitted under the cloth, and after the cloth
+// has settled on it no cloth vertex is more than 1 mm inside (judged by the generalized winding
+// number, independent of the collider's own inside test). Without the mesh collider the same
+// check fails, so the test measures the collision. Also: the collider arrays' invariants and
+// input validation of weft_world_set_mesh_collider.
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh.h"
+#include "test.h"
+
+// Winding number of the closed mesh around p (1 inside, 0 outside), in double.
+static double winding_number(const weft_mesh_collider_view* mesh, const float* p) {
+	double total = 0.0;
+	for (int32_t t = 0; t < mesh->triangle_count; t++) {
+		double a[3], b[3], c[3];
+		for (int i = 0; i < 3; i++) {
+			a[i] = (double)mesh->vertices[4 * mesh->indices[3 * t] + i] - p[i];
+			b[i] = (double)mesh->vertices[4 * mesh->indices[3 * t + 1] + i] - p[i];
+			c[i] = (double)mesh->vertices[4 * mesh->indices[3 * t + 2] + i] - p[i];
+		}
+		double la = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+		double lb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+		double lc = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+		double det = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+		             a[2] * (b[0] * c[1] - b[1] * c[0]);
+		double den = la * lb * lc + (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) * lc +
+		             (b[0] * c[0] + b[1] * c[1] + b[2] * c[2]) * la + (c[0] * a[0] + c[1] * a[1] + c[2] * a[2]) * lb;
+		total += 2.0 * atan2(det, den);
+	}
+	return total / (4.0 * 3.14159265358979323846);
+}
+
+// Distance to the mesh by brute force.
+static float brute_distance(const weft_mesh_collider_view* mesh, const float* p) {
+	float best = INFINITY;
+	for (int32_t t = 0; t < mesh->triangle_count; t++) {
+		float q[3];
+		weft_closest_point_on_triangle(p, mesh->vertices + 4 * mesh->indices[3 * t],
+		                               mesh->vertices + 4 * mesh->indices[3 * t + 1],
+		                               mesh->vertices + 4 * mesh->indices[3 * t + 2], q);
+		float d = sqrtf((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+		best = d < best ? d : best;
+	}
+	return best;
+}
+
+// Deepest penetration (m, ≥ 0) of the cloth vertices into the mesh.
+static float deepest(weft_world* world, const weft_mesh_collider_view* mesh, int32_t* out_inside) {
+	const float* x = weft_world_positions(world);
+	float worst = 0.0f;
+	*out_inside = 0;
+	for (int32_t i = 0; i < weft_world_particle_count(world); i++) {
+		if (winding_number(mesh, x + 4 * i) > 0.5) {
+			(*out_inside)++;
+			float d = brute_distance(mesh, x + 4 * i);
+			worst = d > worst ? d : worst;
+		}
+	}
+	return worst;
+}
+
+int main(void) {
+	const float* positions;
+	const uint32_t* indices;
+	int32_t vertex_count, triangle_count;
+	weft_bunny_mesh(&positions, &vertex_count, &indices, &triangle_count);
+	CHECK(vertex_count == 1839 && triangle_count == 3674);
+	if (vertex_count == 0) {
+		return TEST_SUMMARY();
+	}
+
+	weft_world* world = NULL;
+	CHECK(weft_world_create_scene("bunny", 32, &world) == WEFT_OK);
+	weft_mesh_collider_view mesh;
+	CHECK(weft_world_mesh_collider(world, &mesh) == WEFT_OK);
+	CHECK(mesh.closed);
+	CHECK(mesh.triangle_count > 3600 && mesh.vertex_count == 1839);
+	CHECK(mesh.sphere_count >= 2 && mesh.sphere_count <= 8);
+
+	// Layout invariants the GPU solver relies on.
+	CHECK(mesh.cell_count == mesh.grid_dims[0] * mesh.grid_dims[1] * mesh.grid_dims[2]);
+	CHECK(mesh.cell_start[0] == 0 && mesh.cell_start[mesh.cell_count] == (uint32_t)mesh.cell_entry_count);
+	bool monotonic = true, in_range = true, covered = true;
+	for (int32_t c = 0; c < mesh.cell_count; c++) monotonic &= mesh.cell_start[c] <= mesh.cell_start[c + 1];
+	for (int32_t k = 0; k < mesh.cell_entry_count; k++) in_range &= mesh.cell_triangles[k] < (uint32_t)mesh.triangle_count;
+	for (int32_t v = 0; v < mesh.vertex_count; v++) {
+		bool inside_some = false;
+		for (int32_t s = 0; s < mesh.sphere_count; s++) {
+			const float* c = mesh.spheres + 4 * s;
+			const float* p = mesh.vertices + 4 * v;
+			float d2 = (p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) + (p[2] - c[2]) * (p[2] - c[2]);
+			inside_some |= d2 <= c[3] * c[3];
+		}
+		covered &= inside_some;
+	}
+	CHECK(monotonic && in_range && covered);
+
+	// Fitted: on the ground, under the cloth, 60% of the cloth's width.
+	float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+	for (int32_t v = 0; v < mesh.vertex_count; v++) {
+		for (int i = 0; i < 3; i++) {
+			mn[i] = fminf(mn[i], mesh.vertices[4 * v + i]);
+			mx[i] = fmaxf(mx[i], mesh.vertices[4 * v + i]);
+		}
+	}
+	weft_world_def def = weft_world_get_def(world);
+	CHECK_NEAR(mn[1], def.ground_height, 1e-4);
+	CHECK(mx[1] < weft_world_rest_positions(world)[1]);
+	CHECK_NEAR(fmaxf(mx[0] - mn[0], mx[2] - mn[2]), 0.6 * 1.6, 1e-3);
+	CHECK_NEAR(0.5f * (mn[0] + mx[0]), 0.0, 1e-4);
+
+	// Settle for 3 s: no vertex deeper than 1 mm, and the cloth rests on the bunny (its highest
+	// vertex is near the bunny's top, not on the ground).
+	for (int frame = 0; frame < 180; frame++) {
+		CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
+	}
+	CHECK(weft_world_is_finite(world));
+	int32_t inside;
+	float depth = deepest(world, &mesh, &inside);
+	float top = -INFINITY;
+	for (int32_t i = 0; i < weft_world_particle_count(world); i++) top = fmaxf(top, weft_world_positions(world)[4 * i + 1]);
+	printf("bunny scene: %d vertices inside, deepest %.5f m, cloth top %.3f m, bunny top %.3f m\n", (int)inside,
+	       (double)depth, (double)top, (double)mx[1]);
+	CHECK(depth <= 0.001f);
+	CHECK(top > 0.8f * mx[1]);
+
+	// The same drop without the mesh collider ends inside the bunny: the check above can fail.
+	weft_world_reset(world);
+	weft_mesh_collider_view kept = mesh; // arrays stay valid while the collider lives
+	weft_mesh_collider* saved = world->mesh;
+	world->mesh = NULL;
+	for (int frame = 0; frame < 20; frame++) weft_world_step(world, 1.0f / 60.0f); // mid-fall
+	float depth_without = deepest(world, &kept, &inside);
+	printf("without the collider: %d vertices inside, deepest %.3f m\n", (int)inside, (double)depth_without);
+	CHECK(depth_without > 0.01f);
+	world->mesh = saved;
+
+	// Validation: nothing changes on bad input.
+	uint32_t bad_indices[3] = {0, 1, 5};
+	float tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+	float nan_tri[9] = {0, 0, 0, 1, NAN, 0, 0, 1, 0};
+	uint32_t good_indices[3] = {0, 1, 2};
+	CHECK(weft_world_set_mesh_collider(world, tri, 3, bad_indices, 1, false) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_world_set_mesh_collider(world, nan_tri, 3, good_indices, 1, false) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_world_set_mesh_collider(world, NULL, 3, good_indices, 1, false) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_world_set_mesh_collider(world, tri, 2, good_indices, 1, false) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_world_set_mesh_collider(NULL, tri, 3, good_indices, 1, false) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_world_set_builtin_mesh_collider(world, "teapot") == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_world_mesh_collider(world, &mesh) == WEFT_OK && mesh.triangle_count == kept.triangle_count);
+
+	// A user OBJ replaces it (fitted), and removing it leaves none.
+	weft_mesh_data data;
+	CHECK(weft_obj_load(WEFT_SOURCE_DIR "/tests/data/tetrahedron.obj", NULL, &data) == WEFT_OK);
+	CHECK(weft_world_set_mesh_collider(world, data.positions, data.vertex_count, data.indices, data.triangle_count,
+	                                   true) == WEFT_OK);
+	weft_mesh_data_free(&data);
+	CHECK(weft_world_mesh_collider(world, &mesh) == WEFT_OK && mesh.triangle_count == 4 && mesh.closed);
+	weft_world_remove_mesh_collider(world);
+	CHECK(weft_world_mesh_collider(world, &mesh) == WEFT_ERROR_INVALID_ARGUMENT);
+	weft_world_destroy(world);
+	return TEST_SUMMARY();
+}
