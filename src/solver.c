@@ -77,9 +77,11 @@ static void integrate(weft_world* world, float h) {
 			ay += along * n[1];
 			az += along * n[2];
 		}
-		v[4 * p] = (v[4 * p] + h * ax) * damping;
-		v[4 * p + 1] = (v[4 * p + 1] + h * ay) * damping;
-		v[4 * p + 2] = (v[4 * p + 2] + h * az) * damping;
+		// Damping acts on the motion so far, not on this substep's forces: a resting cloth then
+		// balances gravity exactly (the static stretch is m g α whatever the damping).
+		v[4 * p] = v[4 * p] * damping + h * ax;
+		v[4 * p + 1] = v[4 * p + 1] * damping + h * ay;
+		v[4 * p + 2] = v[4 * p + 2] * damping + h * az;
 		x[4 * p] += h * v[4 * p];
 		x[4 * p + 1] += h * v[4 * p + 1];
 		x[4 * p + 2] += h * v[4 * p + 2];
