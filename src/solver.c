@@ -129,21 +129,27 @@ static void solve_constraints(weft_world* world, float h) {
 
 static void solve_tethers(weft_world* world) {
 	float* x = world->positions;
+	const int32_t per = WEFT_TETHERS_PER_PARTICLE;
 	const int32_t* anchor = world->tether_anchor;
 	const float* max_distance = world->tether_max_distance;
 	for (int32_t p = 0; p < world->particle_count; ++p) {
-		if (anchor[p] < 0 || x[4 * p + 3] == 0.0f) {
+		if (x[4 * p + 3] == 0.0f) {
 			continue;
 		}
-		const float* y = &x[4 * anchor[p]];
-		float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
-		float d2 = dx * dx + dy * dy + dz * dz;
-		float limit = max_distance[p];
-		if (d2 > limit * limit) {
-			float s = limit / sqrtf(d2);
-			x[4 * p] = y[0] + dx * s;
-			x[4 * p + 1] = y[1] + dy * s;
-			x[4 * p + 2] = y[2] + dz * s;
+		for (int32_t k = p * per; k < (p + 1) * per; ++k) {
+			if (anchor[k] < 0) {
+				continue;
+			}
+			const float* y = &x[4 * anchor[k]];
+			float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
+			float d2 = dx * dx + dy * dy + dz * dz;
+			float limit = max_distance[k];
+			if (d2 > limit * limit) {
+				float s = limit / sqrtf(d2);
+				x[4 * p] = y[0] + dx * s;
+				x[4 * p + 1] = y[1] + dy * s;
+				x[4 * p + 2] = y[2] + dz * s;
+			}
 		}
 	}
 }

@@ -34,7 +34,7 @@ struct weft_world {
 	int32_t color_count;
 	int32_t color_offsets[WEFT_COLOR_BUDGET + 2];
 
-	// tethers: anchor particle (-1 none) and max distance per particle
+	// tethers: WEFT_TETHERS_PER_PARTICLE anchors (-1 none) and max distances per particle
 	int32_t* tether_anchor;
 	float* tether_max_distance;
 
@@ -81,7 +81,7 @@ weft_result weft_validate_sphere_def(const weft_sphere_def* def);
 
 // Cloth building (cloth.c): fills particles, constraints with colour hints, UVs, indices.
 weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);
-// Tethers (tethers.c): nearest pinned particle in the rest pose.
+// Tethers (tethers.c): nearest pinned particles in the rest pose.
 void weft_tethers_build(weft_world* world);
 
 // Solver phases (solver.c) and collisions (collide.c), per substep.

@@ -141,12 +141,17 @@ typedef struct weft_constraints_view {
 	int32_t count_by_type[3];     ///< stretch, shear, bend
 } weft_constraints_view;
 
-/// Tethers (long-range attachments): particle i may be at most max_distance[i] from
-/// positions[anchor[i]]; anchor -1 = no tether. Solved as one parallel batch (anchors are pinned).
+/// Tethers per particle: its WEFT_TETHERS_PER_PARTICLE nearest pinned particles in the rest pose.
+#define WEFT_TETHERS_PER_PARTICLE 2
+
+/// Tethers (long-range attachments): particle i may be at most max_distance[k] from
+/// positions[anchor[k]] for k in [i*WEFT_TETHERS_PER_PARTICLE, (i+1)*WEFT_TETHERS_PER_PARTICLE);
+/// anchor -1 = no tether. Solved as one parallel batch (anchors are pinned, so each tether moves
+/// only its own particle).
 typedef struct weft_tethers_view {
 	const int32_t* anchor;
 	const float* max_distance;
-	int32_t count; ///< particles (array length)
+	int32_t count; ///< particles (arrays hold count × WEFT_TETHERS_PER_PARTICLE entries)
 } weft_tethers_view;
 
 /// Opaque world.
