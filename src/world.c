@@ -33,6 +33,7 @@ void weft_world_destroy(weft_world* world) {
 		return;
 	}
 	weft_allocator allocator = world->allocator;
+	weft_thread_pool_destroy(world);
 	free_arrays(world);
 	weft_free(&allocator, world);
 }
@@ -109,6 +110,11 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	weft_tethers_build(world);
+	result = weft_thread_pool_create(world);
+	if (result != WEFT_OK) {
+		weft_world_destroy(world);
+		return result;
+	}
 	weft_world_reset(world);
 	*out_world = world;
 	return WEFT_OK;

@@ -14,6 +14,7 @@ typedef struct weft_sphere {
 } weft_sphere;
 
 typedef struct weft_mesh_collider weft_mesh_collider; // mesh collision (mesh.c), optional
+typedef struct weft_thread_pool weft_thread_pool;     // worker threads (solver_threads.c), optional
 
 struct weft_world {
 	weft_world_def def;
@@ -52,6 +53,7 @@ struct weft_world {
 	int32_t sphere_count;
 
 	weft_mesh_collider* mesh; // static triangle mesh collider or NULL
+	weft_thread_pool* pool;   // NULL when thread_count is 1
 
 	int32_t grabbed;          // particle or -1
 	float grabbed_inverse_mass;
@@ -89,6 +91,10 @@ void weft_collide(weft_world* world, float dt);
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
 void weft_spheres_reset(weft_world* world);
+
+// Worker threads for thread_count > 1 (solver_threads.c); the step then runs on them.
+weft_result weft_thread_pool_create(weft_world* world);
+void weft_thread_pool_destroy(weft_world* world);
 
 // Deterministic sine (same bits on every platform and libm).
 float weft_sin(float x);
