@@ -16,8 +16,8 @@
 //   solve      — colour batch after colour batch (see coloring.c), then the overflow batch, then tethers
 //   collide    — ground, spheres and meshes push particles out, with friction (collide.c)
 //   update     — v = (x − x_prev) / h, with a speed clamp
-// The scalar path below walks the batches in order: one loop over the colour-sorted constraints is
-// exactly colour-by-colour Gauss-Seidel. Nothing here allocates.
+// The serial step walks the colour batches in order (solver_simd.c solves each four constraints at a
+// time); solver_threads.c slices each batch over threads. Nothing here allocates.
 #include <math.h>
 #include <string.h>
 
@@ -91,37 +91,6 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 	}
 }
 
-void weft_phase_solve(weft_world* world, float h, int32_t begin, int32_t end) {
-	const float inverse_h2 = 1.0f / (h * h);
-	float* x = world->positions;
-	float* lambdas = world->lambdas;
-	const weft_constraint* constraints = world->constraints;
-	for (int32_t k = begin; k < end; ++k) {
-		const weft_constraint c = constraints[k];
-		float* a = &x[4 * c.a];
-		float* b = &x[4 * c.b];
-		float w = a[3] + b[3];
-		if (w == 0.0f) {
-			continue;
-		}
-		float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-		float length = sqrtf(dx * dx + dy * dy + dz * dz);
-		if (length < 1e-9f) {
-			continue;
-		}
-		float alpha = c.compliance * inverse_h2;
-		float delta_lambda = (-(length - c.rest_length) - alpha * lambdas[k]) / (w + alpha);
-		lambdas[k] += delta_lambda;
-		float s = delta_lambda / length;
-		a[0] += a[3] * s * dx;
-		a[1] += a[3] * s * dy;
-		a[2] += a[3] * s * dz;
-		b[0] -= b[3] * s * dx;
-		b[1] -= b[3] * s * dy;
-		b[2] -= b[3] * s * dz;
-	}
-}
-
 void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
 	float* x = world->positions;
 	const int32_t per = WEFT_TETHERS_PER_PARTICLE;
@@ -183,8 +152,12 @@ static void substep_serial(weft_world* world, float h) {
 	weft_phase_integrate(world, h, 0, n);
 	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
 	for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
-		// The batches are contiguous and in colour order, overflow last: one pass is the sweep.
-		weft_phase_solve(world, h, 0, world->constraint_count);
+		// Colour batches in order (each parallel inside), then the overflow batch serially.
+		const int32_t* offsets = world->color_offsets;
+		for (int32_t c = 0; c < world->color_count; ++c) {
+			weft_phase_solve_batch(world, h, offsets[c], offsets[c + 1]);
+		}
+		weft_phase_solve(world, h, offsets[world->color_count], offsets[world->color_count + 1]);
 		weft_phase_tethers(world, 0, n);
 	}
 	weft_collide(world, h);

@@ -88,8 +88,8 @@ static void run_frame(weft_thread_pool* pool, int32_t k, int* sense) {
 		barrier(pool, sense);
 		for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
 			for (int32_t c = 0; c < colours; ++c) {
-				weft_phase_solve(world, h, slice(offsets[c], offsets[c + 1], k, t),
-				                 slice(offsets[c], offsets[c + 1], k + 1, t));
+				weft_phase_solve_batch(world, h, slice(offsets[c], offsets[c + 1], k, t),
+				                       slice(offsets[c], offsets[c + 1], k + 1, t));
 				barrier(pool, sense);
 			}
 			if (offsets[colours + 1] > offsets[colours]) {

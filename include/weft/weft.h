@@ -253,6 +253,12 @@ bool weft_world_is_finite(const weft_world* world);
 /// FNV-1a hash of positions and velocities (bit-exact determinism checks).
 uint64_t weft_world_state_hash(const weft_world* world);
 
+/// Turns the SIMD constraint solve on or off for every world (on by default where the build has
+/// SIMD). Both paths give bit-identical results; the switch exists for benchmarks and tests.
+void weft_set_simd_enabled(bool enabled);
+/// True if this build has a SIMD path and it is on.
+bool weft_simd_active(void);
+
 /// Constraint graph colouring of any topology: colours[k] for each of count constraints over
 /// particle_count particles, so that no two constraints of one colour share a particle. Uses at
 /// most budget colours; a constraint that fits none gets colour `budget` (the overflow batch).

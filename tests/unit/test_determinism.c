@@ -51,6 +51,14 @@ int main(void) {
 		CHECK(run_threads(cases[k].scene, 40, 20, 3) == serial);
 #endif
 	}
+	// The SIMD batch solve and the scalar one give the same bits.
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		weft_set_simd_enabled(false);
+		uint64_t scalar = run_threads(cases[k].scene, 33, 30, 1);
+		weft_set_simd_enabled(true);
+		CHECK(run_threads(cases[k].scene, 33, 30, 1) == scalar);
+	}
+	printf("simd path %s\n", weft_simd_active() ? "active" : "not in this build");
 	// Reset returns to the exact initial state.
 	weft_world* world = NULL;
 	CHECK(weft_world_create_scene("sphere", 16, &world) == WEFT_OK);
