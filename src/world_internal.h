@@ -83,7 +83,7 @@ weft_result weft_validate_sphere_def(const weft_sphere_def* def);
 
 // Cloth building (cloth.c): fills particles, constraints with colour hints, UVs, indices.
 weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);
-// Tethers (tethers.c): nearest pinned particles in the rest pose.
+// Tethers (tethers.c): nearest and outermost pinned particles in the rest pose.
 void weft_tethers_build(weft_world* world);
 
 // Solver phases (solver.c) and collisions (collide.c), per substep.

@@ -141,8 +141,9 @@ typedef struct weft_constraints_view {
 	int32_t count_by_type[3];     ///< stretch, shear, bend
 } weft_constraints_view;
 
-/// Tethers per particle: its WEFT_TETHERS_PER_PARTICLE nearest pinned particles in the rest pose.
-#define WEFT_TETHERS_PER_PARTICLE 2
+/// Tethers per particle: to its two nearest pinned particles in the rest pose and to the first and
+/// last pinned particle in grid order (the corners of a pinned edge); duplicates are left out (-1).
+#define WEFT_TETHERS_PER_PARTICLE 4
 
 /// Tethers (long-range attachments): particle i may be at most max_distance[k] from
 /// positions[anchor[k]] for k in [i*WEFT_TETHERS_PER_PARTICLE, (i+1)*WEFT_TETHERS_PER_PARTICLE);
