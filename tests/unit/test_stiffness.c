@@ -32,8 +32,8 @@ int main(void) {
 	tethers = weft_world_tethers(world);
 	int32_t far_corner = 128 * 85 - 1, anchors_found = 0;
 	for (int k = 0; k < WEFT_TETHERS_PER_PARTICLE; ++k) {
-		int32_t anchor = tethers.anchor[WEFT_TETHERS_PER_PARTICLE * far_corner + k];
-		anchors_found += anchor == 0 || anchor == 128 * 84; // both ends of the pole
+		int32_t pin = tethers.anchor[WEFT_TETHERS_PER_PARTICLE * far_corner + k];
+		anchors_found += pin == 0 || pin == 128 * 84; // both ends of the pole
 	}
 	CHECK(anchors_found == 2);
 	weft_world_destroy(world);
