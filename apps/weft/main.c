@@ -8,7 +8,8 @@
 static void usage(FILE* out) {
 	fputs("usage: weft <command> [options]\n"
 	      "  info  --grid WxH                         particle, constraint and colour counts\n"
-	      "  bench --scene S --grid N --substeps S --iterations K --frames F [--threads T] [--collider FILE.obj|none]\n"
+	      "  bench --scene S --grid N --substeps S --iterations K --frames F [--threads T] [--simd 0|1]\n"
+	      "        [--collider FILE.obj|none]\n"
 	      "  run   --scene S --grid N --frames F --export DIR [--every K] [--collider FILE.obj|none]\n"
 	      "scenes: hang, sphere, flag, bunny\n",
 	      out);
