@@ -9,8 +9,9 @@
 
 #include "mesh.h"
 
-// Entries (cell, triangle) beyond this are refused (the collider would not be worth it).
-#define GRID_MAX_ENTRIES ((int64_t)1 << 27)
+// Entries (cell, triangle) beyond this are refused (the collider would not be worth it): 16M, or
+// 8 per triangle for very large meshes.
+#define GRID_MAX_ENTRIES(triangles) ((int64_t)(triangles) * 8 > ((int64_t)1 << 24) ? (int64_t)(triangles) * 8 : ((int64_t)1 << 24))
 #define GRID_MAX_CELLS ((int64_t)1 << 24)
 
 static void triangle_cell_range(const weft_triangle_grid* grid, const float* vertices, const uint32_t* triangle,
@@ -68,9 +69,9 @@ weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allo
 		int32_t lo[3], hi[3];
 		triangle_cell_range(grid, vertices, indices + 3 * t, lo, hi);
 		entries += (int64_t)(hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
-		if (entries > GRID_MAX_ENTRIES) {
+		if (entries > GRID_MAX_ENTRIES(triangle_count)) {
 			return weft_fail(WEFT_ERROR_TOO_LARGE, "mesh grid: more than %lld cell entries",
-			                 (long long)GRID_MAX_ENTRIES);
+			                 (long long)GRID_MAX_ENTRIES(triangle_count));
 		}
 	}
 	grid->entry_count = (int32_t)entries;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Mesh collision benchmark: the `bunny` scene at N = 64 and 128 (10 substeps × 1 iteration, single
+# thread, CPU), with the bunny and without it (--collider none), so the difference is the cost of
+# mesh collision. Writes bench/results/<machine>/mesh.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+weft=${1:-build/weft}
+frames=${WEFT_BENCH_FRAMES:-300}
+machine=$(bash bench/machine.sh)
+out=bench/results/$machine/mesh.json
+mkdir -p "$(dirname "$out")"
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+for n in 64 128; do
+  for collider in bunny none; do
+    flags=()
+    [ "$collider" = none ] && flags=(--collider none)
+    row=$("$weft" bench --scene bunny --grid "$n" --substeps 10 --iterations 1 --frames "$frames" "${flags[@]}" 2>/dev/null)
+    echo "$collider $row" >&2
+    echo "$collider $row" >>"$rows"
+  done
+done
+python3 - "$rows" "$out" "$machine" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
+  "$(date -u +%Y-%m-%dT%H:%MZ)" "$(cc --version | head -1)" <<'PY'
+import json, sys
+rows_path, out, machine, cpu, date, compiler = sys.argv[1:]
+runs = []
+for line in open(rows_path):
+    collider, row = line.split(" ", 1)
+    run = json.loads(row)
+    run["mesh_collision"] = collider == "bunny"
+    runs.append(run)
+summary = {}
+for n in sorted({r["grid"] for r in runs}):
+    with_mesh = next(r for r in runs if r["grid"] == n and r["mesh_collision"])
+    without = next(r for r in runs if r["grid"] == n and not r["mesh_collision"])
+    summary[str(n)] = {"ms_per_frame_with_mesh": with_mesh["ms_per_frame"],
+                       "ms_per_frame_without_mesh": without["ms_per_frame"],
+                       "mesh_ms_per_frame": round(with_mesh["ms_per_frame"] - without["ms_per_frame"], 4)}
+doc = {"machine": machine, "cpu": cpu, "date": date, "compiler": compiler, "scene": "bunny", "solver": "cpu",
+       "summary": summary, "runs": runs}
+with open(out, "w") as f:
+    json.dump(doc, f, indent=1)
+    f.write("\n")
+PY
+echo "wrote $out" >&2
