@@ -580,6 +580,14 @@ weft_result weft_world_set_builtin_mesh_collider(weft_world* world, const char* 
 	return weft_world_set_mesh_collider(world, positions, vertex_count, indices, triangle_count, true);
 }
 
+weft_result weft_world_set_mesh_edge_contacts(weft_world* world, bool enabled) {
+	if (world == NULL || world->mesh == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_set_mesh_edge_contacts: the world has no mesh collider");
+	}
+	world->mesh->edge_contacts = enabled;
+	return WEFT_OK;
+}
+
 void weft_world_remove_mesh_collider(weft_world* world) {
 	if (world == NULL) {
 		return;

@@ -73,6 +73,7 @@ struct weft_mesh_collider {
 	float* spheres;        // float4 per sphere (centre, radius incl. reach)
 	weft_triangle_grid grid;
 	float grid_diagonal; // m
+	bool edge_contacts;  // also push out the midpoints of the cloth's stretch edges
 	uint8_t* cell_flags; // one WEFT_CELL_* per grid cell
 };
 

@@ -238,6 +238,28 @@ static uint8_t cell_flag(const weft_mesh_collider* mesh, vec3f p) {
 	return mesh->cell_flags[x + grid->dims[0] * (y + grid->dims[1] * z)];
 }
 
+// False when the segment p0 → p1 lies in one empty cell or two face-adjacent empty cells (their
+// union is convex and no triangle overlaps it), so it cannot cross the surface.
+static bool may_cross(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	int32_t a[3] = {weft_grid_coordinate(grid, 0, p0.x), weft_grid_coordinate(grid, 1, p0.y),
+	                weft_grid_coordinate(grid, 2, p0.z)};
+	int32_t b[3] = {weft_grid_coordinate(grid, 0, p1.x), weft_grid_coordinate(grid, 1, p1.y),
+	                weft_grid_coordinate(grid, 2, p1.z)};
+	int32_t steps = 0;
+	for (int axis = 0; axis < 3; axis++) {
+		int32_t d = a[axis] - b[axis];
+		steps += d < 0 ? -d : d;
+	}
+	if (steps > 1) {
+		return true;
+	}
+	uint8_t fa = cell_flag(mesh, p0), fb = cell_flag(mesh, p1);
+	bool empty_a = fa == WEFT_CELL_OUTSIDE || fa == WEFT_CELL_FAR || fa == WEFT_CELL_INSIDE;
+	bool empty_b = fb == WEFT_CELL_OUTSIDE || fb == WEFT_CELL_FAR || fb == WEFT_CELL_INSIDE;
+	return !(empty_a && empty_b);
+}
+
 // Does segment p0 → p1 come within any bounding sphere?
 static bool near_mesh(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
 	vec3f d = sub(p1, p0);
@@ -255,101 +277,150 @@ static bool near_mesh(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
 	return false;
 }
 
+// The push-out of one point moving p0 → *p this substep (steps 1-3 above). Returns whether it moved.
+static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout_p, float margin, float friction) {
+	vec3f p = *inout_p;
+	if (!near_mesh(mesh, p0, p)) {
+		return false;
+	}
+	vec3f normal = {0, 0, 0};
+	bool contact = false;
+
+	float t;
+	uint32_t triangle;
+	if ((p.x != p0.x || p.y != p0.y || p.z != p0.z) && may_cross(mesh, p0, p) &&
+	    first_crossing(mesh, p0, p, &t, &triangle)) {
+		vec3f n = v3(mesh->face_normals + 4 * triangle);
+		vec3f hit = add(p0, scale(sub(p, p0), t));
+		// Back onto the crossed triangle's plane, margin in front of it, keeping the tangential
+		// motion (friction below decides how much of it survives).
+		float height = dot(sub(p, hit), n);
+		if (dot(sub(p0, hit), n) >= 0.0f) {
+			p = add(p, scale(n, margin - height));
+			normal = n;
+			contact = true;
+		} else if (!mesh->closed) {
+			p = add(p, scale(n, -margin - height));
+			normal = scale(n, -1.0f);
+			contact = true;
+		}
+	}
+
+	vec3f q, pseudo;
+	float d2;
+	// In an empty cell known to be outside only contacts within the margin matter (a cheap,
+	// small search); elsewhere the sign needs the true closest point within reach.
+	// Only contacts within the margin matter, so the search is that small: the particle was
+	// outside at the start of the substep (the previous one pushed it out) and did not cross
+	// the surface (step 1), so it is outside unless within the margin, where the pseudo-normal
+	// of the true closest point decides. A particle found in an empty cell enclosed by the mesh
+	// (e.g. released there after a grab) searches outwards until it finds the surface.
+	uint8_t flag = cell_flag(mesh, p);
+	bool found = false;
+	if (flag == WEFT_CELL_INSIDE) {
+		for (float search = mesh->grid.cell_size; !found && search < 2.0f * mesh->grid_diagonal; search *= 2.0f) {
+			found = closest_on_mesh(mesh, p, search, &q, &pseudo, &d2);
+		}
+	} else if (flag != WEFT_CELL_FAR) {
+		found = closest_on_mesh(mesh, p, margin, &q, &pseudo, &d2);
+	}
+	if (found) {
+		vec3f offset = sub(p, q);
+		float d = sqrtf(d2);
+		float side = dot(offset, pseudo);
+		bool inside = mesh->closed && side < 0.0f;
+		if (inside || d < margin) {
+			vec3f direction;
+			if (d > 1e-7f) {
+				direction = scale(offset, (inside ? -1.0f : 1.0f) / d);
+			} else {
+				direction = (side < 0.0f && !mesh->closed) ? scale(pseudo, -1.0f) : pseudo;
+			}
+			p = add(q, scale(direction, margin));
+			normal = direction;
+			contact = true;
+		}
+	}
+	if (!contact) {
+		return false;
+	}
+	// Friction as for the ground and spheres (collide.c): remove friction × the tangential slip of
+	// this substep (the mesh is static).
+	vec3f motion = sub(p, p0);
+	vec3f tangential = sub(motion, scale(normal, dot(motion, normal)));
+	p = sub(p, scale(tangential, friction));
+	*inout_p = p;
+	return true;
+}
+
+static float clamp_margin(const weft_mesh_collider* mesh, float margin) {
+	// The push-out can only see as far as the grid reaches.
+	float max_margin = 0.5f * mesh->grid.cell_size;
+	return margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
+}
+
 int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
                                     int32_t count, float margin, float friction) {
 	if (mesh == NULL || positions == NULL || previous == NULL) {
 		return 0;
 	}
-	// The push-out can only see as far as the grid reaches.
-	float max_margin = 0.5f * mesh->grid.cell_size;
-	margin = margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
+	margin = clamp_margin(mesh, margin);
 	int32_t moved = 0;
 	for (int32_t i = 0; i < count; i++) {
 		float* position = positions + 4 * i;
 		if (position[3] == 0.0f) {
 			continue; // pinned or grabbed
 		}
-		vec3f p0 = v3(previous + 4 * i), p = v3(position);
-		if (!near_mesh(mesh, p0, p)) {
-			continue;
+		vec3f p = v3(position);
+		if (collide_point(mesh, v3(previous + 4 * i), &p, margin, friction)) {
+			position[0] = p.x;
+			position[1] = p.y;
+			position[2] = p.z;
+			moved++;
 		}
-		vec3f normal = {0, 0, 0};
-		bool contact = false;
-
-		float t;
-		uint32_t triangle;
-		if ((p.x != p0.x || p.y != p0.y || p.z != p0.z) && first_crossing(mesh, p0, p, &t, &triangle)) {
-			vec3f n = v3(mesh->face_normals + 4 * triangle);
-			vec3f hit = add(p0, scale(sub(p, p0), t));
-			// Back onto the crossed triangle's plane, margin in front of it, keeping the tangential
-			// motion (friction below decides how much of it survives).
-			float height = dot(sub(p, hit), n);
-			if (dot(sub(p0, hit), n) >= 0.0f) {
-				p = add(p, scale(n, margin - height));
-				normal = n;
-				contact = true;
-			} else if (!mesh->closed) {
-				p = add(p, scale(n, -margin - height));
-				normal = scale(n, -1.0f);
-				contact = true;
-			}
-		}
-
-		vec3f q, pseudo;
-		float d2;
-		// In an empty cell known to be outside only contacts within the margin matter (a cheap,
-		// small search); elsewhere the sign needs the true closest point within reach.
-		// Only contacts within the margin matter, so the search is that small: the particle was
-		// outside at the start of the substep (the previous one pushed it out) and did not cross
-		// the surface (step 1), so it is outside unless within the margin, where the pseudo-normal
-		// of the true closest point decides. A particle found in an empty cell enclosed by the mesh
-		// (e.g. released there after a grab) searches outwards until it finds the surface.
-		uint8_t flag = cell_flag(mesh, p);
-		bool found = false;
-		if (flag == WEFT_CELL_INSIDE) {
-			for (float search = mesh->grid.cell_size; !found && search < 2.0f * mesh->grid_diagonal; search *= 2.0f) {
-				found = closest_on_mesh(mesh, p, search, &q, &pseudo, &d2);
-			}
-		} else if (flag != WEFT_CELL_FAR) {
-			found = closest_on_mesh(mesh, p, margin, &q, &pseudo, &d2);
-		}
-		if (found) {
-			vec3f offset = sub(p, q);
-			float d = sqrtf(d2);
-			float side = dot(offset, pseudo);
-			bool inside = mesh->closed && side < 0.0f;
-			if (inside || d < margin) {
-				vec3f direction;
-				if (d > 1e-7f) {
-					direction = scale(offset, (inside ? -1.0f : 1.0f) / d);
-				} else {
-					direction = (side < 0.0f && !mesh->closed) ? scale(pseudo, -1.0f) : pseudo;
-				}
-				p = add(q, scale(direction, margin));
-				normal = direction;
-				contact = true;
-			}
-		}
-		if (!contact) {
-			continue;
-		}
-		// Friction as for the ground and spheres (collide.c): remove friction × the tangential slip of
-		// this substep (the mesh is static).
-		vec3f motion = sub(p, p0);
-		vec3f tangential = sub(motion, scale(normal, dot(motion, normal)));
-		p = sub(p, scale(tangential, friction));
-		position[0] = p.x;
-		position[1] = p.y;
-		position[2] = p.z;
-		moved++;
 	}
 	return moved;
+}
+
+// Edges: particles alone let a feature thinner than the cloth's spacing (the bunny's ears) slip
+// between two neighbours, and the edge then snags on it. The midpoint of every stretch edge is
+// pushed out like a particle, and the correction is shared by the edge's two ends (by inverse
+// mass), so the edge slides off instead.
+static void collide_edges(weft_world* world, float margin, float friction) {
+	const weft_mesh_collider* mesh = world->mesh;
+	float* x = world->positions;
+	const float* previous = world->previous_positions;
+	for (int32_t k = 0; k < world->constraint_count; k++) {
+		if (world->types[k] != WEFT_STRETCH) continue;
+		uint32_t a = world->constraints[k].a, b = world->constraints[k].b;
+		float wa = x[4 * a + 3], wb = x[4 * b + 3];
+		if (wa + wb == 0.0f) continue;
+		vec3f pa = v3(x + 4 * a), pb = v3(x + 4 * b);
+		vec3f m = scale(add(pa, pb), 0.5f);
+		vec3f m0 = scale(add(v3(previous + 4 * a), v3(previous + 4 * b)), 0.5f);
+		vec3f moved = m;
+		if (!collide_point(mesh, m0, &moved, margin, friction)) continue;
+		vec3f delta = sub(moved, m);
+		float sa = 2.0f * wa / (wa + wb), sb = 2.0f * wb / (wa + wb);
+		pa = add(pa, scale(delta, sa));
+		pb = add(pb, scale(delta, sb));
+		x[4 * a + 0] = pa.x;
+		x[4 * a + 1] = pa.y;
+		x[4 * a + 2] = pa.z;
+		x[4 * b + 0] = pb.x;
+		x[4 * b + 1] = pb.y;
+		x[4 * b + 2] = pb.z;
+	}
 }
 
 void weft_mesh_collide(weft_world* world, float dt) {
 	(void)dt;
 	if (world == NULL || world->mesh == NULL) {
 		return;
+	}
+	float margin = clamp_margin(world->mesh, world->def.collision_margin);
+	if (world->mesh->edge_contacts) {
+		collide_edges(world, margin, world->def.friction);
 	}
 	weft_mesh_collide_particles(world->mesh, world->positions, world->previous_positions, world->particle_count,
 	                            world->def.collision_margin, world->def.friction);
