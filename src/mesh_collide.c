@@ -260,14 +260,22 @@ static bool may_cross(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
 	return !(empty_a && empty_b);
 }
 
-// Does segment p0 → p1 come within any bounding sphere?
+// Does segment p0 → p1 come within any bounding sphere? (The end point first: it is the usual hit.)
 static bool near_mesh(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
+	for (int32_t s = 0; s < mesh->sphere_count; s++) {
+		const float* sphere = mesh->spheres + 4 * s;
+		vec3f offset = sub(p1, v3(sphere));
+		if (dot(offset, offset) <= sphere[3] * sphere[3]) {
+			return true;
+		}
+	}
 	vec3f d = sub(p1, p0);
 	float length2 = dot(d, d);
+	float inverse = length2 > 0.0f ? 1.0f / length2 : 0.0f;
 	for (int32_t s = 0; s < mesh->sphere_count; s++) {
 		const float* sphere = mesh->spheres + 4 * s;
 		vec3f c = v3(sphere);
-		float t = length2 > 0.0f ? dot(sub(c, p0), d) / length2 : 0.0f;
+		float t = dot(sub(c, p0), d) * inverse;
 		t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
 		vec3f offset = sub(add(p0, scale(d, t)), c);
 		if (dot(offset, offset) <= sphere[3] * sphere[3]) {
@@ -286,10 +294,14 @@ static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout
 	vec3f normal = {0, 0, 0};
 	bool contact = false;
 
-	float t;
-	uint32_t triangle;
-	if ((p.x != p0.x || p.y != p0.y || p.z != p0.z) && may_cross(mesh, p0, p) &&
-	    first_crossing(mesh, p0, p, &t, &triangle)) {
+	// A correction can cross another face in a concave crease: a few rounds until the path is clear.
+	for (int round = 0; round < 3; round++) {
+		float t;
+		uint32_t triangle;
+		if (!((p.x != p0.x || p.y != p0.y || p.z != p0.z) && may_cross(mesh, p0, p) &&
+		      first_crossing(mesh, p0, p, &t, &triangle))) {
+			break;
+		}
 		vec3f n = v3(mesh->face_normals + 4 * triangle);
 		vec3f hit = add(p0, scale(sub(p, p0), t));
 		// Back onto the crossed triangle's plane, margin in front of it, keeping the tangential
@@ -303,13 +315,13 @@ static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout
 			p = add(p, scale(n, -margin - height));
 			normal = scale(n, -1.0f);
 			contact = true;
+		} else {
+			break; // leaving a closed mesh: let it
 		}
 	}
 
 	vec3f q, pseudo;
 	float d2;
-	// In an empty cell known to be outside only contacts within the margin matter (a cheap,
-	// small search); elsewhere the sign needs the true closest point within reach.
 	// Only contacts within the margin matter, so the search is that small: the particle was
 	// outside at the start of the substep (the previous one pushed it out) and did not cross
 	// the surface (step 1), so it is outside unless within the margin, where the pseudo-normal
