@@ -3,14 +3,20 @@
 // For each free particle whose path this substep (previous → current) touches a bounding sphere:
 //  1. Continuous: if the path crosses a triangle, the first crossing decides. A particle that came
 //     from the front side is put back in front of that triangle's plane (at the margin), so a
-//     fast particle cannot tunnel through a thin wall. Coming from behind: in a closed mesh the
+//     fast particle cannot tunnel through a thin wall; repeated (3 rounds at most) in case the
+//     correction crosses a neighbouring face in a crease. Coming from behind: in a closed mesh the
 //     particle is leaving the solid (let it); in an open shell it goes back behind.
-//  2. Static: the closest triangle within reach (grid cell + 26 neighbours) gives the closest
-//     point q and its Voronoi region; the pseudo-normal of that feature says inside or outside.
-//     Inside a closed mesh, or nearer than the margin, the particle moves to q + margin along the
-//     outward direction.
+//  2. Static: the particle was outside when the substep began (the previous one pushed it out)
+//     and did not cross, so only triangles within the margin matter: the closest one there, by
+//     Voronoi regions, and the pseudo-normal of its feature (vertex, edge, face) say inside or
+//     outside; the particle moves to q + margin along the outward direction. The grid's cell
+//     classes make this cheap: no search at all in cells far from the surface, and an outward
+//     search of growing radius from an empty cell inside the mesh (a particle released there
+//     after a grab), so even that case recovers.
 //  3. Friction, as for the ground and spheres: friction × the tangential slip of the substep is
 //     removed.
+// Optionally (weft_world_set_mesh_edge_contacts) the midpoints of the cloth's stretch edges go
+// through the same steps first, their correction shared by the two ends.
 #include <math.h>
 
 #include "mesh.h"
