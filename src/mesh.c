@@ -18,6 +18,48 @@
 #define MESH_MAX_SPHERES 8
 #define MESH_KMEANS_ITERATIONS 8
 
+// Build-time math with the same bits on every platform (only IEEE +, -, ×, ÷ and sqrt, which
+// are exact-rounded everywhere; libm's acos and cbrt are not), so the collider, and with it the
+// state hash of a scene, is identical natively and in WebAssembly.
+static double deterministic_atan(double r) { // r ≥ 0
+	bool inverted = r > 1.0;
+	if (inverted) r = 1.0 / r;
+	// atan(r) = 2 atan(r / (1 + sqrt(1 + r²))), twice: r ≤ tan(π/16) ≈ 0.199, then the series.
+	r = r / (1.0 + sqrt(1.0 + r * r));
+	r = r / (1.0 + sqrt(1.0 + r * r));
+	double r2 = r * r, term = r, sum = 0.0;
+	for (int k = 0; k < 14; k++) {
+		sum += term / (double)(2 * k + 1);
+		term *= -r2;
+	}
+	sum *= 4.0;
+	return inverted ? 1.5707963267948966 - sum : sum;
+}
+
+// Angle between u and -v (the corner between an outgoing edge u and the incoming edge v), by
+// Kahan's well-conditioned 2 atan(|û - ŵ| / |û + ŵ|) with w = -v.
+static float corner_angle(const float* u, const float* v, float u_length2, float v_length2) {
+	double lu = sqrt((double)u_length2), lv = sqrt((double)v_length2);
+	double diff2 = 0.0, sum2 = 0.0;
+	for (int axis = 0; axis < 3; axis++) {
+		double a = u[axis] / lu, b = -v[axis] / lv;
+		diff2 += (a - b) * (a - b);
+		sum2 += (a + b) * (a + b);
+	}
+	if (sum2 == 0.0) {
+		return 3.14159265f;
+	}
+	return (float)(2.0 * deterministic_atan(sqrt(diff2) / sqrt(sum2)));
+}
+
+static double deterministic_cbrt(double x) { // x > 0, Newton from a power-of-two guess
+	double guess = 1.0;
+	while (guess * guess * guess < x) guess *= 2.0;
+	while (guess * guess * guess > 8.0 * x) guess *= 0.5;
+	for (int k = 0; k < 60; k++) guess = (2.0 * guess + x / (guess * guess)) / 3.0;
+	return guess;
+}
+
 typedef struct edge_record {
 	uint32_t lo, hi;  // vertex indices, lo < hi
 	uint32_t slot;    // 3 * triangle + edge
@@ -399,11 +441,7 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 			// Angle at corner k between edges to k+1 and to k-1.
 			const float* to_next = e[k];
 			const float* from_previous = e[(k + 2) % 3];
-			float dot = -(to_next[0] * from_previous[0] + to_next[1] * from_previous[1] +
-			              to_next[2] * from_previous[2]);
-			float cosine = dot / sqrtf(length2[k] * length2[(k + 2) % 3]);
-			cosine = cosine > 1.0f ? 1.0f : (cosine < -1.0f ? -1.0f : cosine);
-			float angle = acosf(cosine);
+			float angle = corner_angle(to_next, from_previous, length2[k], length2[(k + 2) % 3]);
 			float* vn = mesh->vertex_normals + 4 * tri[k];
 			vn[0] += angle * n[0];
 			vn[1] += angle * n[1];
@@ -444,7 +482,7 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 	cell = cell > min_cell ? cell : min_cell;
 	double volume = 1.0;
 	for (int axis = 0; axis < 3; axis++) volume *= (double)(mx[axis] - mn[axis]) + cell;
-	float coarse = (float)cbrt(volume / (double)(1 << 21));
+	float coarse = (float)deterministic_cbrt(volume / (double)(1 << 21));
 	cell = cell > coarse ? cell : coarse;
 	cell = cell > 1e-6f ? cell : 1e-6f;
 	result = weft_grid_build(&mesh->grid, allocator, mesh->vertices, mesh->indices, kept, cell);
