@@ -24,3 +24,14 @@ test-fuzz: $(FUZZ_DIR)/fuzz_obj
 
 bench-mesh: native
 	@bash bench/mesh.sh $(BUILD_DIR)/weft
+
+# The Stanford bunny's C arrays for builds outside CMake (e.g. the wasm build): depend on
+# bunny-data and add -I$(BUILD_DIR)/generated; src/bunny.c picks the header up when it is there.
+WEFT_BUNNY_HEADER := $(BUILD_DIR)/generated/weft_bunny_data.h
+.PHONY: bunny-data
+bunny-data: $(WEFT_BUNNY_HEADER)
+$(WEFT_BUNNY_HEADER): scripts/gen_bunny.js
+	@package=web/node_modules/bunny; \
+	if [ ! -f $$package/index.js ]; then package=$(BUILD_DIR)/npm/node_modules/bunny; \
+	  [ -f $$package/index.js ] || npm install --no-save --no-audit --no-fund --prefix $(BUILD_DIR)/npm bunny@1.0.1 >/dev/null; fi; \
+	node scripts/gen_bunny.js $$package $@
