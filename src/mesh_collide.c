@@ -62,44 +62,61 @@ static vec3f pseudo_normal(const weft_mesh_collider* mesh, uint32_t triangle, we
 	return v3(mesh->face_normals + 4 * triangle);
 }
 
-// Tests the triangles of one cell against the bound *best_d2, keeping the closest.
-static bool scan_cell(const weft_mesh_collider* mesh, int32_t cell, vec3f p, const float query[3], float* best_d2,
-                      uint32_t* best_triangle, weft_triangle_region* best_region, vec3f* best_point) {
-	const weft_triangle_grid* grid = &mesh->grid;
-	bool found = false;
-	for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
-		uint32_t t = grid->cell_triangles[k];
-		// Lower bounds first: the triangle's plane, then its bounding sphere.
-		const float* plane = mesh->face_normals + 4 * t;
-		float plane_distance = plane[0] * p.x + plane[1] * p.y + plane[2] * p.z + plane[3];
-		if (plane_distance * plane_distance >= *best_d2) continue;
-		const float* bound = mesh->triangle_spheres + 4 * t;
-		vec3f to_centre = sub(p, v3(bound));
-		float centre_distance2 = dot(to_centre, to_centre);
-		if (centre_distance2 > bound[3] * bound[3]) {
-			float gap = sqrtf(centre_distance2) - bound[3];
-			if (gap * gap >= *best_d2) continue;
-		}
-		float q[3];
-		weft_triangle_region region =
-		    weft_closest_point_on_triangle(query, vertex_of(mesh, t, 0), vertex_of(mesh, t, 1), vertex_of(mesh, t, 2), q);
-		vec3f d = sub(p, v3(q));
-		float d2 = dot(d, d);
-		if (d2 < *best_d2) {
-			*best_d2 = d2;
-			*best_triangle = t;
-			*best_region = region;
-			*best_point = v3(q);
-			found = true;
-		}
+// The closest triangle found so far within the bound best_d2.
+typedef struct closest_state {
+	float best_d2;
+	bool found;
+	uint32_t triangle;
+	weft_triangle_region region;
+	vec3f point;
+} closest_state;
+
+// Tests one triangle against the bound, keeping the closer. plane_distance: p's signed distance
+// to the triangle's plane (a lower bound), then its bounding sphere, then the exact test.
+static inline void test_triangle(const weft_mesh_collider* mesh, uint32_t t, vec3f p, const float query[3],
+                                 float plane_distance, closest_state* state) {
+	if (plane_distance * plane_distance >= state->best_d2) return;
+	const float* bound = mesh->triangle_spheres + 4 * t;
+	vec3f to_centre = sub(p, v3(bound));
+	float centre_distance2 = dot(to_centre, to_centre);
+	if (centre_distance2 > bound[3] * bound[3]) {
+		float gap = sqrtf(centre_distance2) - bound[3];
+		if (gap * gap >= state->best_d2) return;
 	}
-	return found;
+	float q[3];
+	weft_triangle_region region =
+	    weft_closest_point_on_triangle(query, vertex_of(mesh, t, 0), vertex_of(mesh, t, 1), vertex_of(mesh, t, 2), q);
+	vec3f d = sub(p, v3(q));
+	float d2 = dot(d, d);
+	if (d2 < state->best_d2) {
+		state->best_d2 = d2;
+		state->triangle = t;
+		state->region = region;
+		state->point = v3(q);
+		state->found = true;
+	}
 }
 
-// Closest point over the triangles listed in p's cell and its 26 neighbours, if any lies within
-// reach (cell_size); *out_normal is the pseudo-normal of the feature holding it.
-static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_distance, vec3f* out_point,
-                            vec3f* out_normal, float* out_distance2) {
+static inline float plane_distance_of(const weft_mesh_collider* mesh, uint32_t t, vec3f p) {
+	const float* plane = mesh->face_normals + 4 * t;
+	return plane[0] * p.x + plane[1] * p.y + plane[2] * p.z + plane[3];
+}
+
+// Tests the triangles of one cell against the bound, keeping the closest.
+static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, vec3f p, const float query[3],
+                      closest_state* state) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+		uint32_t t = grid->cell_triangles[k];
+		test_triangle(mesh, t, p, query, plane_distance_of(mesh, t, p), state);
+	}
+}
+
+// Closest point over the triangles listed in p's cell and the neighbours within max_distance (at
+// most the 26 around it when max_distance ≤ cell_size); *out_normal is the pseudo-normal of the
+// feature holding it. own_scanned: p's own cell was already scanned into *state (may be NULL).
+static bool closest_on_mesh_from(const weft_mesh_collider* mesh, vec3f p, float max_distance, closest_state* state,
+                                 bool own_scanned, vec3f* out_point, vec3f* out_normal, float* out_distance2) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	int32_t cx = weft_grid_coordinate(grid, 0, p.x), cy = weft_grid_coordinate(grid, 1, p.y),
 	        cz = weft_grid_coordinate(grid, 2, p.z);
@@ -111,23 +128,16 @@ static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_d
 		return false;
 	}
 	float reach2 = reach * reach;
-	// Only what could beat the reach counts; the bound shrinks as closer triangles turn up, and
-	// cells or triangle planes farther than it are skipped without the full closest-point test.
-	float best_d2 = reach2 * 1.0001f;
-	bool found = false;
-	uint32_t best_triangle = 0;
-	weft_triangle_region best_region = WEFT_REGION_FACE;
-	vec3f best_point = {0, 0, 0};
 	const float query[3] = {p.x, p.y, p.z};
 	// p's own cell first (it usually holds the closest triangle), then only the neighbours that
 	// overlap the ball of the best distance so far: a particle resting at the margin visits one or
-	// two cells, not 27.
+	// two cells, not 27. Cells or triangle planes farther than the bound are skipped.
 	bool own_valid = cx >= 0 && cy >= 0 && cz >= 0 && cx < grid->dims[0] && cy < grid->dims[1] && cz < grid->dims[2];
 	int32_t own = own_valid ? cx + grid->dims[0] * (cy + grid->dims[1] * cz) : -1;
-	if (own >= 0) {
-		found |= scan_cell(mesh, own, p, query, &best_d2, &best_triangle, &best_region, &best_point);
+	if (own >= 0 && !own_scanned) {
+		scan_cell(mesh, own, p, query, state);
 	}
-	float radius = sqrtf(best_d2);
+	float radius = sqrtf(state->best_d2);
 	int32_t lo[3], hi[3];
 	for (int axis = 0; axis < 3; axis++) {
 		lo[axis] = weft_grid_coordinate(grid, axis, query[axis] - radius);
@@ -147,20 +157,75 @@ static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_d
 					        : (query[axis] > cell_lo + grid->cell_size ? query[axis] - cell_lo - grid->cell_size : 0.0f);
 					gap2 += g * g;
 				}
-				if (gap2 >= best_d2) continue;
+				if (gap2 >= state->best_d2) continue;
 				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
 				if (cell == own || grid->cell_start[cell] == grid->cell_start[cell + 1]) continue;
-				found |= scan_cell(mesh, cell, p, query, &best_d2, &best_triangle, &best_region, &best_point);
+				scan_cell(mesh, cell, p, query, state);
 			}
 		}
 	}
-	if (!found || !(best_d2 <= reach2)) {
+	if (!state->found || !(state->best_d2 <= reach2)) {
 		return false;
 	}
-	*out_point = best_point;
-	*out_normal = pseudo_normal(mesh, best_triangle, best_region);
-	*out_distance2 = best_d2;
+	*out_point = state->point;
+	*out_normal = pseudo_normal(mesh, state->triangle, state->region);
+	*out_distance2 = state->best_d2;
 	return true;
+}
+
+static closest_state closest_start(float max_distance) {
+	// Only what could beat the reach counts; the bound shrinks as closer triangles turn up.
+	return (closest_state){max_distance * max_distance * 1.0001f, false, 0, WEFT_REGION_FACE, {0, 0, 0}};
+}
+
+static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_distance, vec3f* out_point,
+                            vec3f* out_normal, float* out_distance2) {
+	closest_state state = closest_start(max_distance);
+	return closest_on_mesh_from(mesh, p, max_distance, &state, false, out_point, out_normal, out_distance2);
+}
+
+// Whether segment p0 → p1 crosses triangle t, given both ends' plane distances; *out_t where.
+static inline bool segment_crosses(const weft_mesh_collider* mesh, uint32_t t, vec3f p0, vec3f direction, float s0,
+                                   float s1, float* out_t) {
+	// Both ends on one side of the triangle's plane: no crossing.
+	if ((s0 > 0.0f && s1 > 0.0f) || (s0 < 0.0f && s1 < 0.0f)) return false;
+	const float tolerance = 1e-5f; // barycentric slack: a path through a shared edge hits one side
+	vec3f v0 = v3(vertex_of(mesh, t, 0));
+	vec3f e1 = sub(v3(vertex_of(mesh, t, 1)), v0), e2 = sub(v3(vertex_of(mesh, t, 2)), v0);
+	vec3f h = cross(direction, e2);
+	float det = dot(e1, h);
+	if (det == 0.0f) return false;
+	float inverse = 1.0f / det;
+	vec3f s = sub(p0, v0);
+	float u = dot(s, h) * inverse;
+	if (!(u >= -tolerance && u <= 1.0f + tolerance)) return false;
+	vec3f q = cross(s, e1);
+	float v = dot(direction, q) * inverse;
+	if (!(v >= -tolerance && u + v <= 1.0f + tolerance)) return false;
+	float hit = dot(e2, q) * inverse;
+	if (!(hit >= 0.0f && hit <= 1.0f)) return false;
+	*out_t = hit;
+	return true;
+}
+
+// The common case in one pass over one cell: p0 and p in the same cell. Looks for a crossing of
+// p0 → p and, at the same time, the closest triangle to p within the bound. Returns true if the
+// path crosses a triangle there (the caller then takes the general path).
+static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, vec3f p0, vec3f p, closest_state* state) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	const float query[3] = {p.x, p.y, p.z};
+	vec3f direction = sub(p, p0);
+	bool moving = direction.x != 0.0f || direction.y != 0.0f || direction.z != 0.0f;
+	for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+		uint32_t t = grid->cell_triangles[k];
+		float s1 = plane_distance_of(mesh, t, p);
+		float hit;
+		if (moving && segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0), s1, &hit)) {
+			return true;
+		}
+		test_triangle(mesh, t, p, query, s1, state);
+	}
+	return false;
 }
 
 bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3], float* out_distance) {
@@ -195,32 +260,16 @@ static bool first_crossing(const weft_mesh_collider* mesh, vec3f p0, vec3f p1, f
 	vec3f direction = sub(p1, p0);
 	float best_t = INFINITY;
 	uint32_t best_triangle = 0;
-	const float tolerance = 1e-5f; // barycentric slack: a path through a shared edge hits one side
 	for (int32_t z = lo[2]; z <= hi[2]; z++)
 		for (int32_t y = lo[1]; y <= hi[1]; y++)
 			for (int32_t x = lo[0]; x <= hi[0]; x++) {
 				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
 				for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
 					uint32_t t = grid->cell_triangles[k];
-					// Both ends on one side of the triangle's plane: no crossing.
-					const float* plane = mesh->face_normals + 4 * t;
-					float s0 = plane[0] * p0.x + plane[1] * p0.y + plane[2] * p0.z + plane[3];
-					float s1 = plane[0] * p1.x + plane[1] * p1.y + plane[2] * p1.z + plane[3];
-					if ((s0 > 0.0f && s1 > 0.0f) || (s0 < 0.0f && s1 < 0.0f)) continue;
-					vec3f v0 = v3(vertex_of(mesh, t, 0));
-					vec3f e1 = sub(v3(vertex_of(mesh, t, 1)), v0), e2 = sub(v3(vertex_of(mesh, t, 2)), v0);
-					vec3f h = cross(direction, e2);
-					float det = dot(e1, h);
-					if (det == 0.0f) continue;
-					float inverse = 1.0f / det;
-					vec3f s = sub(p0, v0);
-					float u = dot(s, h) * inverse;
-					if (!(u >= -tolerance && u <= 1.0f + tolerance)) continue;
-					vec3f q = cross(s, e1);
-					float v = dot(direction, q) * inverse;
-					if (!(v >= -tolerance && u + v <= 1.0f + tolerance)) continue;
-					float hit = dot(e2, q) * inverse;
-					if (hit >= 0.0f && hit <= 1.0f && hit < best_t) {
+					float hit;
+					if (segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0),
+					                    plane_distance_of(mesh, t, p1), &hit) &&
+					    hit < best_t) {
 						best_t = hit;
 						best_triangle = t;
 					}
@@ -232,6 +281,16 @@ static bool first_crossing(const weft_mesh_collider* mesh, vec3f p0, vec3f p1, f
 	*out_t = best_t;
 	*out_triangle = best_triangle;
 	return true;
+}
+
+// Index of p's cell, or -1 outside the grid.
+static int32_t cell_index(const weft_triangle_grid* grid, vec3f p) {
+	int32_t x = weft_grid_coordinate(grid, 0, p.x), y = weft_grid_coordinate(grid, 1, p.y),
+	        z = weft_grid_coordinate(grid, 2, p.z);
+	if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) {
+		return -1;
+	}
+	return x + grid->dims[0] * (y + grid->dims[1] * z);
 }
 
 static uint8_t cell_flag(const weft_mesh_collider* mesh, vec3f p) {
@@ -299,6 +358,22 @@ static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout
 	}
 	vec3f normal = {0, 0, 0};
 	bool contact = false;
+	vec3f q, pseudo;
+	float d2;
+	bool found = false;
+
+	// Fast path: p0 and p in the same surface cell (a particle resting on or sliding along the
+	// mesh), one pass over that cell for both the crossing and the closest triangle. Same answer
+	// as the general path below, which takes over if the path crosses.
+	const weft_triangle_grid* grid = &mesh->grid;
+	int32_t cell0 = cell_index(grid, p0), cell = cell_index(grid, p);
+	if (cell >= 0 && cell == cell0 && mesh->cell_flags[cell] == WEFT_CELL_SURFACE) {
+		closest_state state = closest_start(margin);
+		if (!scan_cell_fused(mesh, cell, p0, p, &state)) {
+			found = closest_on_mesh_from(mesh, p, margin, &state, true, &q, &pseudo, &d2);
+			goto resolve;
+		}
+	}
 
 	// A correction can cross another face in a concave crease: a few rounds until the path is clear.
 	for (int round = 0; round < 3; round++) {
@@ -326,15 +401,12 @@ static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout
 		}
 	}
 
-	vec3f q, pseudo;
-	float d2;
 	// Only contacts within the margin matter, so the search is that small: the particle was
 	// outside at the start of the substep (the previous one pushed it out) and did not cross
 	// the surface (step 1), so it is outside unless within the margin, where the pseudo-normal
 	// of the true closest point decides. A particle found in an empty cell enclosed by the mesh
 	// (e.g. released there after a grab) searches outwards until it finds the surface.
 	uint8_t flag = cell_flag(mesh, p);
-	bool found = false;
 	if (flag == WEFT_CELL_INSIDE) {
 		for (float search = mesh->grid.cell_size; !found && search < 2.0f * mesh->grid_diagonal; search *= 2.0f) {
 			found = closest_on_mesh(mesh, p, search, &q, &pseudo, &d2);
@@ -342,6 +414,7 @@ static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout
 	} else if (flag != WEFT_CELL_FAR) {
 		found = closest_on_mesh(mesh, p, margin, &q, &pseudo, &d2);
 	}
+resolve:
 	if (found) {
 		vec3f offset = sub(p, q);
 		float d = sqrtf(d2);
