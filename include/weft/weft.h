@@ -249,7 +249,13 @@ void weft_world_remove_mesh_collider(weft_world* world);
 /// and owns cell_triangles[cell_start[c] .. cell_start[c + 1]); its box is
 /// grid_origin + cell_size * [x, x+1) × [y, y+1) × [z, z+1). A triangle is listed in every cell its
 /// bounding box overlaps, so every triangle within cell_size of a point is listed in the point's cell
-/// or one of its 26 neighbours: cell_size is also the reach of the push-out.
+/// or one of its 26 neighbours. The push-out per substep (mesh_collide.c), for a particle moving
+/// x_prev → x: skip unless the segment touches a bounding sphere; if the segment crosses a triangle
+/// (first hit, Möller–Trumbore) coming from its front, move x back to margin in front of that plane;
+/// then, unless x's cell is flagged 3, take the closest triangle within the margin (flag 2: search
+/// outwards) and, if x is inside (dot(x − q, pseudo-normal of q's Voronoi feature) < 0) or nearer
+/// than the margin, set x = q + margin × outward direction; friction removes friction × the
+/// tangential slip. The margin is clamped to cell_size / 2.
 typedef struct weft_mesh_collider_view {
 	const float* vertices;          ///< float4 per vertex: world-space x, y, z, w = 0
 	const float* vertex_normals;    ///< float4 per vertex: angle-weighted pseudo-normal (unit), w = 0
@@ -260,7 +266,7 @@ typedef struct weft_mesh_collider_view {
 	const float* spheres;           ///< float4 per bounding sphere: centre x, y, z, radius (reach included)
 	const uint32_t* cell_start;     ///< cell_count + 1 offsets into cell_triangles
 	const uint32_t* cell_triangles; ///< triangle indices grouped by cell
-	const uint8_t* cell_flags;      ///< per cell: 0 empty outside, 1 surface (has triangles), 2 empty
+	const uint8_t* cell_flags;      ///< 1 byte per cell: 0 empty outside, 1 surface (has triangles), 2 empty
 	                                ///< inside, 3 empty outside with no surface cell among its 26 neighbours
 	float grid_origin[3];           ///< m, corner of cell (0, 0, 0)
 	float cell_size;                ///< m, edge of the cubic cells
