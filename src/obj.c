@@ -406,6 +406,9 @@ weft_result weft_obj_parse(const char* data, size_t size, const char* name, cons
 	parser.error = WEFT_OK;
 	const char* cursor = data;
 	const char* end = data + size;
+	if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+		cursor += 3; // UTF-8 byte order mark (some Windows exporters write one)
+	}
 	weft_result result = WEFT_OK;
 	while (cursor != NULL && cursor < end) {
 		parser.line++;

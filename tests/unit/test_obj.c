@@ -76,6 +76,10 @@ int main(void) {
 	CHECK(mesh.triangle_count == 5 && memcmp(mesh.indices, expected, sizeof expected) == 0);
 	weft_mesh_data_free(&mesh);
 
+	// A UTF-8 byte order mark at the start is skipped.
+	CHECK(parse("\xEF\xBB\xBFv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", &mesh) == WEFT_OK && mesh.triangle_count == 1);
+	weft_mesh_data_free(&mesh);
+
 	// Precision of the number parser against known floats.
 	CHECK(parse("v 3.14159265358979 -2.718281828 123456.789\nv 1e-30 0.000001 1234567890123456789012\nf 1 2 1\n",
 	            &mesh) == WEFT_OK);
