@@ -88,6 +88,7 @@ void weft_tethers_build(weft_world* world);
 void weft_collide(weft_world* world, float dt);
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
+void weft_spheres_reset(weft_world* world);
 
 // Deterministic sine (same bits on every platform and libm).
 float weft_sin(float x);
