@@ -23,26 +23,30 @@ wasm: $(WASM_DIR)/weft.wasm web/public/weft.wasm
 
 $(WASM_DIR)/core/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(WASM_CC) $(WASM_CFLAGS) -c $< -o $@
+	@echo "  wasm  $<"
+	@$(WASM_CC) $(WASM_CFLAGS) -c $< -o $@
 $(WASM_DIR)/boundary/%.o: wasm/%.c
 	@mkdir -p $(@D)
-	$(WASM_CC) $(WASM_CFLAGS) -c $< -o $@
+	@echo "  wasm  $<"
+	@$(WASM_CC) $(WASM_CFLAGS) -c $< -o $@
 
 # Reactor: no main; JS calls _initialize() once, then the exports.
 $(WASM_DIR)/weft.wasm: $(WASM_CORE_OBJECTS) $(WASM_BOUNDARY_OBJECTS)
-	$(WASM_CC) --target=wasm32-wasi -mexec-model=reactor -nodefaultlibs -Wl,--export-dynamic -Wl,--strip-all \
+	@echo "  link  $@"
+	@$(WASM_CC) --target=wasm32-wasi -mexec-model=reactor -nodefaultlibs -Wl,--export-dynamic -Wl,--strip-all \
 	  -o $@ $^ $(WASM_LDLIBS)
 
 # Vite serves web/public/ as is.
 web/public/weft.wasm: $(WASM_DIR)/weft.wasm
 	@mkdir -p $(@D)
-	cp $< $@
+	@cp $< $@
 
 # Paths in the tests are WEFT_SOURCE_DIR "/..."; the runner preopens the repository root as "/",
 # so an empty prefix makes the same paths work inside the WASI sandbox.
 $(WASM_DIR)/tests/%.wasm: tests/unit/%.c $(WASM_CORE_OBJECTS)
 	@mkdir -p $(@D)
-	$(WASM_CC) $(WASM_CFLAGS) -Itests/unit -DWEFT_SOURCE_DIR='""' -nodefaultlibs -Wl,--strip-all \
+	@echo "  wasm  $@"
+	@$(WASM_CC) $(WASM_CFLAGS) -Itests/unit -DWEFT_SOURCE_DIR='""' -nodefaultlibs -Wl,--strip-all \
 	  -o $@ $< $(WASM_CORE_OBJECTS) $(WASM_LDLIBS)
 
 test-wasm: wasm $(WASM_UNIT_TESTS)

@@ -94,15 +94,17 @@ export class App implements Grabber {
   /** Points the camera at the cloth's rest pose and the colliders. */
   private frameCamera(world: WeftWorld): void {
     const rest = world.restPositions();
-    let minY = Infinity, maxY = -Infinity, cx = 0, cz = 0;
+    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
     for (let i = 0; i < world.particleCount; i++) {
-      cx += rest[i * 4];
-      cz += rest[i * 4 + 2];
-      minY = Math.min(minY, rest[i * 4 + 1]);
-      maxY = Math.max(maxY, rest[i * 4 + 1]);
+      for (let k = 0; k < 3; k++) {
+        min[k] = Math.min(min[k], rest[i * 4 + k]);
+        max[k] = Math.max(max[k], rest[i * 4 + k]);
+      }
     }
-    const ground = world.groundHeight ?? minY;
-    this.camera.target = { x: cx / world.particleCount, y: (Math.max(maxY, ground) + ground) / 2 + 0.1, z: cz / world.particleCount };
+    const ground = world.groundHeight ?? min[1];
+    const extent = Math.max(max[0] - min[0], max[2] - min[2], max[1] - ground, 0.5);
+    this.camera.target = { x: (min[0] + max[0]) / 2, y: (max[1] + ground) / 2, z: (min[2] + max[2]) / 2 };
+    this.camera.distance = extent * 1.9;
   }
 
   /** Runs work after every step already queued (steps, rebuilds, resets never interleave). */
