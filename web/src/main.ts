@@ -18,7 +18,9 @@ let canvas = document.getElementById('view') as HTMLCanvasElement;
 async function createRenderer(choice: RendererChoice, onLost: (message: string) => void): Promise<Renderer> {
   if (choice !== 'webgl2') {
     try {
-      return await WebGpuRenderer.create(canvas, onLost);
+      return await WebGpuRenderer.create(canvas, onLost, () =>
+        messages.show('This browser cannot present a WebGPU canvas (headless?): rendering off-screen, capture() still works.', 'warning', 'present'),
+      );
     } catch (error) {
       const reason = error instanceof NoWebGpuError ? error.message : `WebGPU failed to start: ${(error as Error).message}`;
       messages.show(`${reason}. Falling back to WebGL2.`, 'warning', 'renderer');

@@ -36,7 +36,8 @@ interface ClothBuffers {
 
 export class WebGpuRenderer implements Renderer {
   readonly kind = 'webgpu' as const;
-  private readonly context: GPUCanvasContext;
+  /** null when the canvas cannot be presented: frames are then only rendered by capture(). */
+  private readonly context: GPUCanvasContext | null;
   private readonly uniformBuffer: GPUBuffer;
   private readonly bindGroup: GPUBindGroup;
   private readonly clothPipeline: GPURenderPipeline;
@@ -51,24 +52,39 @@ export class WebGpuRenderer implements Renderer {
   private width = 1;
   private height = 1;
 
-  /** Throws NoWebGpuError when the browser has no usable WebGPU adapter. */
-  static async create(canvas: HTMLCanvasElement, onLost: (message: string) => void): Promise<WebGpuRenderer> {
+  /**
+   * Throws NoWebGpuError when the browser has no usable WebGPU adapter. `onPresentFailed` is called
+   * when the canvas cannot be presented (headless Chromium loses the device on the first present):
+   * the renderer then runs off-screen on a fresh device, and capture() still works.
+   */
+  static async create(canvas: HTMLCanvasElement, onLost: (message: string) => void, onPresentFailed: () => void): Promise<WebGpuRenderer> {
     if (!('gpu' in navigator) || !navigator.gpu) throw new NoWebGpuError('this browser has no WebGPU (navigator.gpu is missing)');
-    const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
-    if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter is available');
-    const device = await adapter.requestDevice({ label: 'weft device' });
+    const requestDevice = async () => {
+      const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+      if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter is available');
+      return { adapter, device: await adapter.requestDevice({ label: 'weft device' }) };
+    };
+    let { adapter, device } = await requestDevice();
     const context = canvas.getContext('webgpu');
     if (!context) throw new NoWebGpuError('the canvas refused a WebGPU context');
-    const renderer = new WebGpuRenderer(device, context);
+    const presentable = await probePresentation(device, context);
+    if (!presentable) {
+      context.unconfigure();
+      ({ adapter, device } = await requestDevice());
+      onPresentFailed();
+    }
+    const renderer = new WebGpuRenderer(adapter, device, presentable ? context : null);
     device.lost.then((info) => {
       if (info.reason !== 'destroyed') onLost(info.message || 'unknown reason');
     });
     return renderer;
   }
 
-  private constructor(readonly device: GPUDevice, context: GPUCanvasContext) {
+  // The adapter is kept referenced: when it is garbage-collected, Chromium may drop the instance
+  // behind it and lose the device ("A valid external Instance reference no longer exists").
+  private constructor(readonly adapter: GPUAdapter, readonly device: GPUDevice, context: GPUCanvasContext | null) {
     this.context = context;
-    context.configure({ device, format: COLOR_FORMAT, alphaMode: 'opaque' });
+    context?.configure({ device, format: COLOR_FORMAT, alphaMode: 'opaque' });
     const prefix = shaderConstants('wgsl') + commonWgsl;
     const module = (label: string, code: string) => device.createShaderModule({ label, code: prefix + code });
 
@@ -231,6 +247,7 @@ export class WebGpuRenderer implements Renderer {
   }
 
   draw(frame: FrameInput): void {
+    if (!this.context) return;
     const canvas = this.context.canvas as HTMLCanvasElement;
     if (canvas.width !== this.width || canvas.height !== this.height) {
       canvas.width = this.width;
@@ -266,4 +283,22 @@ export class WebGpuRenderer implements Renderer {
     this.targets?.depth.destroy();
     this.device.destroy();
   }
+}
+
+/** Presents one cleared frame and reports whether the device survived it. */
+async function probePresentation(device: GPUDevice, context: GPUCanvasContext): Promise<boolean> {
+  let lost = false;
+  device.lost.then(() => (lost = true));
+  try {
+    context.configure({ device, format: COLOR_FORMAT, alphaMode: 'opaque' });
+    const encoder = device.createCommandEncoder({ label: 'presentation probe' });
+    encoder.beginRenderPass({ colorAttachments: [{ view: context.getCurrentTexture().createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0.085, g: 0.09, b: 0.105, a: 1 } }] }).end();
+    device.queue.submit([encoder.finish()]);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    await Promise.race([device.queue.onSubmittedWorkDone(), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  } catch {
+    return false;
+  }
+  return !lost;
 }

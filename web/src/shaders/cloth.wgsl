@@ -21,9 +21,9 @@ fn vs_cloth(@location(0) position: vec4f, @location(1) normal: vec4f, @location(
 
 // Velvet-like sheen (Charlie distribution) over a wrapped diffuse, plus a Fresnel rim.
 fn shade_silk(n: vec3f, v: vec3f, l: vec3f, uv: vec2f, front: bool) -> vec3f {
-  let base = select(vec3f(0.36, 0.05, 0.11), vec3f(0.62, 0.07, 0.17), front);
+  let base = select(vec3f(0.22, 0.02, 0.06), vec3f(0.42, 0.025, 0.08), front);
   let sheen_color = vec3f(1.0, 0.62, 0.7);
-  let weave = 0.9 + 0.1 * sin(uv.x * 420.0) * sin(uv.y * 420.0);
+  let weave = 0.94 + 0.06 * sin(uv.x * 300.0) * sin(uv.y * 300.0);
   let h = normalize(l + v);
   let n_dot_l = dot(n, l);
   let wrap = clamp((n_dot_l + 0.4) / 1.4, 0.0, 1.0);
@@ -31,9 +31,9 @@ fn shade_silk(n: vec3f, v: vec3f, l: vec3f, uv: vec2f, front: bool) -> vec3f {
   let sin_h = sqrt(max(1.0 - pow(dot(n, h), 2.0), 0.0));
   let inv_r = 1.0 / 0.35;
   let charlie = (2.0 + inv_r) * pow(sin_h, inv_r) / (2.0 * PI);
-  let sheen = sheen_color * charlie * max(n_dot_l, 0.0) * 0.45;
-  let rim = sheen_color * pow(1.0 - n_dot_v, 4.0) * 0.35;
-  let ambient = base * sky(n) * 0.45;
+  let sheen = sheen_color * charlie * max(n_dot_l, 0.0) * 0.3;
+  let rim = sheen_color * pow(1.0 - n_dot_v, 4.0) * 0.25;
+  let ambient = base * sky(n) * 0.3;
   return base * wrap * weave * LIGHT_COLOR + sheen + rim + ambient;
 }
 

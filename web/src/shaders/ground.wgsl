@@ -22,7 +22,7 @@ fn vs_ground(@builtin(vertex_index) index: u32) -> GroundVarying {
 fn fs_ground(in: GroundVarying) -> @location(0) vec4f {
   let cell = floor(in.world.xz * 2.0);
   let checker = (i32(cell.x) + i32(cell.y)) & 1;
-  var albedo = select(vec3f(0.30, 0.31, 0.33), vec3f(0.36, 0.37, 0.39), checker == 1);
+  var albedo = select(vec3f(0.16, 0.165, 0.175), vec3f(0.2, 0.205, 0.215), checker == 1);
   var shadow = 1.0;
   for (var i = 0; i < i32(frame.params.w); i++) {
     let s = frame.spheres[i];

@@ -23,9 +23,9 @@ in float v_strain;
 out vec4 out_color;
 
 vec3 shade_silk(vec3 n, vec3 v, vec3 l, vec2 uv, bool front) {
-  vec3 base = front ? vec3(0.62, 0.07, 0.17) : vec3(0.36, 0.05, 0.11);
+  vec3 base = front ? vec3(0.42, 0.025, 0.08) : vec3(0.22, 0.02, 0.06);
   vec3 sheen_color = vec3(1.0, 0.62, 0.7);
-  float weave = 0.9 + 0.1 * sin(uv.x * 420.0) * sin(uv.y * 420.0);
+  float weave = 0.94 + 0.06 * sin(uv.x * 300.0) * sin(uv.y * 300.0);
   vec3 h = normalize(l + v);
   float n_dot_l = dot(n, l);
   float wrap = clamp((n_dot_l + 0.4) / 1.4, 0.0, 1.0);
@@ -33,9 +33,9 @@ vec3 shade_silk(vec3 n, vec3 v, vec3 l, vec2 uv, bool front) {
   float sin_h = sqrt(max(1.0 - pow(dot(n, h), 2.0), 0.0));
   float inv_r = 1.0 / 0.35;
   float charlie = (2.0 + inv_r) * pow(sin_h, inv_r) / (2.0 * PI);
-  vec3 sheen = sheen_color * charlie * max(n_dot_l, 0.0) * 0.45;
-  vec3 rim = sheen_color * pow(1.0 - n_dot_v, 4.0) * 0.35;
-  vec3 ambient = base * sky(n) * 0.45;
+  vec3 sheen = sheen_color * charlie * max(n_dot_l, 0.0) * 0.3;
+  vec3 rim = sheen_color * pow(1.0 - n_dot_v, 4.0) * 0.25;
+  vec3 ambient = base * sky(n) * 0.3;
   return base * wrap * weave * LIGHT_COLOR + sheen + rim + ambient;
 }
 

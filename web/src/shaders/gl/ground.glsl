@@ -14,7 +14,7 @@ out vec4 out_color;
 void main() {
   vec2 cell = floor(v_world.xz * 2.0);
   int checker = (int(cell.x) + int(cell.y)) & 1;
-  vec3 albedo = checker == 1 ? vec3(0.36, 0.37, 0.39) : vec3(0.30, 0.31, 0.33);
+  vec3 albedo = checker == 1 ? vec3(0.2, 0.205, 0.215) : vec3(0.16, 0.165, 0.175);
   float shadow = 1.0;
   for (int i = 0; i < MAX_SPHERES; i++) {
     if (i >= int(frame.params.w)) break;
