@@ -25,6 +25,8 @@ export interface Stats {
   paused: boolean;
   sphereMoving: boolean;
   mode: ShadingMode;
+  /** Beyond DESIGN §5's list (a superset): where the sphere colliders are, for tools and tests. */
+  spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
 }
 
 export interface Scenario {
@@ -156,6 +158,7 @@ export class App implements Grabber {
       paused: this.paused,
       sphereMoving: this.sphereMoving,
       mode: this.mode,
+      spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
     };
   }
 

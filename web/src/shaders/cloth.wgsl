@@ -59,9 +59,9 @@ fn shade_gold(n: vec3f, v: vec3f, l: vec3f) -> vec3f {
 fn heat(strain: f32) -> vec3f {
   let t = clamp(strain / frame.params.y, -1.0, 1.0);
   if (t < 0.0) {
-    return mix(vec3f(0.55, 0.58, 0.62), vec3f(0.1, 0.3, 0.95), -t);
+    return mix(vec3f(0.3, 0.36, 0.45), vec3f(0.1, 0.3, 0.95), -t);
   }
-  let warm = mix(vec3f(0.55, 0.58, 0.62), vec3f(1.0, 0.85, 0.1), smoothstep(0.0, 0.5, t));
+  let warm = mix(vec3f(0.3, 0.36, 0.45), vec3f(1.0, 0.85, 0.1), smoothstep(0.0, 0.5, t));
   return mix(warm, vec3f(0.95, 0.1, 0.05), smoothstep(0.5, 1.0, t));
 }
 

@@ -29,7 +29,8 @@ fn fresnel_schlick(f0: vec3f, cos_theta: f32) -> vec3f {
 }
 
 // ACES-like curve then gamma: the canvas is a plain 8-bit target.
-fn to_display(color: vec3f) -> vec4f {
+fn to_display(linear: vec3f) -> vec4f {
+  let color = linear * 0.75; // exposure
   let mapped = clamp((color * (2.51 * color + 0.03)) / (color * (2.43 * color + 0.59) + 0.14), vec3f(0.0), vec3f(1.0));
   return vec4f(pow(mapped, vec3f(1.0 / 2.2)), 1.0);
 }

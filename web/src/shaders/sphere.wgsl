@@ -20,7 +20,7 @@ fn fs_sphere(in: SphereVarying) -> @location(0) vec4f {
   let n = normalize(in.normal);
   let v = normalize(frame.eye.xyz - in.world);
   let l = frame.light_dir.xyz;
-  let albedo = vec3f(0.55, 0.6, 0.68);
+  let albedo = vec3f(0.3, 0.34, 0.4);
   let h = normalize(l + v);
   let diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
   let specular = pow(max(dot(n, h), 0.0), 64.0) * 0.35 * LIGHT_COLOR;

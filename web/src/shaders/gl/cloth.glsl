@@ -58,8 +58,8 @@ vec3 shade_gold(vec3 n, vec3 v, vec3 l) {
 
 vec3 heat(float strain) {
   float t = clamp(strain / frame.params.y, -1.0, 1.0);
-  if (t < 0.0) return mix(vec3(0.55, 0.58, 0.62), vec3(0.1, 0.3, 0.95), -t);
-  vec3 warm = mix(vec3(0.55, 0.58, 0.62), vec3(1.0, 0.85, 0.1), smoothstep(0.0, 0.5, t));
+  if (t < 0.0) return mix(vec3(0.3, 0.36, 0.45), vec3(0.1, 0.3, 0.95), -t);
+  vec3 warm = mix(vec3(0.3, 0.36, 0.45), vec3(1.0, 0.85, 0.1), smoothstep(0.0, 0.5, t));
   return mix(warm, vec3(0.95, 0.1, 0.05), smoothstep(0.5, 1.0, t));
 }
 

@@ -28,7 +28,8 @@ vec3 fresnel_schlick(vec3 f0, float cos_theta) {
   return f0 + (vec3(1.0) - f0) * pow(1.0 - clamp(cos_theta, 0.0, 1.0), 5.0);
 }
 
-vec4 to_display(vec3 color) {
+vec4 to_display(vec3 linear_color) {
+  vec3 color = linear_color * 0.75; // exposure
   vec3 mapped = clamp((color * (2.51 * color + 0.03)) / (color * (2.43 * color + 0.59) + 0.14), 0.0, 1.0);
   return vec4(pow(mapped, vec3(1.0 / 2.2)), 1.0);
 }
