@@ -54,6 +54,6 @@ test-wasm: wasm $(WASM_UNIT_TESTS)
 	@node --no-warnings --test tests/wasm/
 
 bench-wasm: wasm native
-	@node bench/wasm.mjs --native $(BUILD_DIR)/weft
+	@node --no-warnings bench/wasm.mjs --native $(BUILD_DIR)/weft
 
 -include $(wildcard $(WASM_DIR)/*/*.d)

@@ -51,6 +51,9 @@ export class App implements Grabber {
   private stepping = false;
   private grabPlane: { point: Vec3; normal: Vec3 } | null = null;
   private scenario!: Scenario;
+  private lastDrawn = '';
+  /** Bumped by anything else that changes the picture (a rebuild, a resize, a new renderer). */
+  redraw = 0;
 
   constructor(readonly core: WeftCore, public renderer: Renderer, private readonly messages: Messages, mode: ShadingMode) {
     this.mode = mode;
@@ -90,6 +93,7 @@ export class App implements Grabber {
       this.scenario = { ...scenario, solver: kind };
       this.renderer.setCloth(world);
       this.frameCamera(world);
+      this.redraw++;
     });
   }
 
@@ -234,10 +238,16 @@ export class App implements Grabber {
         .catch((error) => this.fail(error))
         .finally(() => (this.stepping = false));
     }
-    try {
-      this.renderer.draw(this.frameInput());
-    } catch (error) {
-      this.fail(error);
+    // Paused and untouched: the picture is the same, so the GPU (or SwiftShader) gets to rest.
+    const c = this.camera;
+    const key = `${this.solver.frame}|${this.solver.world.grabbed}|${c.yaw}|${c.pitch}|${c.distance}|${c.target.x},${c.target.y},${c.target.z}|${c.aspect}|${this.mode}|${this.renderer.kind}|${this.redraw}`;
+    if (key !== this.lastDrawn) {
+      this.lastDrawn = key;
+      try {
+        this.renderer.draw(this.frameInput());
+      } catch (error) {
+        this.fail(error);
+      }
     }
     this.onFrame?.(now);
   }

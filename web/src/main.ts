@@ -76,6 +76,7 @@ async function boot(): Promise<void> {
     input.attach(canvas);
     if (wasGpuSolver) await app.load({ ...app.current, solver: app.renderer.device ? 'gpu' : 'wasm' });
     else app.renderer.setCloth(app.solver.world);
+    app.redraw++;
     resize();
     app.start();
     messages.show(`Recovered after losing the GPU device; rendering with ${app.renderer.kind}.`, 'info', 'lost');
@@ -87,6 +88,7 @@ async function boot(): Promise<void> {
     const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
     app.camera.aspect = width / height;
     app.renderer.resize(width, height);
+    app.redraw++;
   };
   new ResizeObserver(resize).observe(document.body);
   window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', resize);
