@@ -16,50 +16,46 @@
 //   solve      — colour batch after colour batch (see coloring.c), then the overflow batch, then tethers
 //   collide    — ground, spheres and meshes push particles out, with friction (collide.c)
 //   update     — v = (x − x_prev) / h, with a speed clamp
-// The scalar path below walks the batches in order: one loop over the colour-sorted constraints is
-// exactly colour-by-colour Gauss-Seidel. Nothing here allocates.
+// The serial step walks the colour batches in order (solver_simd.c solves each four constraints at a
+// time); solver_threads.c slices each batch over threads. Nothing here allocates.
 #include <math.h>
 #include <string.h>
 
-#include "world_internal.h"
+#include "solver_phases.h"
 
 // Grid normal by central differences (one-sided at the border): the wind force needs a normal per
 // particle at the start of each substep, and neighbours on the grid give it without triangle sums.
-static void grid_normals(weft_world* world) {
+void weft_phase_wind_normals(weft_world* world, int32_t begin, int32_t end) {
 	const int32_t w = world->width, h = world->height;
 	const float* x = world->positions;
-	for (int32_t j = 0; j < h; ++j) {
-		for (int32_t i = 0; i < w; ++i) {
-			int32_t left = j * w + (i > 0 ? i - 1 : i), right = j * w + (i + 1 < w ? i + 1 : i);
-			int32_t up = (j > 0 ? j - 1 : j) * w + i, down = (j + 1 < h ? j + 1 : j) * w + i;
-			float ux = x[4 * right] - x[4 * left], uy = x[4 * right + 1] - x[4 * left + 1],
-			      uz = x[4 * right + 2] - x[4 * left + 2];
-			float vx = x[4 * down] - x[4 * up], vy = x[4 * down + 1] - x[4 * up + 1],
-			      vz = x[4 * down + 2] - x[4 * up + 2];
-			// u × (-v): the same side as the triangles' winding.
-			float nx = -(uy * vz - uz * vy), ny = -(uz * vx - ux * vz), nz = -(ux * vy - uy * vx);
-			float length = sqrtf(nx * nx + ny * ny + nz * nz);
-			float inverse = length > 1e-12f ? 1.0f / length : 0.0f;
-			float* n = &world->scratch_normals[4 * (j * w + i)];
-			n[0] = nx * inverse;
-			n[1] = ny * inverse;
-			n[2] = nz * inverse;
-			n[3] = 0.0f;
-		}
+	for (int32_t p = begin; p < end; ++p) {
+		const int32_t i = p % w, j = p / w;
+		int32_t left = j * w + (i > 0 ? i - 1 : i), right = j * w + (i + 1 < w ? i + 1 : i);
+		int32_t up = (j > 0 ? j - 1 : j) * w + i, down = (j + 1 < h ? j + 1 : j) * w + i;
+		float ux = x[4 * right] - x[4 * left], uy = x[4 * right + 1] - x[4 * left + 1],
+		      uz = x[4 * right + 2] - x[4 * left + 2];
+		float vx = x[4 * down] - x[4 * up], vy = x[4 * down + 1] - x[4 * up + 1],
+		      vz = x[4 * down + 2] - x[4 * up + 2];
+		// u × (-v): the same side as the triangles' winding.
+		float nx = -(uy * vz - uz * vy), ny = -(uz * vx - ux * vz), nz = -(ux * vy - uy * vx);
+		float length = sqrtf(nx * nx + ny * ny + nz * nz);
+		float inverse = length > 1e-12f ? 1.0f / length : 0.0f;
+		float* n = &world->scratch_normals[4 * (j * w + i)];
+		n[0] = nx * inverse;
+		n[1] = ny * inverse;
+		n[2] = nz * inverse;
+		n[3] = 0.0f;
 	}
 }
 
-static void integrate(weft_world* world, float h) {
+void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
 	const weft_world_def* def = &world->def;
 	const bool wind = def->drag > 0.0f;
-	if (wind) {
-		grid_normals(world);
-	}
 	const float damping = fmaxf(0.0f, 1.0f - def->damping * h);
 	float* x = world->positions;
 	float* v = world->velocities;
 	float* previous = world->previous_positions;
-	for (int32_t p = 0; p < world->particle_count; ++p) {
+	for (int32_t p = begin; p < end; ++p) {
 		previous[4 * p] = x[4 * p];
 		previous[4 * p + 1] = x[4 * p + 1];
 		previous[4 * p + 2] = x[4 * p + 2];
@@ -86,7 +82,7 @@ static void integrate(weft_world* world, float h) {
 		x[4 * p + 1] += h * v[4 * p + 1];
 		x[4 * p + 2] += h * v[4 * p + 2];
 	}
-	if (world->grabbed >= 0) {
+	if (world->grabbed >= begin && world->grabbed < end) {
 		// The grabbed particle is kinematic (inverse mass 0): it sits on the target.
 		float* g = &x[4 * world->grabbed];
 		g[0] = world->grab_target.x;
@@ -95,66 +91,40 @@ static void integrate(weft_world* world, float h) {
 	}
 }
 
-static void solve_constraints(weft_world* world, float h) {
-	const float inverse_h2 = 1.0f / (h * h);
+void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
 	float* x = world->positions;
-	float* lambdas = world->lambdas;
-	const weft_constraint* constraints = world->constraints;
-	const int32_t count = world->constraint_count;
-	for (int32_t k = 0; k < count; ++k) {
-		const weft_constraint c = constraints[k];
-		float* a = &x[4 * c.a];
-		float* b = &x[4 * c.b];
-		float w = a[3] + b[3];
-		if (w == 0.0f) {
-			continue;
-		}
-		float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-		float length = sqrtf(dx * dx + dy * dy + dz * dz);
-		if (length < 1e-9f) {
-			continue;
-		}
-		float alpha = c.compliance * inverse_h2;
-		float delta_lambda = (-(length - c.rest_length) - alpha * lambdas[k]) / (w + alpha);
-		lambdas[k] += delta_lambda;
-		float s = delta_lambda / length;
-		a[0] += a[3] * s * dx;
-		a[1] += a[3] * s * dy;
-		a[2] += a[3] * s * dz;
-		b[0] -= b[3] * s * dx;
-		b[1] -= b[3] * s * dy;
-		b[2] -= b[3] * s * dz;
-	}
-}
-
-static void solve_tethers(weft_world* world) {
-	float* x = world->positions;
+	const int32_t per = WEFT_TETHERS_PER_PARTICLE;
 	const int32_t* anchor = world->tether_anchor;
 	const float* max_distance = world->tether_max_distance;
-	for (int32_t p = 0; p < world->particle_count; ++p) {
-		if (anchor[p] < 0 || x[4 * p + 3] == 0.0f) {
+	for (int32_t p = begin; p < end; ++p) {
+		if (x[4 * p + 3] == 0.0f) {
 			continue;
 		}
-		const float* y = &x[4 * anchor[p]];
-		float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
-		float d2 = dx * dx + dy * dy + dz * dz;
-		float limit = max_distance[p];
-		if (d2 > limit * limit) {
-			float s = limit / sqrtf(d2);
-			x[4 * p] = y[0] + dx * s;
-			x[4 * p + 1] = y[1] + dy * s;
-			x[4 * p + 2] = y[2] + dz * s;
+		for (int32_t k = p * per; k < (p + 1) * per; ++k) {
+			if (anchor[k] < 0) {
+				continue;
+			}
+			const float* y = &x[4 * anchor[k]];
+			float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
+			float d2 = dx * dx + dy * dy + dz * dz;
+			float limit = max_distance[k];
+			if (d2 > limit * limit) {
+				float s = limit / sqrtf(d2);
+				x[4 * p] = y[0] + dx * s;
+				x[4 * p + 1] = y[1] + dy * s;
+				x[4 * p + 2] = y[2] + dz * s;
+			}
 		}
 	}
 }
 
-static void update_velocities(weft_world* world, float h) {
+void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
 	const float inverse_h = 1.0f / h;
 	const float max_speed = world->def.max_speed;
 	const float* x = world->positions;
 	const float* previous = world->previous_positions;
 	float* v = world->velocities;
-	for (int32_t p = 0; p < world->particle_count; ++p) {
+	for (int32_t p = begin; p < end; ++p) {
 		float vx = (x[4 * p] - previous[4 * p]) * inverse_h;
 		float vy = (x[4 * p + 1] - previous[4 * p + 1]) * inverse_h;
 		float vz = (x[4 * p + 2] - previous[4 * p + 2]) * inverse_h;
@@ -173,6 +143,27 @@ static void update_velocities(weft_world* world, float h) {
 	}
 }
 
+static void substep_serial(weft_world* world, float h) {
+	const int32_t n = world->particle_count;
+	weft_spheres_advance(world, h);
+	if (world->def.drag > 0.0f) {
+		weft_phase_wind_normals(world, 0, n);
+	}
+	weft_phase_integrate(world, h, 0, n);
+	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
+	for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
+		// Colour batches in order (each parallel inside), then the overflow batch serially.
+		const int32_t* offsets = world->color_offsets;
+		for (int32_t c = 0; c < world->color_count; ++c) {
+			weft_phase_solve_batch(world, h, offsets[c], offsets[c + 1]);
+		}
+		weft_phase_solve(world, h, offsets[world->color_count], offsets[world->color_count + 1]);
+		weft_phase_tethers(world, 0, n);
+	}
+	weft_collide(world, h);
+	weft_phase_update(world, h, 0, n);
+}
+
 weft_result weft_world_step(weft_world* world, float dt) {
 	if (world == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
@@ -181,16 +172,12 @@ weft_result weft_world_step(weft_world* world, float dt) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "frame dt must be in (0, 0.1] s (got %g)", (double)dt);
 	}
 	const float h = dt / (float)world->def.substeps;
-	for (int32_t substep = 0; substep < world->def.substeps; ++substep) {
-		weft_spheres_advance(world, h);
-		integrate(world, h);
-		memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
-		for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
-			solve_constraints(world, h);
-			solve_tethers(world);
+	if (world->pool != NULL) {
+		weft_thread_pool_run_frame(world, h);
+	} else {
+		for (int32_t substep = 0; substep < world->def.substeps; ++substep) {
+			substep_serial(world, h);
 		}
-		weft_collide(world, h);
-		update_velocities(world, h);
 	}
 	world->time += (double)dt;
 	world->frame++;

@@ -33,6 +33,7 @@ void weft_world_destroy(weft_world* world) {
 		return;
 	}
 	weft_allocator allocator = world->allocator;
+	weft_thread_pool_destroy(world);
 	free_arrays(world);
 	weft_free(&allocator, world);
 }
@@ -86,8 +87,8 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->uvs = weft_alloc(&allocator, (size_t)particles * 2 * sizeof(float));
 	world->strain = weft_alloc(&allocator, (size_t)particles * sizeof(float));
 	world->strain_counts = weft_alloc(&allocator, (size_t)particles * sizeof(int32_t));
-	world->tether_anchor = weft_alloc(&allocator, (size_t)particles * sizeof(int32_t));
-	world->tether_max_distance = weft_alloc(&allocator, (size_t)particles * sizeof(float));
+	world->tether_anchor = weft_alloc(&allocator, (size_t)particles * WEFT_TETHERS_PER_PARTICLE * sizeof(int32_t));
+	world->tether_max_distance = weft_alloc(&allocator, (size_t)particles * WEFT_TETHERS_PER_PARTICLE * sizeof(float));
 	world->constraints = weft_alloc(&allocator, (size_t)constraints * sizeof(weft_constraint));
 	world->lambdas = weft_alloc(&allocator, (size_t)constraints * sizeof(float));
 	world->types = weft_alloc(&allocator, (size_t)constraints);
@@ -109,6 +110,11 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	weft_tethers_build(world);
+	result = weft_thread_pool_create(world);
+	if (result != WEFT_OK) {
+		weft_world_destroy(world);
+		return result;
+	}
 	weft_world_reset(world);
 	*out_world = world;
 	return WEFT_OK;

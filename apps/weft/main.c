@@ -8,7 +8,7 @@
 static void usage(FILE* out) {
 	fputs("usage: weft <command> [options]\n"
 	      "  info  --grid WxH                         particle, constraint and colour counts\n"
-	      "  bench --scene S --grid N --substeps S --iterations K --frames F [--threads T]\n"
+	      "  bench --scene S --grid N --substeps S --iterations K --frames F [--threads T] [--simd 0|1]\n"
 	      "  run   --scene S --grid N --frames F --export DIR [--every K]\n"
 	      "scenes: hang, sphere, flag\n",
 	      out);

@@ -44,6 +44,30 @@ int main(void) {
 		CHECK(weft_world_index_count(rope) == 0);
 		weft_world_destroy(rope);
 	}
+	// Pin modes: how many particles get inverse mass 0, and which.
+	const weft_pin_mode modes[] = {WEFT_PIN_NONE, WEFT_PIN_TOP_CORNERS, WEFT_PIN_TOP_EDGE, WEFT_PIN_LEFT_EDGE, WEFT_PIN_LIST};
+	const int expected[] = {0, 2, 7, 5, 3};
+	const int32_t list[] = {4, 9, 34};
+	for (int m = 0; m < 5; ++m) {
+		weft_world_def wd = weft_default_world_def();
+		weft_cloth_def cd = weft_default_cloth_def();
+		cd.width = 7;
+		cd.height = 5;
+		cd.pin = modes[m];
+		cd.pin_indices = list;
+		cd.pin_count = 3;
+		weft_world* world = NULL;
+		CHECK(weft_world_create(&wd, &cd, &world) == WEFT_OK);
+		const float* x = weft_world_positions(world);
+		int pinned = 0;
+		for (int p = 0; p < 35; ++p) pinned += x[4 * p + 3] == 0.0f;
+		CHECK(pinned == expected[m]);
+		if (modes[m] == WEFT_PIN_TOP_CORNERS) CHECK(x[3] == 0.0f && x[4 * 6 + 3] == 0.0f);
+		if (modes[m] == WEFT_PIN_LEFT_EDGE) CHECK(x[4 * 28 + 3] == 0.0f);
+		if (modes[m] == WEFT_PIN_LIST) CHECK(x[4 * 34 + 3] == 0.0f && x[4 * 9 + 3] == 0.0f);
+		CHECK(x[4 * 17 + 3] == 35.0f); // free particles: 1 / (1 kg / 35)
+		weft_world_destroy(world);
+	}
 	// A single particle is no cloth.
 	CHECK(make(1, 1) == NULL);
 	return TEST_SUMMARY();

@@ -18,6 +18,36 @@ static float deepest_inside_sphere(weft_world* world, weft_vec3* out_center) {
 	return deepest;
 }
 
+// A small patch resting on top of a sphere that then slides sideways under it: returns how far the
+// patch moved along x while the sphere moved about 0.3 m.
+static float ride_the_sphere(float friction) {
+	weft_world_def wd = weft_default_world_def();
+	wd.friction = friction;
+	weft_cloth_def cd = weft_default_cloth_def();
+	cd.width = cd.height = 4;
+	cd.size_u = cd.size_v = 0.1f;
+	cd.origin = (weft_vec3){-0.05f, 1.25f, -0.05f};
+	cd.axis_v = (weft_vec3){0, 0, 1};
+	cd.pin = WEFT_PIN_NONE;
+	weft_sphere_def sd = weft_default_sphere_def();
+	sd.center = (weft_vec3){0.0f, 0.7f, 0.0f};
+	sd.radius = 0.5f;
+	sd.motion_amplitude = (weft_vec3){1.0f, 0.0f, 0.0f};
+	sd.motion_frequency = 0.5f;
+	sd.moving = false;
+	weft_world* world = NULL;
+	weft_world_create(&wd, &cd, &world);
+	weft_world_add_sphere(world, &sd, NULL);
+	for (int f = 0; f < 60; ++f) weft_world_step(world, 1.0f / 60.0f);
+	const float* x = weft_world_positions(world);
+	float before = x[0];
+	weft_world_set_sphere_moving(world, (weft_sphere_id){0}, true);
+	for (int f = 0; f < 6; ++f) weft_world_step(world, 1.0f / 60.0f);
+	float moved = x[0] - before;
+	weft_world_destroy(world);
+	return moved;
+}
+
 int main(void) {
 	weft_world* world = NULL;
 	CHECK(weft_world_create_scene("sphere", 40, &world) == WEFT_OK);
@@ -89,5 +119,12 @@ int main(void) {
 	// Full friction: the cloth slid only during the fall, not along the floor.
 	CHECK(min_x < -0.35f);
 	weft_world_destroy(world);
+
+	// Friction knows the sphere moves: with grip the patch is carried along, without it stays behind.
+	float carried = ride_the_sphere(1.0f), left_behind = ride_the_sphere(0.0f);
+	printf("patch moved with the sphere: friction 1 -> %.3f m, friction 0 -> %.3f m\n", (double)carried,
+	       (double)left_behind);
+	CHECK(carried > 0.2f);
+	CHECK(fabsf(left_behind) < 0.1f);
 	return TEST_SUMMARY();
 }
