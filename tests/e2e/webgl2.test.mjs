@@ -69,3 +69,16 @@ test('WebGL2 draws every shading mode differently and keeps simulating', async (
     await page.close();
   }
 });
+
+test('a weft.wasm that fails to load gives a clear on-page message', async () => {
+  const page = await session.browser.newPage();
+  try {
+    await page.route('**/weft.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(session.url);
+    await waitFor(page, () => /physics core \(weft\.wasm\) failed to load/.test(document.getElementById('messages').textContent));
+    assert.match(await page.textContent('#messages'), /HTTP 404/);
+    assert.equal(await page.evaluate(() => window.weft), undefined, 'no hooks without a core');
+  } finally {
+    await page.close();
+  }
+});

@@ -30,6 +30,7 @@ export class Panel {
 
   constructor(private readonly app: App, sceneNames: string[], private readonly messages: Messages) {
     const m = this.model;
+    const grids = [...new Set([...GRID_CHOICES, app.current.grid])].sort((a, b) => a - b); // a URL grid may be off the list
     const rebuild = () => this.rebuild();
     const live = (apply: () => void) => () => {
       try {
@@ -41,7 +42,7 @@ export class Panel {
     const scene = this.gui.addFolder('Scene');
     this.controllers.push(
       scene.add(m, 'scene', sceneNames).onChange(rebuild),
-      scene.add(m, 'grid', GRID_CHOICES).name('grid (N×N)').onChange(rebuild),
+      scene.add(m, 'grid', grids).name('grid (N×N)').onChange(rebuild),
       scene.add(m, 'solver', ['wasm', 'gpu']).onChange(rebuild),
       scene.add(m, 'mode', [...SHADING_MODES]).name('shading').onChange(() => (app.mode = m.mode as typeof app.mode)),
     );
