@@ -268,6 +268,7 @@ WASM_EXPORT(world_tether_anchor_ptr) const int32_t* wasm_world_tether_anchor_ptr
 WASM_EXPORT(world_tether_max_distance_ptr) const float* wasm_world_tether_max_distance_ptr(wasm_world* h) {
 	return weft_world_tethers(h->world).max_distance;
 }
+// Particles with tethers; the arrays hold world_tether_count × layout_tethers_per_particle entries.
 WASM_EXPORT(world_tether_count) int32_t wasm_world_tether_count(wasm_world* h) { return weft_world_tethers(h->world).count; }
 
 // ---- layout checks (compared with the TS/WGSL mirrors by a test) ----------------------------
@@ -286,3 +287,4 @@ WASM_EXPORT(layout_constraint_offset_compliance) int32_t wasm_layout_constraint_
 	return (int32_t)offsetof(weft_constraint, compliance);
 }
 WASM_EXPORT(layout_color_budget) int32_t wasm_layout_color_budget(void) { return WEFT_COLOR_BUDGET; }
+WASM_EXPORT(layout_tethers_per_particle) int32_t wasm_layout_tethers_per_particle(void) { return WEFT_TETHERS_PER_PARTICLE; }

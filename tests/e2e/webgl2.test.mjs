@@ -82,3 +82,30 @@ test('a weft.wasm that fails to load gives a clear on-page message', async () =>
     await page.close();
   }
 });
+
+test('a lost WebGL2 context is recovered on a fresh canvas and the cloth keeps its state', async () => {
+  const { page, errors } = await openApp(session, '?scene=sphere&grid=24');
+  try {
+    await page.evaluate(() => window.weft.pause());
+    await page.evaluate(() => window.weft.step(40));
+    const before = await page.evaluate(async () => Array.from(await window.weft.positions()));
+    const frame = await page.evaluate(() => window.weft.stats().frame);
+    await page.evaluate(() => document.getElementById('view').getContext('webgl2').getExtension('WEBGL_lose_context').loseContext());
+    await waitFor(page, () => /Recovered after losing/.test(document.getElementById('messages').textContent));
+    assert.equal(await page.evaluate(() => window.weft.stats().frame), frame);
+    assert.deepEqual(await page.evaluate(async () => Array.from(await window.weft.positions())), before);
+    assert.equal(await page.evaluate(() => window.weft.stats().renderer), 'webgl2');
+    // It draws again, on the new canvas.
+    let pixels;
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+      pixels = await imageStats(page, await screenshot(page));
+      if (pixels.reddishFraction > 0.02) break;
+    }
+    assert.ok(pixels.reddishFraction > 0.02, `cloth drawn after recovery: ${JSON.stringify(pixels)}`);
+    await page.evaluate(() => window.weft.resume());
+    await waitFor(page, (f) => window.weft.stats().frame > f + 5, frame);
+    assert.deepEqual(errors.filter((e) => !/context (was )?lost/i.test(e)), []);
+  } finally {
+    await page.close();
+  }
+});

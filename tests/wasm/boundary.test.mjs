@@ -57,7 +57,13 @@ test('a hang world has the documented counts and colouring', () => {
     assert.equal(positions[3], 0);
     assert.equal(positions[(n - 1) * 4 + 3], 0);
     assert.ok(positions[(n * n - 1) * 4 + 3] > 0);
-    assert.equal(world.tetherAnchors().length, world.particleCount);
+    // Tethers: every slot's anchor is a pinned particle or -1, and a free particle has at least one.
+    const anchors = world.tetherAnchors();
+    assert.equal(anchors.length, world.particleCount * world.tethersPerParticle);
+    assert.equal(world.tetherMaxDistances().length, anchors.length);
+    for (const anchor of anchors) assert.ok(anchor === -1 || positions[anchor * 4 + 3] === 0, `anchor ${anchor} is pinned`);
+    const last = (n * n - 1) * world.tethersPerParticle;
+    assert.ok(anchors.subarray(last, last + world.tethersPerParticle).some((a) => a >= 0), 'the far corner is tethered');
     assert.equal(world.lambdas().length, world.constraintCount);
   } finally {
     world.destroy();

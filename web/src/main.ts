@@ -12,6 +12,10 @@ import { Input } from './ui/input';
 import { Messages } from './ui/messages';
 import { Panel } from './ui/panel';
 
+// The GPU solver plugs in by providing src/gpu/register.ts, which sets solverFactories.gpu
+// (app.ts). The glob makes that import optional: without the file, ?solver=gpu falls back to wasm.
+import.meta.glob('./gpu/register.ts', { eager: true });
+
 const messages = new Messages(document.getElementById('messages')!);
 let canvas = document.getElementById('view') as HTMLCanvasElement;
 
@@ -57,6 +61,7 @@ async function boot(): Promise<void> {
 
   let app: App;
   let input: Input;
+  let recovering = false;
   const onLost = (message: string) => void recover(message);
   const renderer = await createRenderer(params.renderer, onLost);
   app = new App(core, renderer, messages, params.mode);
@@ -64,22 +69,28 @@ async function boot(): Promise<void> {
 
   // Device loss: the cloth lives in wasm memory, so a new renderer picks it up where it was.
   async function recover(message: string): Promise<void> {
+    if (recovering) return;
+    recovering = true;
     messages.show(`The GPU device was lost (${message}); recovering.`, 'warning', 'lost');
     app.stop();
     const wasGpuSolver = app.current.solver === 'gpu';
+    const previous = app.renderer.kind;
+    // A lost context stays lost on its canvas: start over on a fresh one.
+    replaceCanvas();
     try {
-      app.renderer = await createRenderer(app.renderer.kind === 'webgpu' ? 'webgpu' : 'webgl2', onLost);
-    } catch {
-      replaceCanvas();
-      app.renderer = WebGl2Renderer.create(canvas, onLost);
+      app.renderer = await createRenderer(previous === 'webgpu' ? 'webgpu' : 'webgl2', onLost);
+    } catch (error) {
+      messages.show(`Could not get the GPU back: ${(error as Error).message}`, 'error', 'lost');
+      recovering = false;
+      return;
     }
     input.attach(canvas);
     if (wasGpuSolver) await app.load({ ...app.current, solver: app.renderer.device ? 'gpu' : 'wasm' });
     else app.renderer.setCloth(app.solver.world);
-    app.redraw++;
     resize();
     app.start();
-    messages.show(`Recovered after losing the GPU device; rendering with ${app.renderer.kind}.`, 'info', 'lost');
+    recovering = false;
+    messages.show(`Recovered after losing the GPU device; rendering with ${app.renderer.kind}, the cloth kept its state.`, 'info', 'lost');
   }
 
   const resize = () => {

@@ -11,7 +11,10 @@
 //     renderer binds them as vertex buffers with no read-back per frame.
 // Static render data (indices, UVs) always comes from the core world. A solver is made by a
 // SolverFactory; main.ts picks one by the ?solver= parameter and falls back to wasm (with an on-page
-// message) when the GPU one cannot start.
+// message) when the GPU one cannot start. To plug in, src/gpu/register.ts (imported by main.ts when
+// it exists) does: `solverFactories.gpu = async ({ world, gpuDevice }) => new GpuClothSolver(...)`
+// with solverFactories from app.ts. The factory gets the renderer's device (null on WebGL2, where
+// the app stays on wasm) and must not destroy `world`: the solver owns it from then on (destroy()).
 import type { SphereState, Vec3, WeftWorld } from './core/world';
 
 export type SolverKind = 'wasm' | 'gpu';

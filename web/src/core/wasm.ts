@@ -73,6 +73,7 @@ export interface WeftExports extends LayoutExports {
   world_tether_max_distance_ptr(world: Handle): Ptr;
   world_tether_count(world: Handle): number;
   layout_color_budget(): number;
+  layout_tethers_per_particle(): number;
 }
 
 /** One instance of the core. Strings cross through the module's static string buffer. */

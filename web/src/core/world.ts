@@ -225,10 +225,18 @@ export class WeftWorld {
   colorOffsets(): Int32Array {
     return this.view('colors', Int32Array, this.exports.world_color_offsets_ptr(this.handle), this.colorCount + 2);
   }
+  /** Tether slots per particle (WEFT_TETHERS_PER_PARTICLE): particle i owns [i*k, (i+1)*k). */
+  get tethersPerParticle(): number {
+    return this.exports.layout_tethers_per_particle();
+  }
+  /** Anchor particle of each tether slot, -1 for none. */
   tetherAnchors(): Int32Array {
-    return this.view('anchors', Int32Array, this.exports.world_tether_anchor_ptr(this.handle), this.exports.world_tether_count(this.handle));
+    return this.view('anchors', Int32Array, this.exports.world_tether_anchor_ptr(this.handle), this.tetherSlots());
   }
   tetherMaxDistances(): Float32Array {
-    return this.view('tetherDistances', Float32Array, this.exports.world_tether_max_distance_ptr(this.handle), this.exports.world_tether_count(this.handle));
+    return this.view('tetherDistances', Float32Array, this.exports.world_tether_max_distance_ptr(this.handle), this.tetherSlots());
+  }
+  private tetherSlots(): number {
+    return this.exports.world_tether_count(this.handle) * this.tethersPerParticle;
   }
 }
