@@ -108,9 +108,16 @@ export class App implements Grabber {
       }
     }
     const ground = world.groundHeight ?? min[1];
+    // Pinned particles are where the cloth will hang from: look at their depth (hang, flag).
+    let pinnedZ = 0, pinned = 0;
+    for (let i = 0; i < world.particleCount; i++) {
+      if (rest[i * 4 + 3] === 0) (pinnedZ += rest[i * 4 + 2]), pinned++;
+    }
     const extent = Math.max(max[0] - min[0], max[2] - min[2], max[1] - ground, 0.5);
-    this.camera.target = { x: (min[0] + max[0]) / 2, y: (max[1] + ground) / 2, z: (min[2] + max[2]) / 2 };
-    this.camera.distance = extent * 1.9;
+    this.camera.target = { x: (min[0] + max[0]) / 2, y: ground + (max[1] - ground) * 0.5, z: pinned ? pinnedZ / pinned : (min[2] + max[2]) / 2 };
+    this.camera.distance = extent * 1.85;
+    this.camera.yaw = -0.4;
+    this.camera.pitch = 0.22;
   }
 
   /** Runs work after every step already queued (steps, rebuilds, resets never interleave). */

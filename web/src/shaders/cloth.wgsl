@@ -52,7 +52,7 @@ fn shade_gold(n: vec3f, v: vec3f, l: vec3f) -> vec3f {
   let f = fresnel_schlick(f0, dot(h, v));
   let specular = d * g * f / max(4.0 * n_dot_l * n_dot_v, 1e-3) * n_dot_l;
   let environment = sky(reflect(-v, n)) * fresnel_schlick(f0, n_dot_v);
-  return specular * LIGHT_COLOR + environment * 0.95 + f0 * 0.02;
+  return specular * LIGHT_COLOR + environment * 1.7 + f0 * 0.03;
 }
 
 // Blue (compressed) → grey (rest length) → yellow → red (stretched by the full scale or more).

@@ -15,13 +15,15 @@ const BACKGROUND: vec3f = vec3f(0.085, 0.09, 0.105);
 // A studio sky: warm overhead softbox, cool horizon, dark floor. Stands in for an environment map.
 fn sky(direction: vec3f) -> vec3f {
   let up = direction.y;
-  let horizon = vec3f(0.42, 0.46, 0.54);
-  let zenith = vec3f(0.75, 0.74, 0.7);
+  let horizon = vec3f(0.5, 0.53, 0.6);
+  let zenith = vec3f(0.9, 0.88, 0.84);
   let floor_color = vec3f(0.07, 0.065, 0.06);
   var color = mix(horizon, zenith, smoothstep(0.0, 0.8, up));
   color = mix(floor_color, color, smoothstep(-0.25, 0.05, up));
   let key = max(dot(direction, frame.light_dir.xyz), 0.0);
-  return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35);
+  // A broad fill from the front (+z, where the camera starts): what makes metal read as metal.
+  let fill = max(dot(direction, normalize(vec3f(-0.3, 0.35, 0.9))), 0.0);
+  return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35 + pow(fill, 4.0) * 0.7);
 }
 
 fn fresnel_schlick(f0: vec3f, cos_theta: f32) -> vec3f {

@@ -53,7 +53,7 @@ vec3 shade_gold(vec3 n, vec3 v, vec3 l) {
   vec3 f = fresnel_schlick(f0, dot(h, v));
   vec3 specular = d * g * f / max(4.0 * n_dot_l * n_dot_v, 1e-3) * n_dot_l;
   vec3 environment = sky(reflect(-v, n)) * fresnel_schlick(f0, n_dot_v);
-  return specular * LIGHT_COLOR + environment * 0.95 + f0 * 0.02;
+  return specular * LIGHT_COLOR + environment * 1.7 + f0 * 0.03;
 }
 
 vec3 heat(float strain) {

@@ -15,13 +15,14 @@ const vec3 BACKGROUND = vec3(0.085, 0.09, 0.105);
 
 vec3 sky(vec3 direction) {
   float up = direction.y;
-  vec3 horizon = vec3(0.42, 0.46, 0.54);
-  vec3 zenith = vec3(0.75, 0.74, 0.7);
+  vec3 horizon = vec3(0.5, 0.53, 0.6);
+  vec3 zenith = vec3(0.9, 0.88, 0.84);
   vec3 floor_color = vec3(0.07, 0.065, 0.06);
   vec3 color = mix(horizon, zenith, smoothstep(0.0, 0.8, up));
   color = mix(floor_color, color, smoothstep(-0.25, 0.05, up));
   float key = max(dot(direction, frame.light_dir.xyz), 0.0);
-  return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35);
+  float fill = max(dot(direction, normalize(vec3(-0.3, 0.35, 0.9))), 0.0);
+  return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35 + pow(fill, 4.0) * 0.7);
 }
 
 vec3 fresnel_schlick(vec3 f0, float cos_theta) {
