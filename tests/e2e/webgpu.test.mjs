@@ -203,3 +203,49 @@ test('?solver=gpu says what it runs and keeps running', async () => {
     await page.close();
   }
 });
+
+test('camera: drag orbits, Shift+drag pans, the wheel and a two-finger pinch zoom', async () => {
+  const { page, errors } = await openApp(session, '?scene=hang&grid=16');
+  try {
+    await page.evaluate(() => window.weft.pause());
+    const shot = () => page.evaluate(() => window.weft.capture());
+    const changed = async (before, what) => {
+      const after = await shot();
+      assert.ok((await imageDifference(page, before, after)) > 0.01, `${what} changes the view`);
+      return after;
+    };
+    let view = await shot();
+    await page.mouse.move(30, 300);
+    await page.mouse.down();
+    await page.mouse.move(130, 320, { steps: 5 });
+    await page.mouse.up();
+    view = await changed(view, 'orbit');
+    await page.keyboard.down('Shift');
+    await page.mouse.move(30, 300);
+    await page.mouse.down();
+    await page.mouse.move(90, 340, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    view = await changed(view, 'pan');
+    await page.mouse.move(400, 300);
+    await page.mouse.wheel(0, 600);
+    view = await changed(view, 'wheel zoom');
+    // Two touch pointers moving apart: pinch zoom (synthetic pointer events, as a touch screen sends).
+    await page.evaluate(() => {
+      const canvas = document.getElementById('view');
+      const send = (type, id, x, y) => canvas.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch', clientX: x, clientY: y, bubbles: true, isPrimary: id === 11 }));
+      send('pointerdown', 11, 380, 300);
+      send('pointerdown', 12, 420, 300);
+      for (let i = 1; i <= 5; i++) {
+        send('pointermove', 11, 380 - i * 30, 300);
+        send('pointermove', 12, 420 + i * 30, 300);
+      }
+      send('pointerup', 11, 230, 300);
+      send('pointerup', 12, 570, 300);
+    });
+    await changed(view, 'pinch');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
