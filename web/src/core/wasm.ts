@@ -73,6 +73,13 @@ export interface WeftExports extends LayoutExports {
   world_tether_max_distance_ptr(world: Handle): Ptr;
   world_tether_count(world: Handle): number;
   layout_color_budget(): number;
+  // Mesh collider (present once the core has mesh colliders): world-space float4 vertices and
+  // pseudo-normals, 3 indices per triangle; counts are 0 without a mesh.
+  world_mesh_vertex_count?(world: Handle): number;
+  world_mesh_triangle_count?(world: Handle): number;
+  world_mesh_vertices_ptr?(world: Handle): Ptr;
+  world_mesh_vertex_normals_ptr?(world: Handle): Ptr;
+  world_mesh_indices_ptr?(world: Handle): Ptr;
   layout_tethers_per_particle(): number;
 }
 

@@ -20,6 +20,13 @@ export interface SphereState {
   moving: boolean;
 }
 
+/** Views on the core's mesh collider: float4 vertices and pseudo-normals, 3 indices per triangle. */
+export interface MeshColliderArrays {
+  vertices: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+}
+
 type TypedArrayConstructor = Float32ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
 
 export class WeftWorld {
@@ -170,6 +177,20 @@ export class WeftWorld {
   }
   get grabbed(): number {
     return this.exports.world_grabbed(this.handle);
+  }
+
+  /** The static mesh collider as simulated (world space), or null when the scene has none. */
+  meshCollider(): MeshColliderArrays | null {
+    const e = this.exports;
+    if (!e.world_mesh_vertex_count || !e.world_mesh_triangle_count || !e.world_mesh_vertices_ptr || !e.world_mesh_vertex_normals_ptr || !e.world_mesh_indices_ptr) return null;
+    const vertexCount = e.world_mesh_vertex_count(this.handle);
+    const triangleCount = e.world_mesh_triangle_count(this.handle);
+    if (vertexCount <= 0 || triangleCount <= 0) return null;
+    return {
+      vertices: this.view('meshVertices', Float32Array, e.world_mesh_vertices_ptr(this.handle), vertexCount * 4),
+      normals: this.view('meshNormals', Float32Array, e.world_mesh_vertex_normals_ptr(this.handle), vertexCount * 4),
+      indices: this.view('meshIndices', Uint32Array, e.world_mesh_indices_ptr(this.handle), triangleCount * 3),
+    };
   }
 
   // ---- arrays (views on linear memory; valid until memory grows, then re-made) ----

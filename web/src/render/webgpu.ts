@@ -6,6 +6,7 @@ import commonWgsl from '../shaders/common.wgsl?raw';
 import clothWgsl from '../shaders/cloth.wgsl?raw';
 import groundWgsl from '../shaders/ground.wgsl?raw';
 import sphereWgsl from '../shaders/sphere.wgsl?raw';
+import meshWgsl from '../shaders/mesh.wgsl?raw';
 import type { WeftWorld } from '../core/world';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
 import { MAX_DRAWN_SPHERES, shaderConstants } from './modes';
@@ -43,6 +44,8 @@ export class WebGpuRenderer implements Renderer {
   private readonly clothPipeline: GPURenderPipeline;
   private readonly groundPipeline: GPURenderPipeline;
   private readonly spherePipeline: GPURenderPipeline;
+  private readonly meshPipeline: GPURenderPipeline;
+  private mesh: { vertices: GPUBuffer; normals: GPUBuffer; indices: GPUBuffer; indexCount: number } | null = null;
   private readonly sphereVertices: GPUBuffer;
   private readonly sphereIndices: GPUBuffer;
   private readonly sphereIndexCount: number;
@@ -142,6 +145,22 @@ export class WebGpuRenderer implements Renderer {
       primitive: { topology: 'triangle-list', cullMode: 'none' },
     });
 
+    const meshModule = module('mesh collider shader', meshWgsl);
+    this.meshPipeline = device.createRenderPipeline({
+      label: 'mesh collider pipeline',
+      ...common,
+      vertex: {
+        module: meshModule,
+        entryPoint: 'vs_mesh',
+        buffers: [
+          { arrayStride: 16, attributes: [{ shaderLocation: 0, offset: 0, format: 'float32x4' }] },
+          { arrayStride: 16, attributes: [{ shaderLocation: 1, offset: 0, format: 'float32x4' }] },
+        ],
+      },
+      fragment: { module: meshModule, entryPoint: 'fs_mesh', targets: [{ format: COLOR_FORMAT }] },
+      primitive: { topology: 'triangle-list', cullMode: 'none' },
+    });
+
     const sphere = unitSphere();
     this.sphereVertices = this.staticBuffer('sphere vertices', sphere.positions, GPUBufferUsage.VERTEX);
     this.sphereIndices = this.staticBuffer('sphere indices', sphere.indices, GPUBufferUsage.INDEX);
@@ -173,9 +192,20 @@ export class WebGpuRenderer implements Renderer {
       indices: this.staticBuffer('cloth indices', world.indices(), GPUBufferUsage.INDEX),
       indexCount: world.indexCount,
     };
+    const mesh = world.meshCollider();
+    if (mesh) {
+      this.mesh = {
+        vertices: this.staticBuffer('mesh collider vertices', mesh.vertices, GPUBufferUsage.VERTEX),
+        normals: this.staticBuffer('mesh collider normals', mesh.normals, GPUBufferUsage.VERTEX),
+        indices: this.staticBuffer('mesh collider indices', mesh.indices, GPUBufferUsage.INDEX),
+        indexCount: mesh.indices.length,
+      };
+    }
   }
 
   private destroyCloth(): void {
+    if (this.mesh) for (const buffer of [this.mesh.vertices, this.mesh.normals, this.mesh.indices]) buffer.destroy();
+    this.mesh = null;
     if (!this.cloth) return;
     for (const buffer of [this.cloth.positions, this.cloth.normals, this.cloth.strain, this.cloth.uvs, this.cloth.indices]) buffer.destroy();
     this.cloth = null;
@@ -222,6 +252,13 @@ export class WebGpuRenderer implements Renderer {
       pass.setVertexBuffer(1, this.sphereInstanceBuffer);
       pass.setIndexBuffer(this.sphereIndices, 'uint16');
       pass.drawIndexed(this.sphereIndexCount, Math.min(frame.spheres.length, MAX_DRAWN_SPHERES));
+    }
+    if (this.mesh) {
+      pass.setPipeline(this.meshPipeline);
+      pass.setVertexBuffer(0, this.mesh.vertices);
+      pass.setVertexBuffer(1, this.mesh.normals);
+      pass.setIndexBuffer(this.mesh.indices, 'uint32');
+      pass.drawIndexed(this.mesh.indexCount);
     }
     if (this.cloth) {
       const cloth = this.cloth;
