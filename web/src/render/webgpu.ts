@@ -65,7 +65,7 @@ export class WebGpuRenderer implements Renderer {
     const requestDevice = async () => {
       const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
       if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter is available');
-      return { adapter, device: await adapter.requestDevice({ label: 'weft device' }) };
+      return { adapter, device: await adapter.requestDevice({ label: 'weft device', requiredLimits: computeLimits(adapter) }) };
     };
     let { adapter, device } = await requestDevice();
     const context = canvas.getContext('webgpu');
@@ -338,4 +338,21 @@ async function probePresentation(device: GPUDevice, context: GPUCanvasContext): 
     return false;
   }
   return !lost;
+}
+
+/**
+ * The GPU solver (src/gpu/) runs on the renderer's device so that it can hand over its buffers as
+ * vertex buffers; it needs more than the default compute limits. Ask for what the adapter has, up
+ * to what the solver uses (no more: large limits can cost memory on some drivers).
+ */
+function computeLimits(adapter: GPUAdapter): Record<string, number> {
+  const l = adapter.limits;
+  return {
+    maxStorageBuffersPerShaderStage: Math.min(l.maxStorageBuffersPerShaderStage, 10),
+    maxComputeInvocationsPerWorkgroup: Math.min(l.maxComputeInvocationsPerWorkgroup, 256),
+    maxComputeWorkgroupSizeX: Math.min(l.maxComputeWorkgroupSizeX, 256),
+    maxComputeWorkgroupStorageSize: Math.min(l.maxComputeWorkgroupStorageSize, 32768),
+    maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+    maxBufferSize: l.maxBufferSize,
+  };
 }
