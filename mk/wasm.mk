@@ -15,6 +15,17 @@ WASM_BUILTINS := $(wildcard $(shell $(WASM_CC) --target=wasm32-wasi -print-libgc
 WASM_LDLIBS := -lc -lm $(WASM_BUILTINS)
 
 WASM_CORE_OBJECTS := $(patsubst src/%.c,$(WASM_DIR)/core/%.o,$(wildcard src/*.c))
+
+# The Stanford bunny's arrays are generated from the npm package (src/bunny.c includes them when
+# present), the same way cmake/bunny.cmake does for the native build.
+ifneq ($(wildcard scripts/gen_bunny.js),)
+WASM_BUNNY_HEADER := $(WASM_DIR)/generated/weft_bunny_data.h
+WASM_CFLAGS += -I$(WASM_DIR)/generated
+$(WASM_BUNNY_HEADER): scripts/gen_bunny.js web/node_modules/bunny/index.js
+	@mkdir -p $(@D)
+	@node scripts/gen_bunny.js web/node_modules/bunny $@
+$(WASM_DIR)/core/bunny.o: $(WASM_BUNNY_HEADER)
+endif
 WASM_BOUNDARY_OBJECTS := $(patsubst wasm/%.c,$(WASM_DIR)/boundary/%.o,$(wildcard wasm/*.c))
 WASM_UNIT_TESTS := $(patsubst tests/unit/%.c,$(WASM_DIR)/tests/%.wasm,$(wildcard tests/unit/test_*.c))
 

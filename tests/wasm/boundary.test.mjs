@@ -201,3 +201,30 @@ test('bad scene input throws a message and leaves the core usable', () => {
   world.stepFrames(1);
   world.destroy();
 });
+
+const hasMesh = typeof core.exports.world_mesh_vertex_count === 'function' && core.sceneNames().includes('bunny');
+test('the bunny scene exposes its mesh collider for drawing and for the GPU solver', { skip: !hasMesh && 'this core has no mesh colliders yet' }, () => {
+  const world = new WeftWorld(core, 'bunny', 16);
+  try {
+    const mesh = world.meshCollider();
+    assert.ok(mesh, 'bunny has a mesh collider');
+    const vertexCount = mesh.vertices.length / 4;
+    assert.ok(vertexCount > 100 && mesh.indices.length >= 300, `${vertexCount} vertices, ${mesh.indices.length / 3} triangles`);
+    assert.ok(mesh.indices.every((i) => i < vertexCount));
+    for (let i = 0; i < vertexCount; i++) {
+      const n = Math.hypot(mesh.normals[i * 4], mesh.normals[i * 4 + 1], mesh.normals[i * 4 + 2]);
+      assert.ok(Math.abs(n - 1) < 1e-3, `pseudo-normal ${i} has length ${n}`);
+    }
+    // Fitted under the cloth and onto the ground.
+    let minY = Infinity;
+    for (let i = 0; i < vertexCount; i++) minY = Math.min(minY, mesh.vertices[i * 4 + 1]);
+    assert.ok(Math.abs(minY - (world.groundHeight ?? 0)) < 0.05, `bunny stands on the ground (lowest y ${minY})`);
+    world.stepFrames(5);
+    assert.ok(world.isFinite());
+  } finally {
+    world.destroy();
+  }
+  const plain = new WeftWorld(core, 'hang', 8);
+  assert.equal(plain.meshCollider(), null, 'no mesh, no arrays');
+  plain.destroy();
+});
