@@ -249,3 +249,34 @@ test('camera: drag orbits, Shift+drag pans, the wheel and a two-finger pinch zoo
     await page.close();
   }
 });
+
+test('the bunny scene draws its mesh collider', async (t) => {
+  const { page, errors } = await openApp(session, '?scene=bunny&grid=32');
+  try {
+    if (/unknown scene "bunny"/.test(await page.textContent('#messages'))) {
+      t.skip('this core has no bunny scene yet');
+      return;
+    }
+    await page.evaluate(() => window.weft.pause());
+    const porcelain = await page.evaluate(async () => {
+      const image = new Image();
+      image.src = await window.weft.capture();
+      await image.decode();
+      const canvas = Object.assign(document.createElement('canvas'), { width: image.width, height: image.height });
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      const { data } = context.getImageData(0, 0, image.width, image.height);
+      let count = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const hi = Math.max(data[i], data[i + 1], data[i + 2]), lo = Math.min(data[i], data[i + 1], data[i + 2]);
+        if (lo > 150 && hi - lo < 30) count++;
+      }
+      return count / (data.length / 4);
+    });
+    // Before the cloth falls, the white bunny stands in full view under it.
+    assert.ok(porcelain > 0.005, `bunny pixels: ${(porcelain * 100).toFixed(2)}%`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
