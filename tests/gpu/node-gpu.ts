@@ -16,7 +16,8 @@ export async function nodeDevice(backend: Backend): Promise<GPUDevice> {
   const { create, globals } = await import(pathToFileURL(path).href);
   Object.assign(globalThis, globals);
   if (backend === 'opengles') process.env.EGL_PLATFORM ??= 'surfaceless';
-  const gpu = create([`backend=${backend}`]);
+  // Unquantised timestamps: the benchmark times whole passes of many frames.
+  const gpu = create([`backend=${backend}`, 'disable-dawn-features=timestamp_quantization']);
   keep.push(gpu);
   const device = await requestSolverDevice(gpu, backend === 'opengles' ? { featureLevel: 'compatibility' } : { powerPreference: 'high-performance' });
   device.addEventListener('uncapturederror', (event) => {

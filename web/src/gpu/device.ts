@@ -32,9 +32,11 @@ export async function requestSolverDevice(gpu: GPU, options: GPURequestAdapterOp
 /// Kernel sizes for a device: the largest square tile whose particles fit the workgroup memory.
 export function kernelConfig(device: GPUDevice, tileSize?: number): KernelConfig & { tileSize: number } {
   const l = device.limits;
-  const tileWorkgroupSize = Math.min(128, l.maxComputeInvocationsPerWorkgroup, l.maxComputeWorkgroupSizeX);
+  const invocations = Math.min(l.maxComputeInvocationsPerWorkgroup, l.maxComputeWorkgroupSizeX);
   const slots = Math.floor(l.maxComputeWorkgroupStorageSize / 16);
-  let t = tileSize ?? 32;
+  let t = tileSize ?? 16;
   while (t * t > slots) t -= 2;
-  return { workgroupSize: Math.min(64, tileWorkgroupSize), tileWorkgroupSize, tileCapacity: t * t, tileSize: t };
+  // A colour solves at most t²/2 constraints of a tile (it is a matching): one invocation each.
+  const tileWorkgroupSize = Math.max(32, Math.min((t * t) / 2, invocations));
+  return { workgroupSize: Math.min(64, invocations), tileWorkgroupSize, tileCapacity: t * t, tileSize: t };
 }

@@ -84,9 +84,11 @@ export const TILE_CONSTRAINT_LAYOUT = {
 /// the particle's leftover constraint of the tiled schedule (NONE = none), unused.
 export const LINK_LAYOUT = { size: 16, words: 4 } as const;
 
-/// A group of the tiled schedule (u32 × 4): first entry of its particle list, particle count,
-/// first entry of its colour-step offsets, number of colour steps.
-export const GROUP_LAYOUT = { size: 16, words: 4 } as const;
+/// A group of the tiled schedule (u32 × 8): first entry of its particle list, particle count, first
+/// of its constraints, colour steps, step stride (constraint slots a step), unused × 3. Step s of a
+/// group owns constraints [first + s·stride, first + (s+1)·stride), padded with ab = NONE, so an
+/// invocation finds its constraint of any step without loading offsets.
+export const GROUP_LAYOUT = { size: 32, words: 8 } as const;
 
 /// Kernel sizes. Compatibility-mode devices allow 128 invocations per workgroup.
 export interface KernelConfig {
@@ -122,7 +124,8 @@ ${wgslStruct(STEP)}
 struct Constraint { a: u32, b: u32, rest_length: f32, compliance: f32 }
 struct TileConstraint { ab: u32, rest_length: f32, compliance: f32, index: u32 }
 struct Link { anchor: u32, max_distance: f32, leftover: u32, unused: u32 }
-struct Group { particle_start: u32, particle_count: u32, step_start: u32, step_count: u32 }
+struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32,
+  stride: u32, unused0: u32, unused1: u32, unused2: u32 }
 // Large batches are dispatched as a 2D grid of workgroups (65535 a dimension at most).
 fn flat_index(id: vec3u, groups: vec3u) -> u32 {
   return id.x + id.y * groups.x * WORKGROUP_SIZE;

@@ -40,8 +40,8 @@ export interface TiledSchedule {
   readonly tileSize: number;
   readonly passes: readonly Pass[]; // [A, B]
   readonly groups: Uint32Array; // GROUP_LAYOUT records
-  readonly words: Uint32Array; // particle lists and colour-step offsets
-  readonly constraints: ArrayBuffer; // TILE_CONSTRAINT_LAYOUT records
+  readonly words: Uint32Array; // particle lists
+  readonly constraints: ArrayBuffer; // TILE_CONSTRAINT_LAYOUT records, colour steps padded to a stride
   readonly leftovers: ArrayBuffer; // weft_constraint records (global indices)
   readonly leftoverOf: Uint32Array; // per particle: its leftover or NONE
   readonly counts: { readonly a: number; readonly b: number; readonly leftover: number };
@@ -120,37 +120,45 @@ export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex
   const colorOf = new Uint8Array(colored);
   for (let c = 0; c < core.colorCount; ++c) colorOf.fill(c, offsets[c], offsets[c + 1]);
 
-  let wordCount = 0;
-  for (const g of all) {
-    let steps = 0;
+  // Constraints of a group as colour steps of a fixed stride (GROUP_LAYOUT).
+  const steps = all.map((g) => {
+    const runs: number[][] = [];
     g.constraints.forEach((k, i) => {
-      if (i === 0 || colorOf[k] !== colorOf[g.constraints[i - 1]]) steps++;
+      if (i === 0 || colorOf[k] !== colorOf[g.constraints[i - 1]]) runs.push([]);
+      runs[runs.length - 1].push(k);
     });
-    wordCount += g.particles.length + steps + 1;
-  }
+    return runs;
+  });
+  const strides = steps.map((runs) => runs.reduce((m, r) => Math.max(m, r.length), 0));
+  const slotsTotal = steps.reduce((sum, runs, gi) => sum + runs.length * strides[gi], 0);
   const groups = new Uint32Array(all.length * GROUP_LAYOUT.words);
-  const words = new Uint32Array(Math.max(1, wordCount));
-  const tc = new ArrayBuffer(Math.max(1, colored - leftovers.length) * TILE_CONSTRAINT_LAYOUT.size);
-  const tcView = new DataView(tc);
-  const to = TILE_CONSTRAINT_LAYOUT.offsets;
+  const words = new Uint32Array(Math.max(1, n + usedB.reduce((sum, g) => sum + g.particles.length, 0)));
+  const tc = new ArrayBuffer(Math.max(1, slotsTotal) * TILE_CONSTRAINT_LAYOUT.size);
+  const tcWords = new Uint32Array(tc), tcFloats = new Float32Array(tc);
+  const stride4 = TILE_CONSTRAINT_LAYOUT.size / 4, to = TILE_CONSTRAINT_LAYOUT.offsets;
   let w = 0, c = 0;
   all.forEach((g, gi) => {
     const slot = new Map<number, number>();
     g.particles.forEach((p, i) => slot.set(p, i));
-    groups.set([w, g.particles.length], gi * GROUP_LAYOUT.words);
+    groups.set([w, g.particles.length, c, steps[gi].length, strides[gi]], gi * GROUP_LAYOUT.words);
     words.set(g.particles, w);
     w += g.particles.length;
-    const stepStart = w;
-    g.constraints.forEach((k, i) => {
-      if (i === 0 || colorOf[k] !== colorOf[g.constraints[i - 1]]) words[w++] = c;
-      const at = c++ * TILE_CONSTRAINT_LAYOUT.size;
-      tcView.setUint32(at + to.ab, slot.get(f.a(k))! | (slot.get(f.b(k))! << 16), true);
-      tcView.setFloat32(at + to.rest_length, f.rest(k), true);
-      tcView.setFloat32(at + to.compliance, f.compliance(k), true);
-      tcView.setUint32(at + to.index, k, true);
-    });
-    words[w++] = c;
-    groups.set([stepStart, w - stepStart - 1], gi * GROUP_LAYOUT.words + 2);
+    for (const run of steps[gi]) {
+      for (let i = 0; i < strides[gi]; ++i) {
+        const at = (c + i) * stride4;
+        const k = run[i];
+        if (k === undefined) {
+          tcWords[at + to.ab / 4] = noneIndex;
+          tcWords[at + to.index / 4] = noneIndex;
+          continue;
+        }
+        tcWords[at + to.ab / 4] = slot.get(f.a(k))! | (slot.get(f.b(k))! << 16);
+        tcFloats[at + to.rest_length / 4] = f.rest(k);
+        tcFloats[at + to.compliance / 4] = f.compliance(k);
+        tcWords[at + to.index / 4] = k;
+      }
+      c += strides[gi];
+    }
   });
 
   const lo = new ArrayBuffer(Math.max(1, leftovers.length) * CONSTRAINT_LAYOUT.size);

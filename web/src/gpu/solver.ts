@@ -35,6 +35,15 @@ const STRETCH = 0; // weft_constraint_type WEFT_STRETCH
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
 const RENDERABLE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
+export interface EncodeOptions {
+  /// GPU timestamps at the start and end of the frames' compute pass.
+  timestampWrites?: GPUComputePassTimestampWrites;
+  /// Also recompute normals and strain after the frames (default true).
+  renderData?: boolean;
+  /// Profiling: every dispatch in its own pass with timestamps 2i, 2i + 1 in this query set.
+  profile?: GPUQuerySet;
+}
+
 type BindGroupName = 'solve' | 'tiles' | 'render';
 
 interface Dispatch {
@@ -249,9 +258,11 @@ export class GpuSolver {
 
   /// Records `frames` frames of dt seconds (and the render data) into encoder. The parameter
   /// records are written now, so call submit before the next encode.
-  encode(encoder: GPUCommandEncoder, dt: number, frames: number, timestampWrites?: GPUComputePassTimestampWrites): void {
+  /// Returns the kernel name of each dispatch, in order.
+  encode(encoder: GPUCommandEncoder, dt: number, frames: number, options: EncodeOptions = {}): string[] {
+    const { timestampWrites, renderData = true, profile } = options;
     const records: ArrayBuffer[] = [];
-    const dispatches: (Dispatch & { record: number })[] = [];
+    const dispatches: (Dispatch & { record: number; name: string })[] = [];
     const s = this.settings;
     const substeps = Math.max(1, Math.floor(s.substeps));
     const iterations = Math.max(1, Math.floor(s.iterations));
@@ -271,7 +282,7 @@ export class GpuSolver {
       const record = base.slice(0);
       edit(new Uint32Array(record), new Float32Array(record));
       records.push(record);
-      dispatches.push({ pipeline: this.pipelines[pipeline], bindGroup: bind, ...size, record: records.length - 1 });
+      dispatches.push({ pipeline: this.pipelines[pipeline], name: pipeline, bindGroup: bind, ...size, record: records.length - 1 });
     };
     const R = STEP.offsets.range / 4, M = STEP.offsets.misc / 4;
     const range = (u: Uint32Array, first: number, end: number, flags: number) => {
@@ -319,12 +330,22 @@ export class GpuSolver {
     }
     this.dispatchesPerFrame = frames > 0 ? dispatches.length / frames : 0;
     base = this.baseRecord(h);
-    push('renderData', 'render', particles(), (u) => range(u, this.strainBase, 0, 0));
+    if (renderData) push('renderData', 'render', particles(), (u) => range(u, this.strainBase, 0, 0));
 
     this.ensureUniform(records.length);
     const all = new Uint8Array(records.length * this.recordStride);
     records.forEach((r, i) => all.set(new Uint8Array(r), i * this.recordStride));
     this.device.queue.writeBuffer(this.uniform, 0, all);
+    if (profile) {
+      dispatches.forEach((d, i) => {
+        const pass = encoder.beginComputePass({ label: `weft ${d.name}`, timestampWrites: { querySet: profile, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
+        pass.setPipeline(d.pipeline);
+        pass.setBindGroup(0, this.bindGroups[d.bindGroup]!, [d.record * this.recordStride]);
+        pass.dispatchWorkgroups(d.x, d.y);
+        pass.end();
+      });
+      return dispatches.map((d) => d.name);
+    }
     const pass = encoder.beginComputePass({ label: 'weft step', ...(timestampWrites ? { timestampWrites } : {}) });
     let current: GPUComputePipeline | null = null;
     for (const d of dispatches) {
@@ -333,6 +354,7 @@ export class GpuSolver {
       pass.dispatchWorkgroups(d.x, d.y);
     }
     pass.end();
+    return dispatches.map((d) => d.name);
   }
 
   /// Advances `frames` frames and returns once the work is submitted.

@@ -24,6 +24,42 @@ fn word(k: u32) -> u32 {
 
 // Pass A also starts the substep: each of its groups is a whole tile, so together they integrate
 // every particle exactly once (FLAG_INTEGRATE). Pass B only loads the particles it touches.
+fn tile_constraint(k: u32) -> TileConstraint {
+  if (k < arrayLength(&tile_constraints)) {
+    return tile_constraints[k];
+  }
+  return TileConstraint(NONE, 0.0, 0.0, NONE);
+}
+
+fn solve_slot_constraint(c: TileConstraint, count: u32, inverse_h2: f32, accumulate: bool, store: bool) {
+  let a = c.ab & 0xffffu;
+  let b = c.ab >> 16u;
+  if (a >= count || b >= count) {
+    return;
+  }
+  let lambda_count = arrayLength(&lambdas);
+  var lambda = 0.0;
+  if (accumulate && c.index < lambda_count) {
+    lambda = lambdas[c.index];
+  }
+  let r = project_distance(slots[a], slots[b], c.rest_length, c.compliance, lambda, inverse_h2);
+  if (!r.valid) {
+    return;
+  }
+  if (store && c.index < lambda_count) {
+    lambdas[c.index] = lambda + r.delta_lambda;
+  }
+  slots[a] = vec4f(slots[a].xyz + r.da, slots[a].w);
+  slots[b] = vec4f(slots[b].xyz + r.db, slots[b].w);
+}
+
+// Pass A also starts the substep: each of its groups is a whole tile, so together they integrate
+// every particle exactly once (FLAG_INTEGRATE). Pass B only loads the particles it touches.
+//
+// The steps are latency-bound (little work between barriers), so each invocation finds its
+// constraint by arithmetic (fixed step stride, no offset loads) and loads the next step's while it
+// solves this one. A colour is a matching, so a step has at most TILE_CAPACITY / 2 constraints and
+// usually one per invocation; wider steps (large tiles) loop.
 @compute @workgroup_size(TILE_WORKGROUP_SIZE)
 fn solve_tiles(@builtin(workgroup_id) workgroup: vec3u,
                @builtin(num_workgroups) workgroups: vec3u,
@@ -35,6 +71,14 @@ fn solve_tiles(@builtin(workgroup_id) workgroup: vec3u,
   let group = groups[g];
   let count = min(group.particle_count, TILE_CAPACITY);
   let n = particle_count();
+  let stride = group.stride;
+  let first = group.constraint_start;
+
+  var next = TileConstraint(NONE, 0.0, 0.0, NONE);
+  if (local < stride && group.step_count > 0u) {
+    next = tile_constraint(first + local);
+  }
+
   let integrate = (step.range.w & FLAG_INTEGRATE) != 0u;
   for (var k = local; k < count; k += TILE_WORKGROUP_SIZE) {
     let p = word(group.particle_start + k);
@@ -52,31 +96,15 @@ fn solve_tiles(@builtin(workgroup_id) workgroup: vec3u,
   let inverse_h2 = 1.0 / (h * h);
   let accumulate = (step.range.w & FLAG_ACCUMULATE_LAMBDA) != 0u;
   let store = (step.range.w & FLAG_STORE_LAMBDA) != 0u;
-  let lambda_count = arrayLength(&lambdas);
-  let constraint_count = arrayLength(&tile_constraints);
   for (var s = 0u; s < group.step_count; s += 1u) {
-    let first = word(group.step_start + s);
-    let end = min(word(group.step_start + s + 1u), constraint_count);
-    for (var k = first + local; k < end; k += TILE_WORKGROUP_SIZE) {
-      let c = tile_constraints[k];
-      let a = c.ab & 0xffffu;
-      let b = c.ab >> 16u;
-      if (a >= count || b >= count) {
-        continue;
-      }
-      var lambda = 0.0;
-      if (accumulate && c.index < lambda_count) {
-        lambda = lambdas[c.index];
-      }
-      let r = project_distance(slots[a], slots[b], c.rest_length, c.compliance, lambda, inverse_h2);
-      if (!r.valid) {
-        continue;
-      }
-      if (store && c.index < lambda_count) {
-        lambdas[c.index] = lambda + r.delta_lambda;
-      }
-      slots[a] = vec4f(slots[a].xyz + r.da, slots[a].w);
-      slots[b] = vec4f(slots[b].xyz + r.db, slots[b].w);
+    let current = next;
+    let base = first + s * stride;
+    if (local < stride && s + 1u < group.step_count) {
+      next = tile_constraint(base + stride + local);
+    }
+    solve_slot_constraint(current, count, inverse_h2, accumulate, store);
+    for (var k = local + TILE_WORKGROUP_SIZE; k < stride; k += TILE_WORKGROUP_SIZE) {
+      solve_slot_constraint(tile_constraint(base + k), count, inverse_h2, accumulate, store);
     }
     workgroupBarrier();
   }
