@@ -9,12 +9,12 @@ SANITIZE_DIR := build-sanitize
 CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release
 
 BUILD_PARTS := native
-TEST_SUITES := test-native test-sanitize
+TEST_SUITES := test-native test-sanitize test-threads
 BENCH_PARTS := bench-core
 
 -include mk/*.mk
 
-.PHONY: setup build native test test-native test-sanitize bench bench-core run clean
+.PHONY: setup build native test test-native test-sanitize test-threads bench bench-core run clean
 
 setup:
 	@bash scripts/setup.sh
@@ -40,6 +40,13 @@ test-sanitize:
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	@cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
 
+# The threaded step under ThreadSanitizer (bit-identical to the serial step, no data races).
+test-threads:
+	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS=-fsanitize=thread \
+	  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
+	@cmake --build build-tsan -j $(JOBS) --target test_determinism
+	@TSAN_OPTIONS=halt_on_error=1 build-tsan/test_determinism
+
 bench: build
 	@$(MAKE) --no-print-directory $(BENCH_PARTS)
 
@@ -50,4 +57,4 @@ run: build
 	@bash scripts/serve.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) build-tsan

@@ -14,6 +14,7 @@ typedef struct weft_sphere {
 } weft_sphere;
 
 typedef struct weft_mesh_collider weft_mesh_collider; // mesh collision (mesh.c), optional
+typedef struct weft_thread_pool weft_thread_pool;     // worker threads (solver_threads.c), optional
 
 struct weft_world {
 	weft_world_def def;
@@ -34,7 +35,7 @@ struct weft_world {
 	int32_t color_count;
 	int32_t color_offsets[WEFT_COLOR_BUDGET + 2];
 
-	// tethers: anchor particle (-1 none) and max distance per particle
+	// tethers: WEFT_TETHERS_PER_PARTICLE anchors (-1 none) and max distances per particle
 	int32_t* tether_anchor;
 	float* tether_max_distance;
 
@@ -52,6 +53,7 @@ struct weft_world {
 	int32_t sphere_count;
 
 	weft_mesh_collider* mesh; // static triangle mesh collider or NULL
+	weft_thread_pool* pool;   // NULL when thread_count is 1
 
 	int32_t grabbed;          // particle or -1
 	float grabbed_inverse_mass;
@@ -81,13 +83,18 @@ weft_result weft_validate_sphere_def(const weft_sphere_def* def);
 
 // Cloth building (cloth.c): fills particles, constraints with colour hints, UVs, indices.
 weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);
-// Tethers (tethers.c): nearest pinned particle in the rest pose.
+// Tethers (tethers.c): nearest and outermost pinned particles in the rest pose.
 void weft_tethers_build(weft_world* world);
 
 // Solver phases (solver.c) and collisions (collide.c), per substep.
 void weft_collide(weft_world* world, float dt);
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
+void weft_spheres_reset(weft_world* world);
+
+// Worker threads for thread_count > 1 (solver_threads.c); the step then runs on them.
+weft_result weft_thread_pool_create(weft_world* world);
+void weft_thread_pool_destroy(weft_world* world);
 
 // Deterministic sine (same bits on every platform and libm).
 float weft_sin(float x);

@@ -141,12 +141,18 @@ typedef struct weft_constraints_view {
 	int32_t count_by_type[3];     ///< stretch, shear, bend
 } weft_constraints_view;
 
-/// Tethers (long-range attachments): particle i may be at most max_distance[i] from
-/// positions[anchor[i]]; anchor -1 = no tether. Solved as one parallel batch (anchors are pinned).
+/// Tethers per particle: to its two nearest pinned particles in the rest pose and to the first and
+/// last pinned particle in grid order (the corners of a pinned edge); duplicates are left out (-1).
+#define WEFT_TETHERS_PER_PARTICLE 4
+
+/// Tethers (long-range attachments): particle i may be at most max_distance[k] from
+/// positions[anchor[k]] for k in [i*WEFT_TETHERS_PER_PARTICLE, (i+1)*WEFT_TETHERS_PER_PARTICLE);
+/// anchor -1 = no tether. Solved as one parallel batch (anchors are pinned, so each tether moves
+/// only its own particle).
 typedef struct weft_tethers_view {
 	const int32_t* anchor;
 	const float* max_distance;
-	int32_t count; ///< particles (array length)
+	int32_t count; ///< particles (arrays hold count × WEFT_TETHERS_PER_PARTICLE entries)
 } weft_tethers_view;
 
 /// Opaque world.
@@ -247,6 +253,12 @@ float weft_world_max_stretch(const weft_world* world);
 bool weft_world_is_finite(const weft_world* world);
 /// FNV-1a hash of positions and velocities (bit-exact determinism checks).
 uint64_t weft_world_state_hash(const weft_world* world);
+
+/// Turns the SIMD constraint solve on or off for every world (on by default where the build has
+/// SIMD). Both paths give bit-identical results; the switch exists for benchmarks and tests.
+void weft_set_simd_enabled(bool enabled);
+/// True if this build has a SIMD path and it is on.
+bool weft_simd_active(void);
 
 /// Constraint graph colouring of any topology: colours[k] for each of count constraints over
 /// particle_count particles, so that no two constraints of one colour share a particle. Uses at

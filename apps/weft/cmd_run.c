@@ -1,0 +1,75 @@
+// weft run: simulate a scene and export OBJ frames (cloth_%04d.obj) plus the colliders.
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "obj_export.h"
+#include "progress.h"
+#include "scene_setup.h"
+
+static bool ensure_directory(const char* path) {
+	struct stat info;
+	if (stat(path, &info) == 0) {
+		return S_ISDIR(info.st_mode);
+	}
+	return mkdir(path, 0755) == 0;
+}
+
+int command_run(int argc, char** argv) {
+	static const char* const allowed[] = {"scene", "grid", "frames", "export", "every", "substeps", "iterations", NULL};
+	args a;
+	int64_t frames, every;
+	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 120, 1, 1000000, &frames) ||
+	    !args_int(&a, "every", 1, 1, 1000000, &every)) {
+		return EXIT_BAD_INPUT;
+	}
+	const char* directory = args_get(&a, "export");
+	if (directory == NULL) {
+		cli_error("run needs --export DIR");
+		return EXIT_BAD_INPUT;
+	}
+	if (strlen(directory) > 3900) {
+		cli_error("--export path is too long");
+		return EXIT_BAD_INPUT;
+	}
+	if (!ensure_directory(directory)) {
+		cli_error("cannot create directory '%s': %s", directory, errno ? strerror(errno) : "not a directory");
+		return EXIT_BAD_INPUT;
+	}
+	scene_setup setup;
+	int code = scene_setup_create(&a, &setup);
+	if (code != 0) {
+		return code;
+	}
+	char path[4096];
+	int written = 0;
+	progress bar = progress_start("run", frames);
+	for (int64_t f = 1; f <= frames && code == 0; ++f) {
+		weft_world_step(setup.world, setup.frame_dt);
+		if (f % every == 0 || f == frames) {
+			snprintf(path, sizeof path, "%s/cloth_%04lld.obj", directory, (long long)f);
+			if (!export_cloth_obj(setup.world, path)) {
+				cli_error("cannot write '%s': %s", path, strerror(errno));
+				code = 1;
+			}
+			written++;
+		}
+		progress_update(&bar, f);
+	}
+	progress_finish(&bar);
+	snprintf(path, sizeof path, "%s/collider.obj", directory);
+	if (code == 0 && !export_colliders_obj(setup.world, path)) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		code = 1;
+	}
+	if (code == 0) {
+		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":%d,\"export\":\"%s\",\"max_stretch\":%.6f,"
+		       "\"nan\":%s}\n",
+		       setup.scene, (int)setup.grid, (long long)frames, written, directory,
+		       (double)weft_world_max_stretch(setup.world), weft_world_is_finite(setup.world) ? "false" : "true");
+	}
+	weft_world_destroy(setup.world);
+	return code;
+}

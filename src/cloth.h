@@ -1,0 +1,10 @@
+// Private part of the cloth builder.
+#ifndef WEFT_CLOTH_H
+#define WEFT_CLOTH_H
+
+#include "world_internal.h"
+
+// Constraints of each type on a width × height grid (any size ≥ 1, so ropes work too).
+void weft_cloth_counts(int32_t width, int32_t height, int32_t counts[3]);
+
+#endif

@@ -1,0 +1,88 @@
+// Named scenes shared by the CLI, the tests, the benchmarks and the page (through wasm), so every
+// front end simulates exactly the same thing.
+#include <string.h>
+
+#include "world_internal.h"
+
+static const char* const scene_names[] = {"hang", "sphere", "flag", NULL};
+
+const char* const* weft_scene_names(void) {
+	return scene_names;
+}
+
+static void square_cloth(weft_scene_def* scene, int32_t grid, float size) {
+	scene->cloth.width = grid;
+	scene->cloth.height = grid;
+	scene->cloth.size_u = size;
+	scene->cloth.size_v = size;
+}
+
+weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
+	if (name == NULL || out == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "scene name or output is NULL");
+	}
+	if (grid < 2 || grid > 4096) {
+		return weft_fail(grid > 4096 ? WEFT_ERROR_TOO_LARGE : WEFT_ERROR_INVALID_ARGUMENT,
+		                 "scene grid must be in 2..4096 (got %d)", (int)grid);
+	}
+	memset(out, 0, sizeof *out);
+	out->world = weft_default_world_def();
+	out->cloth = weft_default_cloth_def();
+	out->frame_dt = 1.0f / 60.0f;
+	if (strcmp(name, "hang") == 0) {
+		// Starts horizontal, held by the two corners of its first row, and swings down.
+		square_cloth(out, grid, 2.0f);
+		out->cloth.origin = (weft_vec3){-1.0f, 2.6f, -1.0f};
+		out->cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
+		out->cloth.pin = WEFT_PIN_TOP_CORNERS;
+	} else if (strcmp(name, "sphere") == 0) {
+		// Dropped flat onto a sphere that sways from side to side (the S key stops it).
+		square_cloth(out, grid, 2.0f);
+		out->cloth.origin = (weft_vec3){-1.0f, 1.6f, -1.0f};
+		out->cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
+		out->cloth.pin = WEFT_PIN_NONE;
+		out->world.tethers = false;
+		weft_sphere_def sphere = weft_default_sphere_def();
+		sphere.center = (weft_vec3){0.0f, 0.7f, 0.0f};
+		sphere.radius = 0.5f;
+		sphere.motion_amplitude = (weft_vec3){0.5f, 0.0f, 0.0f};
+		sphere.motion_frequency = 0.2f;
+		out->spheres[out->sphere_count++] = sphere;
+	} else if (strcmp(name, "flag") == 0) {
+		// Held along its left edge, blown by a steady wind.
+		out->cloth.width = grid;
+		out->cloth.height = grid * 2 / 3 > 2 ? grid * 2 / 3 : 2;
+		out->cloth.size_u = 2.4f;
+		out->cloth.size_v = 1.6f;
+		out->cloth.origin = (weft_vec3){-1.2f, 2.8f, 0.0f};
+		out->cloth.pin = WEFT_PIN_LEFT_EDGE;
+		out->world.wind = (weft_vec3){8.0f, 0.0f, 3.0f};
+		out->world.drag = 1.5f;
+	} else {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown scene '%s' (hang, sphere, flag)", name);
+	}
+	return WEFT_OK;
+}
+
+weft_result weft_world_create_scene(const char* name, int32_t grid, weft_world** out_world) {
+	if (out_world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "out_world is NULL");
+	}
+	*out_world = NULL;
+	weft_scene_def scene;
+	weft_result result = weft_scene(name, grid, &scene);
+	if (result != WEFT_OK) {
+		return result;
+	}
+	weft_world* world = NULL;
+	result = weft_world_create(&scene.world, &scene.cloth, &world);
+	for (int32_t k = 0; result == WEFT_OK && k < scene.sphere_count; ++k) {
+		result = weft_world_add_sphere(world, &scene.spheres[k], NULL);
+	}
+	if (result != WEFT_OK) {
+		weft_world_destroy(world);
+		return result;
+	}
+	*out_world = world;
+	return WEFT_OK;
+}

@@ -1,0 +1,185 @@
+// The XPBD step.
+//
+// Extended position-based dynamics treats every distance constraint C = |xa − xb| − L0 as a spring
+// of compliance α (the inverse stiffness) and solves it on positions: predict where particles go
+// under external forces, then move them until the constraints hold, then read the velocities off
+// the displacement. The Lagrange multiplier λ of each constraint accumulates the force it has
+// applied; with α̃ = α/h² the update Δλ = (−C − α̃λ)/(wa + wb + α̃) makes the result independent of
+// iteration count and time step (the "extended" part), so compliance means physical stiffness.
+//
+// Small steps: a frame is split into S substeps of h = dt/S, each with K iterations (usually 1) and
+// λ reset at its start. Many cheap substeps converge far better than many iterations of one big step,
+// because the error of a position-based solve shrinks with h² while iterations only chip at it.
+//
+// A substep reads like the algorithm:
+//   integrate  — v += h (gravity + wind drag), damping, x_prev = x, x += h v (pinned stay)
+//   solve      — colour batch after colour batch (see coloring.c), then the overflow batch, then tethers
+//   collide    — ground, spheres and meshes push particles out, with friction (collide.c)
+//   update     — v = (x − x_prev) / h, with a speed clamp
+// The serial step walks the colour batches in order (solver_simd.c solves each four constraints at a
+// time); solver_threads.c slices each batch over threads. Nothing here allocates.
+#include <math.h>
+#include <string.h>
+
+#include "solver_phases.h"
+
+// Grid normal by central differences (one-sided at the border): the wind force needs a normal per
+// particle at the start of each substep, and neighbours on the grid give it without triangle sums.
+void weft_phase_wind_normals(weft_world* world, int32_t begin, int32_t end) {
+	const int32_t w = world->width, h = world->height;
+	const float* x = world->positions;
+	for (int32_t p = begin; p < end; ++p) {
+		const int32_t i = p % w, j = p / w;
+		int32_t left = j * w + (i > 0 ? i - 1 : i), right = j * w + (i + 1 < w ? i + 1 : i);
+		int32_t up = (j > 0 ? j - 1 : j) * w + i, down = (j + 1 < h ? j + 1 : j) * w + i;
+		float ux = x[4 * right] - x[4 * left], uy = x[4 * right + 1] - x[4 * left + 1],
+		      uz = x[4 * right + 2] - x[4 * left + 2];
+		float vx = x[4 * down] - x[4 * up], vy = x[4 * down + 1] - x[4 * up + 1],
+		      vz = x[4 * down + 2] - x[4 * up + 2];
+		// u × (-v): the same side as the triangles' winding.
+		float nx = -(uy * vz - uz * vy), ny = -(uz * vx - ux * vz), nz = -(ux * vy - uy * vx);
+		float length = sqrtf(nx * nx + ny * ny + nz * nz);
+		float inverse = length > 1e-12f ? 1.0f / length : 0.0f;
+		float* n = &world->scratch_normals[4 * (j * w + i)];
+		n[0] = nx * inverse;
+		n[1] = ny * inverse;
+		n[2] = nz * inverse;
+		n[3] = 0.0f;
+	}
+}
+
+void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
+	const weft_world_def* def = &world->def;
+	const bool wind = def->drag > 0.0f;
+	const float damping = fmaxf(0.0f, 1.0f - def->damping * h);
+	float* x = world->positions;
+	float* v = world->velocities;
+	float* previous = world->previous_positions;
+	for (int32_t p = begin; p < end; ++p) {
+		previous[4 * p] = x[4 * p];
+		previous[4 * p + 1] = x[4 * p + 1];
+		previous[4 * p + 2] = x[4 * p + 2];
+		previous[4 * p + 3] = x[4 * p + 3];
+		if (x[4 * p + 3] == 0.0f) {
+			continue;
+		}
+		float ax = def->gravity.x, ay = def->gravity.y, az = def->gravity.z;
+		if (wind) {
+			// Air pushes along the normal, in proportion to the relative wind across the surface.
+			const float* n = &world->scratch_normals[4 * p];
+			float rx = def->wind.x - v[4 * p], ry = def->wind.y - v[4 * p + 1], rz = def->wind.z - v[4 * p + 2];
+			float along = def->drag * (n[0] * rx + n[1] * ry + n[2] * rz);
+			ax += along * n[0];
+			ay += along * n[1];
+			az += along * n[2];
+		}
+		// Damping acts on the motion so far, not on this substep's forces: a resting cloth then
+		// balances gravity exactly (the static stretch is m g α whatever the damping).
+		v[4 * p] = v[4 * p] * damping + h * ax;
+		v[4 * p + 1] = v[4 * p + 1] * damping + h * ay;
+		v[4 * p + 2] = v[4 * p + 2] * damping + h * az;
+		x[4 * p] += h * v[4 * p];
+		x[4 * p + 1] += h * v[4 * p + 1];
+		x[4 * p + 2] += h * v[4 * p + 2];
+	}
+	if (world->grabbed >= begin && world->grabbed < end) {
+		// The grabbed particle is kinematic (inverse mass 0): it sits on the target.
+		float* g = &x[4 * world->grabbed];
+		g[0] = world->grab_target.x;
+		g[1] = world->grab_target.y;
+		g[2] = world->grab_target.z;
+	}
+}
+
+void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
+	float* x = world->positions;
+	const int32_t per = WEFT_TETHERS_PER_PARTICLE;
+	const int32_t* anchor = world->tether_anchor;
+	const float* max_distance = world->tether_max_distance;
+	for (int32_t p = begin; p < end; ++p) {
+		if (x[4 * p + 3] == 0.0f) {
+			continue;
+		}
+		for (int32_t k = p * per; k < (p + 1) * per; ++k) {
+			if (anchor[k] < 0) {
+				continue;
+			}
+			const float* y = &x[4 * anchor[k]];
+			float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
+			float d2 = dx * dx + dy * dy + dz * dz;
+			float limit = max_distance[k];
+			if (d2 > limit * limit) {
+				float s = limit / sqrtf(d2);
+				x[4 * p] = y[0] + dx * s;
+				x[4 * p + 1] = y[1] + dy * s;
+				x[4 * p + 2] = y[2] + dz * s;
+			}
+		}
+	}
+}
+
+void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
+	const float inverse_h = 1.0f / h;
+	const float max_speed = world->def.max_speed;
+	const float* x = world->positions;
+	const float* previous = world->previous_positions;
+	float* v = world->velocities;
+	for (int32_t p = begin; p < end; ++p) {
+		float vx = (x[4 * p] - previous[4 * p]) * inverse_h;
+		float vy = (x[4 * p + 1] - previous[4 * p + 1]) * inverse_h;
+		float vz = (x[4 * p + 2] - previous[4 * p + 2]) * inverse_h;
+		if (max_speed > 0.0f) {
+			float speed2 = vx * vx + vy * vy + vz * vz;
+			if (speed2 > max_speed * max_speed) {
+				float s = max_speed / sqrtf(speed2);
+				vx *= s;
+				vy *= s;
+				vz *= s;
+			}
+		}
+		v[4 * p] = vx;
+		v[4 * p + 1] = vy;
+		v[4 * p + 2] = vz;
+	}
+}
+
+static void substep_serial(weft_world* world, float h) {
+	const int32_t n = world->particle_count;
+	weft_spheres_advance(world, h);
+	if (world->def.drag > 0.0f) {
+		weft_phase_wind_normals(world, 0, n);
+	}
+	weft_phase_integrate(world, h, 0, n);
+	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
+	for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
+		// Colour batches in order (each parallel inside), then the overflow batch serially.
+		const int32_t* offsets = world->color_offsets;
+		for (int32_t c = 0; c < world->color_count; ++c) {
+			weft_phase_solve_batch(world, h, offsets[c], offsets[c + 1]);
+		}
+		weft_phase_solve(world, h, offsets[world->color_count], offsets[world->color_count + 1]);
+		weft_phase_tethers(world, 0, n);
+	}
+	weft_collide(world, h);
+	weft_phase_update(world, h, 0, n);
+}
+
+weft_result weft_world_step(weft_world* world, float dt) {
+	if (world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
+	}
+	if (!isfinite(dt) || dt <= 0.0f || dt > 0.1f) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "frame dt must be in (0, 0.1] s (got %g)", (double)dt);
+	}
+	const float h = dt / (float)world->def.substeps;
+	if (world->pool != NULL) {
+		weft_thread_pool_run_frame(world, h);
+	} else {
+		for (int32_t substep = 0; substep < world->def.substeps; ++substep) {
+			substep_serial(world, h);
+		}
+	}
+	world->time += (double)dt;
+	world->frame++;
+	return WEFT_OK;
+}

@@ -1,0 +1,220 @@
+// World lifecycle (create, reset, destroy), live settings and read-only accessors.
+#include <math.h>
+#include <string.h>
+
+#include "cloth.h"
+#include "world_internal.h"
+
+// Worlds whose arrays would exceed this are refused up front rather than left to the allocator.
+#define MAX_WORLD_BYTES ((uint64_t)8 << 30)
+
+static uint64_t world_bytes(int64_t particles, int64_t constraints, int64_t indices) {
+	uint64_t per_particle = 4 * 4 * sizeof(float) * 2 /* hot + rest/normals/scratch */ + 2 * sizeof(float) +
+	                        sizeof(float) * 2 + sizeof(int32_t) * 2;
+	uint64_t per_constraint = sizeof(weft_constraint) + sizeof(float) + 1 + /* build scratch */ 16;
+	return (uint64_t)particles * per_particle + (uint64_t)constraints * per_constraint +
+	       (uint64_t)indices * sizeof(uint32_t);
+}
+
+static void free_arrays(weft_world* world) {
+	const weft_allocator* a = &world->allocator;
+	void* arrays[] = {world->positions,      world->previous_positions, world->velocities,
+	                  world->constraints,    world->lambdas,            world->types,
+	                  world->tether_anchor,  world->tether_max_distance, world->rest_positions,
+	                  world->uvs,            world->indices,            world->normals,
+	                  world->strain,         world->scratch_normals,    world->strain_counts};
+	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
+		weft_free(a, arrays[k]);
+	}
+}
+
+void weft_world_destroy(weft_world* world) {
+	if (world == NULL) {
+		return;
+	}
+	weft_allocator allocator = world->allocator;
+	weft_thread_pool_destroy(world);
+	free_arrays(world);
+	weft_free(&allocator, world);
+}
+
+weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_def* cloth_def,
+                              weft_world** out_world) {
+	if (out_world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "out_world is NULL");
+	}
+	*out_world = NULL;
+	weft_result result = weft_validate_world_def(world_def);
+	if (result == WEFT_OK) {
+		result = weft_validate_cloth_def(cloth_def);
+	}
+	if (result != WEFT_OK) {
+		return result;
+	}
+	const int64_t particles = (int64_t)cloth_def->width * cloth_def->height;
+	int32_t counts[3];
+	weft_cloth_counts(cloth_def->width, cloth_def->height, counts);
+	const int64_t constraints = (int64_t)counts[0] + counts[1] + counts[2];
+	const int64_t indices = 6 * (int64_t)(cloth_def->width - 1) * (cloth_def->height - 1);
+	if (world_bytes(particles, constraints, indices) > MAX_WORLD_BYTES) {
+		return weft_fail(WEFT_ERROR_TOO_LARGE, "grid %d x %d needs more than 8 GiB", (int)cloth_def->width,
+		                 (int)cloth_def->height);
+	}
+
+	weft_allocator allocator = weft_resolve_allocator(world_def->allocator);
+	weft_world* world = weft_alloc(&allocator, sizeof *world);
+	if (world == NULL) {
+		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory allocating the world");
+	}
+	memset(world, 0, sizeof *world);
+	world->def = *world_def;
+	world->allocator = allocator;
+	world->width = cloth_def->width;
+	world->height = cloth_def->height;
+	world->particle_count = (int32_t)particles;
+	world->constraint_count = (int32_t)constraints;
+	memcpy(world->count_by_type, counts, sizeof counts);
+	world->index_count = (int32_t)indices;
+	world->grabbed = -1;
+
+	const size_t p4 = (size_t)particles * 4 * sizeof(float);
+	world->positions = weft_alloc(&allocator, p4);
+	world->previous_positions = weft_alloc(&allocator, p4);
+	world->velocities = weft_alloc(&allocator, p4);
+	world->rest_positions = weft_alloc(&allocator, p4);
+	world->normals = weft_alloc(&allocator, p4);
+	world->scratch_normals = weft_alloc(&allocator, p4);
+	world->uvs = weft_alloc(&allocator, (size_t)particles * 2 * sizeof(float));
+	world->strain = weft_alloc(&allocator, (size_t)particles * sizeof(float));
+	world->strain_counts = weft_alloc(&allocator, (size_t)particles * sizeof(int32_t));
+	world->tether_anchor = weft_alloc(&allocator, (size_t)particles * WEFT_TETHERS_PER_PARTICLE * sizeof(int32_t));
+	world->tether_max_distance = weft_alloc(&allocator, (size_t)particles * WEFT_TETHERS_PER_PARTICLE * sizeof(float));
+	world->constraints = weft_alloc(&allocator, (size_t)constraints * sizeof(weft_constraint));
+	world->lambdas = weft_alloc(&allocator, (size_t)constraints * sizeof(float));
+	world->types = weft_alloc(&allocator, (size_t)constraints);
+	world->indices = weft_alloc(&allocator, (size_t)indices * sizeof(uint32_t));
+	if (!world->positions || !world->previous_positions || !world->velocities || !world->rest_positions ||
+	    !world->normals || !world->scratch_normals || !world->uvs || !world->strain || !world->strain_counts ||
+	    !world->tether_anchor || !world->tether_max_distance || !world->constraints || !world->lambdas ||
+	    !world->types || !world->indices) {
+		weft_world_destroy(world);
+		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for a %d x %d cloth", (int)cloth_def->width,
+		                 (int)cloth_def->height);
+	}
+	memset(world->strain_counts, 0, (size_t)particles * sizeof(int32_t));
+	memset(world->lambdas, 0, (size_t)constraints * sizeof(float));
+
+	result = weft_cloth_build(world, cloth_def);
+	if (result != WEFT_OK) {
+		weft_world_destroy(world);
+		return result;
+	}
+	weft_tethers_build(world);
+	result = weft_thread_pool_create(world);
+	if (result != WEFT_OK) {
+		weft_world_destroy(world);
+		return result;
+	}
+	weft_world_reset(world);
+	*out_world = world;
+	return WEFT_OK;
+}
+
+void weft_world_reset(weft_world* world) {
+	if (world == NULL) {
+		return;
+	}
+	weft_world_release(world);
+	const size_t p4 = (size_t)world->particle_count * 4 * sizeof(float);
+	memcpy(world->positions, world->rest_positions, p4);
+	memcpy(world->previous_positions, world->rest_positions, p4);
+	memset(world->velocities, 0, p4);
+	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
+	weft_spheres_reset(world);
+	world->time = 0.0;
+	world->frame = 0;
+	weft_world_update_render_data(world);
+}
+
+weft_result weft_world_set_def(weft_world* world, const weft_world_def* def) {
+	if (world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
+	}
+	weft_result result = weft_validate_world_def(def);
+	if (result != WEFT_OK) {
+		return result;
+	}
+	// Tethers, threads and the allocator are fixed at creation.
+	weft_world_def next = *def;
+	next.tethers = world->def.tethers;
+	next.thread_count = world->def.thread_count;
+	next.allocator = world->def.allocator;
+	world->def = next;
+	return WEFT_OK;
+}
+
+weft_world_def weft_world_get_def(const weft_world* world) {
+	return world ? world->def : weft_default_world_def();
+}
+
+weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type type, float compliance) {
+	if (world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
+	}
+	if (type < WEFT_STRETCH || type > WEFT_BEND) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown constraint type %d", (int)type);
+	}
+	if (!isfinite(compliance) || compliance < 0.0f) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "compliance must be finite and >= 0 (got %g)",
+		                 (double)compliance);
+	}
+	for (int32_t k = 0; k < world->constraint_count; ++k) {
+		if (world->types[k] == (uint8_t)type) {
+			world->constraints[k].compliance = compliance;
+		}
+	}
+	return WEFT_OK;
+}
+
+int32_t weft_world_particle_count(const weft_world* world) { return world ? world->particle_count : 0; }
+
+void weft_world_grid_size(const weft_world* world, int32_t* out_width, int32_t* out_height) {
+	if (out_width) *out_width = world ? world->width : 0;
+	if (out_height) *out_height = world ? world->height : 0;
+}
+
+float* weft_world_positions(weft_world* world) { return world ? world->positions : NULL; }
+float* weft_world_previous_positions(weft_world* world) { return world ? world->previous_positions : NULL; }
+float* weft_world_velocities(weft_world* world) { return world ? world->velocities : NULL; }
+const float* weft_world_rest_positions(const weft_world* world) { return world ? world->rest_positions : NULL; }
+const float* weft_world_normals(const weft_world* world) { return world ? world->normals : NULL; }
+const float* weft_world_strain(const weft_world* world) { return world ? world->strain : NULL; }
+const float* weft_world_uvs(const weft_world* world) { return world ? world->uvs : NULL; }
+const uint32_t* weft_world_indices(const weft_world* world) { return world ? world->indices : NULL; }
+int32_t weft_world_index_count(const weft_world* world) { return world ? world->index_count : 0; }
+float* weft_world_lambdas(weft_world* world) { return world ? world->lambdas : NULL; }
+double weft_world_time(const weft_world* world) { return world ? world->time : 0.0; }
+int64_t weft_world_frame(const weft_world* world) { return world ? world->frame : 0; }
+
+weft_constraints_view weft_world_constraints(const weft_world* world) {
+	weft_constraints_view view = {0};
+	if (world != NULL) {
+		view.constraints = world->constraints;
+		view.types = world->types;
+		view.color_offsets = world->color_offsets;
+		view.color_count = world->color_count;
+		view.count = world->constraint_count;
+		memcpy(view.count_by_type, world->count_by_type, sizeof view.count_by_type);
+	}
+	return view;
+}
+
+weft_tethers_view weft_world_tethers(const weft_world* world) {
+	weft_tethers_view view = {0};
+	if (world != NULL) {
+		view.anchor = world->tether_anchor;
+		view.max_distance = world->tether_max_distance;
+		view.count = world->particle_count;
+	}
+	return view;
+}

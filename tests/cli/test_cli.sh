@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# CLI contract (DESIGN.md §5): JSON on stdout, errors on stderr with exit code 2, OBJ export.
+set -u
+weft="$1"
+passed=0 failed=0
+check() { # check "name" command...
+  local name="$1"; shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name" >&2; fi
+}
+json_get() { python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print(eval('d' + sys.argv[1]))" "$1"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+info=$("$weft" info --grid 64x32)
+check "info particles" [ "$(echo "$info" | json_get "['particles']")" = 2048 ]
+check "info total" [ "$(echo "$info" | json_get "['constraints']['total']")" = $((6*64*32 - 5*(64+32) + 2)) ]
+check "info stretch" [ "$(echo "$info" | json_get "['constraints']['stretch']")" = $((64*31 + 32*63)) ]
+check "info colors" [ "$(echo "$info" | json_get "['colors']")" = 12 ]
+
+bench=$("$weft" bench --scene hang --grid 16 --substeps 5 --iterations 2 --frames 20 --threads 1)
+for key in scene grid particles constraints colors substeps iterations frames threads ms_per_frame max_stretch nan; do
+  check "bench key $key" python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if '$key' in d else 1)" "$bench"
+done
+check "bench substeps" [ "$(echo "$bench" | json_get "['substeps']")" = 5 ]
+check "bench nan" [ "$(echo "$bench" | json_get "['nan']")" = False ]
+
+"$weft" run --scene sphere --grid 12 --frames 6 --every 3 --export "$tmp/out" > "$tmp/run.json"
+check "run exit" [ $? = 0 ]
+check "run frame 3" [ -s "$tmp/out/cloth_0003.obj" ]
+check "run frame 6" [ -s "$tmp/out/cloth_0006.obj" ]
+check "run no frame 4" [ ! -e "$tmp/out/cloth_0004.obj" ]
+check "run collider" [ -s "$tmp/out/collider.obj" ]
+check "cloth vertices" [ "$(grep -c '^v ' "$tmp/out/cloth_0006.obj")" = 144 ]
+check "cloth faces" [ "$(grep -c '^f ' "$tmp/out/cloth_0006.obj")" = $((2*11*11)) ]
+check "collider sphere" grep -q '^o sphere0' "$tmp/out/collider.obj"
+
+bad() { # bad "name" args...: exit 2, "error:" on stderr, nothing on stdout
+  local name="$1"; shift
+  "$weft" "$@" > "$tmp/out.txt" 2> "$tmp/err.txt"
+  local code=$?
+  check "$name exit 2" [ $code = 2 ]
+  check "$name error line" grep -q '^error: ' "$tmp/err.txt"
+  check "$name no stdout" [ ! -s "$tmp/out.txt" ]
+}
+bad "no command"
+bad "unknown command" frobnicate
+bad "unknown flag" info --gird 8
+bad "zero grid" info --grid 0x5
+bad "huge grid" info --grid 100000x100000
+bad "bad grid text" info --grid 8xfoo
+bad "unknown scene" bench --scene nope --grid 8 --frames 2
+bad "negative frames" bench --scene hang --grid 8 --frames -5
+bad "non-numeric substeps" bench --scene hang --grid 8 --substeps many
+bad "missing value" bench --scene
+bad "run without export" run --scene hang --grid 8 --frames 2
+bad "export onto a file" run --scene hang --grid 8 --frames 2 --export "$tmp/run.json"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

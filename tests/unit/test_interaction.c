@@ -1,0 +1,68 @@
+// Grab and raycast (the mouse drag), render data (normals, strain), and no allocation in the step.
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "weft/weft.h"
+
+static int allocations = 0;
+static void* counting_alloc(size_t size, void* user) { (void)user; allocations++; return malloc(size); }
+static void counting_free(void* ptr, void* user) { (void)user; free(ptr); }
+
+int main(void) {
+	// A vertical 1 m cloth in the plane z = 0, top corners pinned, facing +z.
+	weft_world_def wd = weft_default_world_def();
+	wd.allocator = (weft_allocator){counting_alloc, counting_free, NULL};
+	weft_cloth_def cd = weft_default_cloth_def();
+	cd.width = cd.height = 21;
+	weft_world* world = NULL;
+	CHECK(weft_world_create(&wd, &cd, &world) == WEFT_OK);
+	CHECK(allocations > 0);
+
+	// Render data at rest: normals face +z, strain zero.
+	weft_world_update_render_data(world);
+	const float* n = weft_world_normals(world);
+	const float* strain = weft_world_strain(world);
+	bool facing = true, unstrained = true;
+	for (int32_t p = 0; p < weft_world_particle_count(world); ++p) {
+		facing = facing && fabsf(n[4 * p + 2] - 1.0f) < 1e-5f;
+		unstrained = unstrained && fabsf(strain[p]) < 1e-6f;
+	}
+	CHECK(facing);
+	CHECK(unstrained);
+	const float* uv = weft_world_uvs(world);
+	CHECK(uv[0] == 0.0f && uv[1] == 0.0f);
+	CHECK(uv[2 * 440] == 1.0f && uv[2 * 440 + 1] == 1.0f);
+
+	// Ray from the front through the cloth centre (0, 1.0, 0) hits the centre particle (10,10).
+	int32_t hit = -2;
+	float distance = 0.0f;
+	CHECK(weft_world_raycast(world, (weft_vec3){0.01f, 1.01f, 3.0f}, (weft_vec3){0, 0, -1}, &hit, &distance) == WEFT_OK);
+	CHECK(hit == 10 * 21 + 10);
+	CHECK_NEAR(distance, 3.0f, 1e-4);
+	CHECK(weft_world_raycast(world, (weft_vec3){5.0f, 1.0f, 3.0f}, (weft_vec3){0, 0, -1}, &hit, NULL) == WEFT_OK);
+	CHECK(hit == -1);
+
+	// Grab it, pull it 0.4 m towards the viewer: it follows exactly, its neighbours follow partly.
+	int32_t centre = 10 * 21 + 10;
+	int before = allocations;
+	CHECK(weft_world_grab(world, centre, (weft_vec3){0.0f, 1.0f, 0.4f}) == WEFT_OK);
+	CHECK(weft_world_grabbed(world) == centre);
+	for (int f = 0; f < 30; ++f) CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
+	const float* x = weft_world_positions(world);
+	CHECK_NEAR(x[4 * centre + 2], 0.4f, 1e-6);
+	CHECK(x[4 * (centre + 1) + 2] > 0.2f);
+	CHECK(weft_world_grab_move(world, (weft_vec3){0.2f, 1.0f, 0.4f}) == WEFT_OK);
+	weft_world_step(world, 1.0f / 60.0f);
+	CHECK_NEAR(x[4 * centre], 0.2f, 1e-6);
+	weft_world_release(world);
+	CHECK(weft_world_grabbed(world) == -1);
+	CHECK(x[4 * centre + 3] > 0.0f); // inverse mass restored
+	weft_world_step(world, 1.0f / 60.0f);
+	weft_world_update_render_data(world);
+	CHECK(weft_world_strain(world)[centre] != 0.0f);
+	// The step, the grab and the render data allocate nothing.
+	CHECK(allocations == before);
+	weft_world_destroy(world);
+	return TEST_SUMMARY();
+}
