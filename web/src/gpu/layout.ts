@@ -80,9 +80,20 @@ export const TILE_CONSTRAINT_LAYOUT = {
   offsets: { ab: 0, rest_length: 4, compliance: 8, index: 12 },
 } as const;
 
-/// Per-particle links (u32 × 4): tether anchor (NONE = no tether), tether max distance (f32 bits),
-/// the particle's leftover constraint of the tiled schedule (NONE = none), unused.
-export const LINK_LAYOUT = { size: 16, words: 4 } as const;
+/// Tether slots per particle (WEFT_TETHERS_PER_PARTICLE in weft.h; checked by the layout test and
+/// against the core at run time).
+export const TETHERS_PER_PARTICLE = 4;
+
+/// Per-particle links (u32 words): TETHERS_PER_PARTICLE tether anchors (NONE = no tether), as many
+/// max distances (f32), the particle's leftover constraint of the tiled schedule (NONE = none),
+/// three unused words (16-byte records).
+export const LINK_LAYOUT = {
+  words: 2 * TETHERS_PER_PARTICLE + 4,
+  size: 4 * (2 * TETHERS_PER_PARTICLE + 4),
+  anchor: 0,
+  maxDistance: TETHERS_PER_PARTICLE,
+  leftover: 2 * TETHERS_PER_PARTICLE,
+} as const;
 
 /// A group of the tiled schedule (u32 × 8): first entry of its particle list, particle count, first
 /// of its constraints, colour steps, step stride (constraint slots a step), unused × 3. Step s of a
@@ -118,12 +129,17 @@ const WORKGROUP_SIZE: u32 = ${config.workgroupSize}u;
 const TILE_WORKGROUP_SIZE: u32 = ${config.tileWorkgroupSize}u;
 const TILE_CAPACITY: u32 = ${config.tileCapacity}u;
 const MAX_SPHERES: u32 = ${MAX_SPHERES}u;
+const TETHERS_PER_PARTICLE: u32 = ${TETHERS_PER_PARTICLE}u;
 const NONE: u32 = ${NONE}u;
 ${flags}
 ${wgslStruct(STEP)}
 struct Constraint { a: u32, b: u32, rest_length: f32, compliance: f32 }
 struct TileConstraint { ab: u32, rest_length: f32, compliance: f32, index: u32 }
-struct Link { anchor: u32, max_distance: f32, leftover: u32, unused: u32 }
+struct Link {
+  anchor: array<u32, TETHERS_PER_PARTICLE>,
+  max_distance: array<f32, TETHERS_PER_PARTICLE>,
+  leftover: u32, unused0: u32, unused1: u32, unused2: u32,
+}
 struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32,
   stride: u32, unused0: u32, unused1: u32, unused2: u32 }
 // Large batches are dispatched as a 2D grid of workgroups (65535 a dimension at most).

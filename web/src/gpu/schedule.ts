@@ -26,7 +26,9 @@ export interface CoreArrays {
   constraintBytes(): Uint8Array;
   constraintTypes(): Uint8Array;
   colorOffsets(): Int32Array;
-  tetherAnchors(): Int32Array;
+  readonly tethersPerParticle: number;
+  tetherAnchors(): Int32Array; // tethersPerParticle slots per particle
+
   tetherMaxDistances(): Float32Array;
   indices(): Uint32Array;
 }

@@ -10,7 +10,7 @@
 //          (≈15 dispatches a substep); the reference for parity.
 //   tiled  pass A (integrate + solve inside tiles), pass B (shifted tiles), finish: 3 a substep.
 // The renderer draws from `buffers.positions/normals/strain` (STORAGE | VERTEX): no read-back.
-import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, wgslPrelude, type KernelConfig } from './layout';
+import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslPrelude, type KernelConfig } from './layout';
 import { buildRenderAdjacency, buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
 import type { PhysicsSettings } from './settings';
 import { SphereMotion, type SphereDef, type Vec3 } from './spheres';
@@ -132,16 +132,22 @@ export class GpuSolver {
       predicted: make('predicted', positions, STORAGE() | GPUBufferUsage.COPY_SRC),
     };
 
+    if (core.tethersPerParticle !== TETHERS_PER_PARTICLE) {
+      throw new Error(`the core has ${core.tethersPerParticle} tethers a particle, the kernels ${TETHERS_PER_PARTICLE}`);
+    }
     const anchors = core.tetherAnchors();
     const maxDistances = core.tetherMaxDistances();
     const links = new ArrayBuffer(n * LINK_LAYOUT.size);
     const lw = new Uint32Array(links), lf = new Float32Array(links);
     for (let p = 0; p < n; ++p) {
-      const anchor = p < anchors.length ? anchors[p] : -1;
-      lw[4 * p] = anchor >= 0 && anchor < n ? anchor : NONE;
-      lf[4 * p + 1] = p < maxDistances.length ? maxDistances[p] : 0;
-      lw[4 * p + 2] = this.tiled ? this.tiled.leftoverOf[p] : NONE;
-      lw[4 * p + 3] = 0;
+      const at = p * LINK_LAYOUT.words;
+      for (let k = 0; k < TETHERS_PER_PARTICLE; ++k) {
+        const slot = p * TETHERS_PER_PARTICLE + k;
+        const anchor = slot < anchors.length ? anchors[slot] : -1;
+        lw[at + LINK_LAYOUT.anchor + k] = anchor >= 0 && anchor < n ? anchor : NONE;
+        lf[at + LINK_LAYOUT.maxDistance + k] = slot < maxDistances.length ? maxDistances[slot] : 0;
+      }
+      lw[at + LINK_LAYOUT.leftover] = this.tiled ? this.tiled.leftoverOf[p] : NONE;
     }
     const adjacency = buildRenderAdjacency(core, STRETCH);
     this.strainBase = adjacency.strainBase;

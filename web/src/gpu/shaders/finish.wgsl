@@ -1,19 +1,25 @@
 // End-of-substep phases of one particle (solver.c and collide.c): tethers, collisions with
 // friction, velocity update. Only the per-particle module (solve.wgsl) includes this file.
 
-// A tether (solver.c: solve_tethers). Anchors are pinned, so reading their position races with no
-// write: the solves never move a particle of inverse mass 0.
-fn apply_tether(p: u32, x: vec4f) -> vec4f {
-  let link = links[p];
-  if (link.anchor >= particle_count() || x.w == 0.0) {
+// The particle's tethers in order (solver.c: weft_phase_tethers). Anchors are pinned, so reading
+// their position races with no write: the solves never move a particle of inverse mass 0.
+fn apply_tether(p: u32, x_in: vec4f) -> vec4f {
+  var x = x_in;
+  if (x.w == 0.0) {
     return x;
   }
-  let y = predicted[link.anchor].xyz;
-  let d = x.xyz - y;
-  let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
-  let limit = link.max_distance;
-  if (d2 > limit * limit) {
-    return vec4f(y + d * (limit / sqrt(d2)), x.w);
+  for (var k = 0u; k < TETHERS_PER_PARTICLE; k += 1u) {
+    let anchor = links[p].anchor[k];
+    if (anchor >= particle_count()) {
+      continue;
+    }
+    let y = predicted[anchor].xyz;
+    let d = x.xyz - y;
+    let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    let limit = links[p].max_distance[k];
+    if (d2 > limit * limit) {
+      x = vec4f(y + d * (limit / sqrt(d2)), x.w);
+    }
   }
   return x;
 }

@@ -80,8 +80,9 @@ fn integrate_particle(p: u32) -> vec4f {
       let along = drag * (n.x * r.x + n.y * r.y + n.z * r.z);
       a += along * n;
     }
+    // Damping acts on the motion so far, not on this substep's forces (solver.c).
     let damping = max(0.0, 1.0 - step.ground.w * h);
-    let nv = (v + h * a) * damping;
+    let nv = v * damping + h * a;
     velocities[p] = vec4f(nv, velocities[p].w);
     predicted_x = vec4f(x.xyz + h * nv, x.w);
   }
