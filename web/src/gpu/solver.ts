@@ -246,13 +246,14 @@ export class GpuSolver {
 
   /// Replaces positions and velocities (xyzw per particle), e.g. after the core was reset.
   upload(positions: Float32Array, velocities: Float32Array): void {
-    this.device.queue.writeBuffer(this.buffers.positions, 0, positions);
-    this.device.queue.writeBuffer(this.buffers.velocities, 0, velocities);
+    // Views on wasm memory: an ArrayBuffer, never shared, in this build.
+    this.device.queue.writeBuffer(this.buffers.positions, 0, positions as Float32Array<ArrayBuffer>);
+    this.device.queue.writeBuffer(this.buffers.velocities, 0, velocities as Float32Array<ArrayBuffer>);
   }
 
   /// Re-reads the core's constraint records (after a compliance change).
   uploadConstraints(): void {
-    this.device.queue.writeBuffer(this.coreBuffers.constraints, 0, this.core.constraintBytes());
+    this.device.queue.writeBuffer(this.coreBuffers.constraints, 0, this.core.constraintBytes() as Uint8Array<ArrayBuffer>);
     if (this.tiled && this.tileBuffers) {
       const fresh = buildTiledSchedule(this.core, this.tiled.tileSize, NONE);
       if (typeof fresh !== 'string') {
