@@ -73,7 +73,6 @@ async function boot(): Promise<void> {
     recovering = true;
     messages.show(`The GPU device was lost (${message}); recovering.`, 'warning', 'lost');
     app.stop();
-    const wasGpuSolver = app.current.solver === 'gpu';
     const previous = app.renderer.kind;
     // A lost context stays lost on its canvas: start over on a fresh one.
     replaceCanvas();
@@ -85,7 +84,9 @@ async function boot(): Promise<void> {
       return;
     }
     input.attach(canvas);
-    if (wasGpuSolver) await app.load({ ...app.current, solver: app.renderer.device ? 'gpu' : 'wasm' });
+    // A GPU solver that lost its device has already handed the cloth to wasm (gpu/cloth-solver.ts):
+    // only one still on the GPU is rebuilt.
+    if (app.solver.kind === 'gpu') await app.load({ ...app.current, solver: app.renderer.device ? 'gpu' : 'wasm' });
     else app.renderer.setCloth(app.solver.world);
     resize();
     app.start();
