@@ -180,6 +180,17 @@ WASM_EXPORT(world_get_sphere) float* wasm_world_get_sphere(wasm_world* h, int32_
 	return h->out;
 }
 
+// The scripted motion of a scene sphere as defined (the core API reports only where a sphere is):
+// out[0..2] amplitude (m), out[3] frequency (Hz), out[4] moving at start (1/0). 0 for a bad index.
+WASM_EXPORT(world_sphere_motion) float* wasm_world_sphere_motion(wasm_world* h, int32_t index) {
+	if (index < 0 || index >= h->scene.sphere_count) return NULL;
+	const weft_sphere_def* def = &h->scene.spheres[index];
+	h->out[0] = def->motion_amplitude.x, h->out[1] = def->motion_amplitude.y, h->out[2] = def->motion_amplitude.z;
+	h->out[3] = def->motion_frequency;
+	h->out[4] = def->moving ? 1.0f : 0.0f;
+	return h->out;
+}
+
 // ---- grab -----------------------------------------------------------------------------------
 
 // The small-results array of the last call that fills it (world_get_wind, world_get_sphere, world_raycast).

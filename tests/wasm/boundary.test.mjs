@@ -161,6 +161,10 @@ test('sphere motion turns on and off', () => {
     // The scene's sphere moves when its motion is on (if it has a scripted motion at all).
     if (Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) === 0) assert.fail('sphere did not move while moving');
     assert.throws(() => world.sphere(99), /no sphere/);
+    // The scene's motion as defined: sphere: 0.5 m along x at 0.2 Hz (scenes.c); a GPU solver replays it.
+    const motion = world.sphereMotion(0);
+    assert.ok(motion.frequency > 0 && Math.hypot(motion.amplitude.x, motion.amplitude.y, motion.amplitude.z) > 0);
+    assert.throws(() => world.sphereMotion(5), /no sphere/);
   } finally {
     world.destroy();
   }

@@ -154,6 +154,13 @@ export class WeftWorld {
     const out = new Float32Array(this.core.memory, ptr, 5);
     return { center: { x: out[0], y: out[1], z: out[2] }, radius: out[3], moving: out[4] !== 0 };
   }
+  /** The scene's scripted motion of sphere `index`: centre + amplitude · sin(2π frequency t). */
+  sphereMotion(index: number): { amplitude: Vec3; frequency: number; movingAtStart: boolean } {
+    const ptr = this.exports.world_sphere_motion(this.handle, index);
+    if (!ptr) throw new Error(`no sphere ${index}`);
+    const out = new Float32Array(this.core.memory, ptr, 5);
+    return { amplitude: { x: out[0], y: out[1], z: out[2] }, frequency: out[3], movingAtStart: out[4] !== 0 };
+  }
   setSphereMoving(index: number, moving: boolean): void {
     this.check(this.exports.world_set_sphere_moving(this.handle, index, moving ? 1 : 0), 'sphere motion');
   }
