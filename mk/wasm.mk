@@ -26,7 +26,12 @@ $(WASM_BUNNY_HEADER): scripts/gen_bunny.js web/node_modules/bunny/index.js
 	@node scripts/gen_bunny.js web/node_modules/bunny $@
 $(WASM_DIR)/core/bunny.o: $(WASM_BUNNY_HEADER)
 endif
-WASM_BOUNDARY_OBJECTS := $(patsubst wasm/%.c,$(WASM_DIR)/boundary/%.o,$(wildcard wasm/*.c))
+# The mesh collider's exports need the core's mesh API (it arrives with the mesh collision work).
+WASM_BOUNDARY_SOURCES := $(filter-out wasm/weft_wasm_mesh.c,$(wildcard wasm/*.c))
+ifneq ($(shell grep -l 'weft_world_mesh_collider' include/weft/weft.h 2>/dev/null),)
+WASM_BOUNDARY_SOURCES += wasm/weft_wasm_mesh.c
+endif
+WASM_BOUNDARY_OBJECTS := $(patsubst wasm/%.c,$(WASM_DIR)/boundary/%.o,$(WASM_BOUNDARY_SOURCES))
 WASM_UNIT_TESTS := $(patsubst tests/unit/%.c,$(WASM_DIR)/tests/%.wasm,$(wildcard tests/unit/test_*.c))
 
 .PHONY: wasm test-wasm bench-wasm

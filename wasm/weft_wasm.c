@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wasm_world.h"
 #include "weft/weft.h"
 
-#define WASM_EXPORT(name) __attribute__((export_name(#name), visibility("default")))
 
 // The layout JS and WGSL mirror (weft.h documents it as 16 bytes); a test compares these with the
 // TypeScript/WGSL constants through the layout exports below.
@@ -27,12 +27,7 @@ _Static_assert(offsetof(weft_constraint, b) == 4, "weft_constraint.b at 4");
 _Static_assert(offsetof(weft_constraint, rest_length) == 8, "weft_constraint.rest_length at 8");
 _Static_assert(offsetof(weft_constraint, compliance) == 12, "weft_constraint.compliance at 12");
 
-typedef struct wasm_world {
-	weft_world* world;
-	weft_scene_def scene;     // the definition it was built from (frame time, initial compliances)
-	float compliance[3];      // per-type compliance in force (the core has no getter)
-	float out[8];             // small results (sphere centre, ray hit) read by JS after a call
-} wasm_world;
+
 
 // JS writes C strings (scene names) here before a call; 0-terminated.
 static char string_buffer[256];
