@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadCore } from './load-core.mjs';
 
 const { bindings, core } = await loadCore();
-const { WeftWorld, checkLayout, CONSTRAINT_LAYOUT, STRETCH, SHEAR, BEND } = bindings;
+const { WeftWorld, WasmSolver, checkLayout, CONSTRAINT_LAYOUT, STRETCH, SHEAR, BEND } = bindings;
 
 test('weft_constraint layout matches the TS/WGSL mirror, and a drift is caught', () => {
   checkLayout(core.exports);
@@ -231,4 +231,31 @@ test('the bunny scene exposes its mesh collider for drawing and for the GPU solv
   const plain = new WeftWorld(core, 'hang', 8);
   assert.equal(plain.meshCollider(), null, 'no mesh, no arrays');
   plain.destroy();
+});
+
+test('the wasm solver hands the renderer views on core memory, not copies', async () => {
+  const solver = new WasmSolver(new WeftWorld(core, 'hang', 16));
+  try {
+    solver.step(3);
+    const source = solver.renderSource();
+    assert.equal(source.kind, 'cpu');
+    for (const [name, view, ptr] of [
+      ['positions', source.positions, core.exports.world_positions_ptr],
+      ['normals', source.normals, core.exports.world_normals_ptr],
+      ['strain', source.strain, core.exports.world_strain_ptr],
+    ]) {
+      assert.equal(view.buffer, core.memory, `${name} is a view on memory.buffer`);
+      assert.equal(view.byteOffset, ptr(solver.world['handle']), `${name} starts at the core's array`);
+    }
+    const copy = await solver.positions();
+    assert.notEqual(copy.buffer, core.memory, 'positions() is a copy');
+    assert.deepEqual(copy, Float32Array.from(source.positions));
+    solver.apply({ substeps: 4, iterations: 2, damping: 0.25, wind: { x: 1, y: 0, z: 0 } });
+    assert.deepEqual([solver.settings().substeps, solver.settings().iterations, solver.settings().damping], [4, 2, 0.25]);
+    assert.equal(solver.frame, 3);
+    solver.reset();
+    assert.equal(solver.frame, 0);
+  } finally {
+    solver.destroy();
+  }
 });
