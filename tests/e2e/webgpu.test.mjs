@@ -280,3 +280,27 @@ test('the bunny scene draws its mesh collider', async (t) => {
     await page.close();
   }
 });
+
+test('the drawing buffer follows the window size and devicePixelRatio', async () => {
+  const { page, errors } = await openApp(session, '?scene=hang&grid=16', { width: 640, height: 400, deviceScaleFactor: 2 });
+  try {
+    await page.evaluate(() => window.weft.pause());
+    const size = async () => {
+      const stats = await imageStats(page, await page.evaluate(() => window.weft.capture()));
+      return [stats.width, stats.height];
+    };
+    assert.deepEqual(await size(), [1280, 800], 'device pixels at devicePixelRatio 2');
+    await page.setViewportSize({ width: 500, height: 300 });
+    await waitFor(page, () => window.innerWidth === 500);
+    // The resize observer runs before the next frame: poll the captured size.
+    let current;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      current = await size();
+      if (current[0] === 1000) break;
+    }
+    assert.deepEqual(current, [1000, 600]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
