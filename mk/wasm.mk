@@ -16,16 +16,13 @@ WASM_LDLIBS := -lc -lm $(WASM_BUILTINS)
 
 WASM_CORE_OBJECTS := $(patsubst src/%.c,$(WASM_DIR)/core/%.o,$(wildcard src/*.c))
 
-# The Stanford bunny's arrays are generated from the npm package (src/bunny.c includes them when
-# present), the same way cmake/bunny.cmake does for the native build.
-ifneq ($(wildcard scripts/gen_bunny.js),)
-WASM_BUNNY_HEADER := $(WASM_DIR)/generated/weft_bunny_data.h
-WASM_CFLAGS += -I$(WASM_DIR)/generated
-$(WASM_BUNNY_HEADER): scripts/gen_bunny.js web/node_modules/bunny/index.js
-	@mkdir -p $(@D)
-	@node scripts/gen_bunny.js web/node_modules/bunny $@
-$(WASM_DIR)/core/bunny.o: $(WASM_BUNNY_HEADER)
+# The Stanford bunny's arrays (src/bunny.c includes them when present) come from mk/mesh.mk's
+# bunny-data rule, the same header CMake generates for the native build.
+ifdef WEFT_BUNNY_HEADER
+WASM_CFLAGS += -I$(dir $(WEFT_BUNNY_HEADER))
+$(WASM_DIR)/core/bunny.o: $(WEFT_BUNNY_HEADER)
 endif
+
 # The mesh collider's exports need the core's mesh API (it arrives with the mesh collision work).
 WASM_BOUNDARY_SOURCES := $(filter-out wasm/weft_wasm_mesh.c,$(wildcard wasm/*.c))
 ifneq ($(shell grep -l 'weft_world_mesh_collider' include/weft/weft.h 2>/dev/null),)
