@@ -1,0 +1,20 @@
+# The GPU solver (web/src/gpu): parity and layout tests under Node + Dawn. Without a GPU (here, CI)
+# Dawn runs on Mesa llvmpipe through GLES (scripts/apt-packages/gpu.txt); DESIGN.md §6.
+# The H200 benchmark runs on the device machine: bench/gpu/pack.sh builds its bundle.
+TEST_SUITES += test-gpu
+
+GPU_DIR := $(BUILD_DIR)/gpu
+
+.PHONY: test-gpu gpu-bench-pack
+$(GPU_DIR)/layout_probe: tests/gpu/layout_probe.c include/weft/weft.h native
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -Iinclude $< $(BUILD_DIR)/libweft.a -lm -lpthread -o $@
+
+test-gpu: wasm $(GPU_DIR)/layout_probe
+	@node tests/gpu/build.mjs $(GPU_DIR) tests/gpu/parity.test.ts tests/gpu/layout.test.ts
+	@EGL_PLATFORM=surfaceless WEFT_WASM=$(WASM_DIR)/weft.wasm WEFT_LAYOUT_PROBE=$(GPU_DIR)/layout_probe \
+	  node --test $(GPU_DIR)/layout.test.mjs $(GPU_DIR)/parity.test.mjs
+
+# Bundle for the H200 run (see bench/gpu/pack.sh); the results land in bench/results/h200/gpu.json.
+gpu-bench-pack: wasm
+	@bash bench/gpu/pack.sh

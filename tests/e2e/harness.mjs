@@ -1,0 +1,56 @@
+// Shared by the e2e tests and the browser benchmark: serves web/dist on a free loopback port and
+// drives Debian's Chromium headless through playwright-core (no browser downloads).
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../scripts/static-server.mjs';
+
+export const root = resolve(fileURLToPath(import.meta.url), '../../..');
+const require = createRequire(resolve(root, 'web/package.json'));
+const { chromium } = require('playwright-core');
+
+export const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
+const QUIET_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+
+/** Starts the server and a browser; `webgpu` adds --enable-unsafe-webgpu. Call close() when done. */
+export async function startBrowser({ webgpu = true } = {}) {
+  const { server, url } = await serve(resolve(root, 'web/dist'), 0);
+  const args = [...QUIET_FLAGS, ...(process.env.WEFT_EXTRA_FLAGS ?? '').split(' ').filter(Boolean)];
+  if (webgpu) args.push('--enable-unsafe-webgpu');
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  return {
+    url,
+    browser,
+    async close() {
+      await browser.close().catch(() => {});
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
+/**
+ * Opens the app with the given query and waits until window.weft is ready and frames advance.
+ * Console errors and page errors are collected in `errors`.
+ */
+export async function openApp(session, query = '', { width = 800, height = 600, deviceScaleFactor = 1 } = {}) {
+  const page = await session.browser.newPage({ viewport: { width, height }, deviceScaleFactor });
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(`${session.url}${query}`);
+  await page.waitForFunction(() => window.weft && window.weft.stats().frame > 0, null, { timeout: 60_000 });
+  return { page, errors };
+}
+
+/** Polls fn in the page until it returns truthy (no fixed sleeps). */
+export function waitFor(page, fn, arg, timeout = 30_000) {
+  return page.waitForFunction(fn, arg, { timeout, polling: 50 });
+}

@@ -1,0 +1,67 @@
+// One source of truth, checked: the layouts and constants the GPU solver generates its WGSL from
+// (web/src/gpu/layout.ts) and the core defaults it mirrors (settings.ts) against the C compiler's
+// view of include/weft/weft.h (tests/gpu/layout_probe.c, built by mk/gpu.mk), and the generated
+// WGSL against the device's shader compiler.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { CONSTRAINT_LAYOUT, MAX_SPHERES, STEP, TETHERS_PER_PARTICLE, wgslPrelude } from '../../web/src/gpu/layout';
+import { CORE_DEFAULTS } from '../../web/src/gpu/settings';
+import { nodeDevice } from './node-gpu';
+
+const probe = JSON.parse(execFileSync(process.env.WEFT_LAYOUT_PROBE ?? 'build/gpu/layout_probe', { encoding: 'utf8' }));
+const f32 = Math.fround;
+
+test('weft_constraint: the TS/WGSL layout is the C layout', () => {
+  assert.deepEqual(probe.constraint, { size: CONSTRAINT_LAYOUT.size, ...CONSTRAINT_LAYOUT.offsets });
+});
+
+test('constants shared with C', () => {
+  assert.equal(probe.max_spheres, MAX_SPHERES);
+  assert.equal(probe.tethers_per_particle, TETHERS_PER_PARTICLE);
+});
+
+test('CORE_DEFAULTS mirror weft_default_world_def()', () => {
+  // Compare as float32, the type of every C field.
+  const flat = (o: unknown): unknown =>
+    typeof o === 'number' ? f32(o) : Array.isArray(o) ? o.map(flat)
+    : o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, flat(k === 'gravity' || k === 'wind' ? (Array.isArray(v) ? v : [v.x, v.y, v.z]) : v)]))
+    : o;
+  assert.deepEqual(flat(probe.defaults), flat(CORE_DEFAULTS));
+});
+
+test('the generated WGSL structs have the sizes TypeScript writes', async () => {
+  const device = await nodeDevice('opengles');
+  // A kernel that stores sizeof-like facts the WGSL compiler computed: the offset of one element
+  // past the start of an array of each struct.
+  const code = `${wgslPrelude({ workgroupSize: 64, tileWorkgroupSize: 64, tileCapacity: 64 })}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read> steps: array<Step>;
+@group(0) @binding(2) var<storage, read> constraints: array<Constraint>;
+@compute @workgroup_size(1) fn main() {
+  out[0] = arrayLength(&steps);
+  out[1] = arrayLength(&constraints);
+}`;
+  const module = device.createShaderModule({ code });
+  const info = await module.getCompilationInfo();
+  assert.deepEqual(info.messages.filter((m) => m.type === 'error').map((m) => m.message), []);
+  // arrayLength = buffer bytes / stride: a buffer of exactly k strides reports k.
+  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const out = device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const steps = device.createBuffer({ size: STEP.size * 3, usage: GPUBufferUsage.STORAGE });
+  const constraints = device.createBuffer({ size: CONSTRAINT_LAYOUT.size * 5, usage: GPUBufferUsage.STORAGE });
+  const read = device.createBuffer({ size: 8, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [out, steps, constraints].map((buffer, binding) => ({ binding, resource: { buffer } })) }));
+  pass.dispatchWorkgroups(1);
+  pass.end();
+  encoder.copyBufferToBuffer(out, 0, read, 0, 8);
+  device.queue.submit([encoder.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const [stepCount, constraintCount] = new Uint32Array(read.getMappedRange().slice(0));
+  device.destroy();
+  assert.equal(stepCount, 3, 'WGSL Step stride differs from STEP.size');
+  assert.equal(constraintCount, 5, 'WGSL Constraint stride differs from CONSTRAINT_LAYOUT.size');
+});

@@ -1,0 +1,261 @@
+// The wasm boundary through the app's TypeScript bindings: counts, layout, zero-copy views (also
+// across memory growth), stepping, reset, spheres, grab, and bad input that must not crash.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCore } from './load-core.mjs';
+
+const { bindings, core } = await loadCore();
+const { WeftWorld, WasmSolver, checkLayout, CONSTRAINT_LAYOUT, STRETCH, SHEAR, BEND } = bindings;
+
+test('weft_constraint layout matches the TS/WGSL mirror, and a drift is caught', () => {
+  checkLayout(core.exports);
+  assert.equal(core.exports.layout_constraint_size(), CONSTRAINT_LAYOUT.size);
+  const drifted = { ...core.exports, layout_constraint_size: () => 20 };
+  assert.throws(() => checkLayout(drifted), /layout mismatch: size/);
+  const swapped = { ...core.exports, layout_constraint_offset_a: () => 4, layout_constraint_offset_b: () => 0 };
+  assert.throws(() => checkLayout(swapped), /layout mismatch: a/);
+});
+
+test('scene names include the documented scenes', () => {
+  const names = core.sceneNames();
+  for (const name of ['hang', 'sphere', 'flag']) assert.ok(names.includes(name), `${name} in ${names}`);
+});
+
+test('a hang world has the documented counts and colouring', () => {
+  const n = 16;
+  const world = new WeftWorld(core, 'hang', n);
+  try {
+    assert.equal(world.particleCount, n * n);
+    assert.equal(world.constraintCount, 6 * n * n - 5 * (n + n) + 2);
+    assert.equal(world.constraintCountByType(STRETCH) + world.constraintCountByType(SHEAR) + world.constraintCountByType(BEND), world.constraintCount);
+    assert.ok(world.colorCount >= 12 && world.colorCount <= core.exports.layout_color_budget(), `colours ${world.colorCount}`);
+    assert.equal(world.indexCount, (n - 1) * (n - 1) * 6);
+    const offsets = world.colorOffsets();
+    assert.equal(offsets[0], 0);
+    assert.equal(offsets[world.colorCount + 1], world.constraintCount);
+    // No two constraints of one colour share a particle (read through the raw layout).
+    const bytes = world.constraintBytes();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let c = 0; c < world.colorCount; c++) {
+      const seen = new Set();
+      for (let k = offsets[c]; k < offsets[c + 1]; k++) {
+        const a = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.a, true);
+        const b = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.b, true);
+        const rest = view.getFloat32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.restLength, true);
+        assert.ok(a < world.particleCount && b < world.particleCount && rest > 0);
+        assert.ok(!seen.has(a) && !seen.has(b), `colour ${c} reuses a particle`);
+        seen.add(a);
+        seen.add(b);
+      }
+    }
+    const indices = world.indices();
+    assert.ok(indices.every((i) => i < world.particleCount));
+    const uvs = world.uvs();
+    assert.ok(uvs.every((u) => u >= 0 && u <= 1));
+    // Two top corners pinned: inverse mass 0 in w.
+    const positions = world.positions();
+    assert.equal(positions[3], 0);
+    assert.equal(positions[(n - 1) * 4 + 3], 0);
+    assert.ok(positions[(n * n - 1) * 4 + 3] > 0);
+    // Tethers: every slot's anchor is a pinned particle or -1, and a free particle has at least one.
+    const anchors = world.tetherAnchors();
+    assert.equal(anchors.length, world.particleCount * world.tethersPerParticle);
+    assert.equal(world.tetherMaxDistances().length, anchors.length);
+    for (const anchor of anchors) assert.ok(anchor === -1 || positions[anchor * 4 + 3] === 0, `anchor ${anchor} is pinned`);
+    const last = (n * n - 1) * world.tethersPerParticle;
+    assert.ok(anchors.subarray(last, last + world.tethersPerParticle).some((a) => a >= 0), 'the far corner is tethered');
+    assert.equal(world.lambdas().length, world.constraintCount);
+  } finally {
+    world.destroy();
+  }
+});
+
+test('stepping moves the cloth in place; reset restores the rest pose', () => {
+  const world = new WeftWorld(core, 'hang', 24);
+  try {
+    const positions = world.positions();
+    const rest = Float32Array.from(world.restPositions());
+    assert.deepEqual(Float32Array.from(positions), rest);
+    world.stepFrames(30);
+    assert.equal(world.frame, 30);
+    assert.ok(world.positions() === positions, 'stepping must not grow memory (the view stays valid)');
+    const moved = positions.some((v, i) => Math.abs(v - rest[i]) > 1e-3);
+    assert.ok(moved, 'cloth moved under gravity');
+    assert.ok(world.isFinite());
+    assert.ok(world.maxStretch() < 0.5, `max stretch ${world.maxStretch()}`);
+    world.updateRenderData();
+    const normals = world.normals();
+    for (let i = 0; i < world.particleCount; i++) {
+      const length = Math.hypot(normals[i * 4], normals[i * 4 + 1], normals[i * 4 + 2]);
+      assert.ok(Math.abs(length - 1) < 1e-3, `normal ${i} has length ${length}`);
+    }
+    assert.ok(world.strain().some((s) => s !== 0));
+    const hash = world.stateHash();
+    world.reset();
+    assert.equal(world.frame, 0);
+    assert.deepEqual(Float32Array.from(world.positions()), rest);
+    world.stepFrames(30);
+    assert.equal(world.stateHash(), hash, 'same steps from the same state give the same bits');
+  } finally {
+    world.destroy();
+  }
+});
+
+test('views are re-made after memory grows', () => {
+  const small = new WeftWorld(core, 'hang', 8);
+  try {
+    small.stepFrames(5);
+    const before = small.positions();
+    const snapshot = Float32Array.from(before);
+    const bufferBefore = core.memory;
+    const big = new WeftWorld(core, 'hang', 256); // needs megabytes: memory.grow detaches old views
+    try {
+      assert.notEqual(core.memory, bufferBefore, 'memory grew');
+      assert.equal(before.length, 0, 'the old view is detached');
+      assert.deepEqual(Float32Array.from(small.positions()), snapshot);
+      small.stepFrames(1);
+      assert.equal(small.positions().length, small.particleCount * 4);
+    } finally {
+      big.destroy();
+    }
+  } finally {
+    small.destroy();
+  }
+});
+
+test('live settings round-trip and reject bad values', () => {
+  const world = new WeftWorld(core, 'flag', 16);
+  try {
+    world.setSubsteps(7, 2);
+    assert.equal(world.substeps, 7);
+    assert.equal(world.iterations, 2);
+    world.setDamping(1.25);
+    assert.equal(world.damping, 1.25);
+    world.setWind({ x: 3, y: 0, z: -2 });
+    assert.deepEqual(world.wind, { x: 3, y: 0, z: -2 });
+    world.setCompliance(BEND, 1e-3);
+    assert.ok(Math.abs(world.compliance(BEND) - 1e-3) < 1e-9);
+    assert.throws(() => world.setSubsteps(0, 1), /substeps/);
+    assert.throws(() => world.setDamping(Number.NaN), /damping/);
+    assert.throws(() => world.setCompliance(SHEAR, -1), /compliance/);
+    assert.equal(world.substeps, 7, 'a rejected change leaves the settings alone');
+  } finally {
+    world.destroy();
+  }
+});
+
+test('sphere motion turns on and off', () => {
+  const world = new WeftWorld(core, 'sphere', 16);
+  try {
+    assert.ok(world.sphereCount >= 1);
+    world.setSphereMoving(0, true);
+    const a = world.sphere(0).center;
+    world.stepFrames(10);
+    const b = world.sphere(0).center;
+    assert.ok(world.sphere(0).moving);
+    world.setSphereMoving(0, false);
+    world.stepFrames(10);
+    const c = world.sphere(0).center;
+    assert.ok(!world.sphere(0).moving);
+    assert.deepEqual(b, c, 'a stopped sphere stays put');
+    // The scene's sphere moves when its motion is on (if it has a scripted motion at all).
+    if (Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) === 0) assert.fail('sphere did not move while moving');
+    assert.throws(() => world.sphere(99), /no sphere/);
+    // The scene's motion as defined: sphere: 0.5 m along x at 0.2 Hz (scenes.c); a GPU solver replays it.
+    const motion = world.sphereMotion(0);
+    assert.ok(motion.frequency > 0 && Math.hypot(motion.amplitude.x, motion.amplitude.y, motion.amplitude.z) > 0);
+    assert.throws(() => world.sphereMotion(5), /no sphere/);
+  } finally {
+    world.destroy();
+  }
+});
+
+test('raycast finds the cloth, grab drags the particle towards the target', () => {
+  const world = new WeftWorld(core, 'hang', 16);
+  try {
+    const rest = world.restPositions();
+    const centre = (8 * 16 + 8) * 4;
+    const target = { x: rest[centre], y: rest[centre + 1], z: rest[centre + 2] };
+    const hit = world.raycast({ x: target.x, y: target.y + 2, z: target.z }, { x: 0, y: -1, z: 0 });
+    assert.ok(hit, 'ray through the cloth hits it');
+    assert.ok(Math.abs(hit.distance - 2) < 0.05, `distance ${hit.distance}`);
+    assert.equal(world.raycast({ x: 0, y: 10, z: 5 }, { x: 0, y: 1, z: 0 }), null, 'ray away from the cloth misses');
+    const goal = { x: target.x, y: target.y + 0.5, z: target.z };
+    world.grab(hit.particle, goal);
+    assert.equal(world.grabbed, hit.particle);
+    world.stepFrames(60);
+    const p = world.positions();
+    const i = hit.particle * 4;
+    const distance = Math.hypot(p[i] - goal.x, p[i + 1] - goal.y, p[i + 2] - goal.z);
+    assert.ok(distance < 0.05, `grabbed particle is ${distance} m from the target`);
+    world.release();
+    assert.equal(world.grabbed, -1);
+    assert.throws(() => world.grab(-5, goal), /grab/);
+  } finally {
+    world.destroy();
+  }
+});
+
+test('bad scene input throws a message and leaves the core usable', () => {
+  assert.throws(() => new WeftWorld(core, 'no-such-scene', 16), /cannot create scene "no-such-scene"/);
+  assert.throws(() => new WeftWorld(core, 'hang', 0), /cannot create scene/);
+  assert.throws(() => new WeftWorld(core, 'hang', 100000), /cannot create scene/);
+  assert.throws(() => new WeftWorld(core, 'x'.repeat(1000), 16), /cannot create scene/);
+  const world = new WeftWorld(core, 'hang', 8);
+  world.stepFrames(1);
+  world.destroy();
+});
+
+const hasMesh = typeof core.exports.world_mesh_vertex_count === 'function' && core.sceneNames().includes('bunny');
+test('the bunny scene exposes its mesh collider for drawing and for the GPU solver', { skip: !hasMesh && 'this core has no mesh colliders yet' }, () => {
+  const world = new WeftWorld(core, 'bunny', 16);
+  try {
+    const mesh = world.meshCollider();
+    assert.ok(mesh, 'bunny has a mesh collider');
+    const vertexCount = mesh.vertices.length / 4;
+    assert.ok(vertexCount > 100 && mesh.indices.length >= 300, `${vertexCount} vertices, ${mesh.indices.length / 3} triangles`);
+    assert.ok(mesh.indices.every((i) => i < vertexCount));
+    for (let i = 0; i < vertexCount; i++) {
+      const n = Math.hypot(mesh.normals[i * 4], mesh.normals[i * 4 + 1], mesh.normals[i * 4 + 2]);
+      assert.ok(Math.abs(n - 1) < 1e-3, `pseudo-normal ${i} has length ${n}`);
+    }
+    // Fitted under the cloth and onto the ground.
+    let minY = Infinity;
+    for (let i = 0; i < vertexCount; i++) minY = Math.min(minY, mesh.vertices[i * 4 + 1]);
+    assert.ok(Math.abs(minY - (world.groundHeight ?? 0)) < 0.05, `bunny stands on the ground (lowest y ${minY})`);
+    world.stepFrames(5);
+    assert.ok(world.isFinite());
+  } finally {
+    world.destroy();
+  }
+  const plain = new WeftWorld(core, 'hang', 8);
+  assert.equal(plain.meshCollider(), null, 'no mesh, no arrays');
+  plain.destroy();
+});
+
+test('the wasm solver hands the renderer views on core memory, not copies', async () => {
+  const solver = new WasmSolver(new WeftWorld(core, 'hang', 16));
+  try {
+    solver.step(3);
+    const source = solver.renderSource();
+    assert.equal(source.kind, 'cpu');
+    for (const [name, view, ptr] of [
+      ['positions', source.positions, core.exports.world_positions_ptr],
+      ['normals', source.normals, core.exports.world_normals_ptr],
+      ['strain', source.strain, core.exports.world_strain_ptr],
+    ]) {
+      assert.equal(view.buffer, core.memory, `${name} is a view on memory.buffer`);
+      assert.equal(view.byteOffset, ptr(solver.world['handle']), `${name} starts at the core's array`);
+    }
+    const copy = await solver.positions();
+    assert.notEqual(copy.buffer, core.memory, 'positions() is a copy');
+    assert.deepEqual(copy, Float32Array.from(source.positions));
+    solver.apply({ substeps: 4, iterations: 2, damping: 0.25, wind: { x: 1, y: 0, z: 0 } });
+    assert.deepEqual([solver.settings().substeps, solver.settings().iterations, solver.settings().damping], [4, 2, 0.25]);
+    assert.equal(solver.frame, 3);
+    solver.reset();
+    assert.equal(solver.frame, 0);
+  } finally {
+    solver.destroy();
+  }
+});

@@ -1,0 +1,267 @@
+// The app: one core world behind a ClothSolver, one renderer, the camera and the frame loop.
+// Frames are fixed steps of the scene's frame time (one per displayed frame while running), so a
+// frame count means the same simulated time on any machine. All stepping goes through one queue
+// so step(n) from the hooks and the loop never interleave.
+import { OrbitCamera } from './camera';
+import type { WeftCore } from './core/wasm';
+import { WeftWorld, type Vec3 } from './core/world';
+import { add, dot, scale, sub } from './render/math';
+import type { ShadingMode } from './render/modes';
+import type { FrameInput, Renderer } from './render/renderer';
+import { WasmSolver } from './solver-wasm';
+import type { ClothSolver, SolverFactory, SolverKind } from './solver';
+import type { Grabber } from './ui/input';
+import type { Messages } from './ui/messages';
+
+export interface Stats {
+  frame: number;
+  fps: number;
+  simMs: number;
+  particles: number;
+  constraints: number;
+  colors: number;
+  solver: SolverKind;
+  renderer: string;
+  paused: boolean;
+  sphereMoving: boolean;
+  mode: ShadingMode;
+  /** Beyond DESIGN §5's list (a superset): where the sphere colliders are, for tools and tests. */
+  spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
+}
+
+export interface Scenario {
+  scene: string;
+  grid: number;
+  solver: SolverKind;
+}
+
+/** Registered by src/gpu/ when the GPU solver is built in; null until then. */
+export const solverFactories: Partial<Record<SolverKind, SolverFactory>> = {};
+
+export class App implements Grabber {
+  readonly camera = new OrbitCamera();
+  solver!: ClothSolver;
+  mode: ShadingMode;
+  paused = false;
+  private queue: Promise<void> = Promise.resolve();
+  private fps = 0;
+  private simMs = 0;
+  private lastFrameTime = 0;
+  private running = false;
+  private stepping = false;
+  private grabPlane: { point: Vec3; normal: Vec3 } | null = null;
+  private scenario!: Scenario;
+  private lastDrawn = '';
+  /** Bumped by anything else that changes the picture (a rebuild, a resize, a new renderer). */
+  redraw = 0;
+
+  constructor(readonly core: WeftCore, public renderer: Renderer, private readonly messages: Messages, mode: ShadingMode) {
+    this.mode = mode;
+  }
+
+  get current(): Scenario {
+    return { ...this.scenario };
+  }
+
+  /** Builds (or rebuilds) the cloth without reloading; keeps the old one if the new one fails. */
+  async load(scenario: Scenario): Promise<void> {
+    await this.enqueue(async () => {
+      const world = new WeftWorld(this.core, scenario.scene, scenario.grid);
+      let solver: ClothSolver = new WasmSolver(world);
+      let kind = scenario.solver;
+      if (kind === 'gpu') {
+        const factory = solverFactories.gpu;
+        if (!factory) {
+          this.messages.show('The GPU solver is not part of this build yet; running the C core (wasm) solver.', 'warning', 'solver');
+          kind = 'wasm';
+        } else if (!this.renderer.device) {
+          this.messages.show('The GPU solver needs WebGPU; running the C core (wasm) solver.', 'warning', 'solver');
+          kind = 'wasm';
+        } else {
+          try {
+            solver = await factory({ world, gpuDevice: this.renderer.device });
+            this.messages.clear('solver');
+          } catch (error) {
+            this.messages.show(`The GPU solver failed to start (${(error as Error).message}); running the wasm solver.`, 'warning', 'solver');
+            kind = 'wasm';
+          }
+        }
+      } else this.messages.clear('solver');
+      this.solver?.release();
+      this.solver?.destroy();
+      this.solver = solver;
+      this.scenario = { ...scenario, solver: kind };
+      this.renderer.setCloth(world);
+      this.frameCamera(world);
+      this.redraw++;
+    });
+  }
+
+  /** Points the camera at the cloth's rest pose and the colliders. */
+  private frameCamera(world: WeftWorld): void {
+    const rest = world.restPositions();
+    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < world.particleCount; i++) {
+      for (let k = 0; k < 3; k++) {
+        min[k] = Math.min(min[k], rest[i * 4 + k]);
+        max[k] = Math.max(max[k], rest[i * 4 + k]);
+      }
+    }
+    const ground = world.groundHeight ?? min[1];
+    // Pinned particles are where the cloth will hang from: look at their depth (hang, flag).
+    let pinnedZ = 0, pinned = 0;
+    for (let i = 0; i < world.particleCount; i++) {
+      if (rest[i * 4 + 3] === 0) (pinnedZ += rest[i * 4 + 2]), pinned++;
+    }
+    const extent = Math.max(max[0] - min[0], max[2] - min[2], max[1] - ground, 0.5);
+    this.camera.target = { x: (min[0] + max[0]) / 2, y: ground + (max[1] - ground) * 0.5, z: pinned ? pinnedZ / pinned : (min[2] + max[2]) / 2 };
+    this.camera.distance = extent * 1.85;
+    this.camera.yaw = -0.4;
+    this.camera.pitch = 0.22;
+  }
+
+  /** Runs work after every step already queued (steps, rebuilds, resets never interleave). */
+  private enqueue<T>(work: () => Promise<T> | T): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.then(() => undefined, () => undefined);
+    return result;
+  }
+
+  /** Simulates exactly n frames (paused or not) and resolves when they are done. */
+  step(frames: number): Promise<void> {
+    return this.enqueue(() => this.simulate(frames));
+  }
+
+  private async simulate(frames: number): Promise<void> {
+    const start = performance.now();
+    await this.solver.step(frames);
+    const ms = (performance.now() - start) / Math.max(1, frames);
+    this.simMs = this.simMs === 0 ? ms : this.simMs * 0.9 + ms * 0.1;
+  }
+
+  reset(): Promise<void> {
+    return this.enqueue(async () => {
+      this.solver.release();
+      this.grabPlane = null;
+      await this.solver.reset();
+      this.messages.clear('simulation');
+    });
+  }
+
+  setSphereMoving(moving: boolean): void {
+    this.solver.setSphereMoving(moving);
+  }
+
+  get sphereMoving(): boolean {
+    return this.solver.spheres().some((sphere) => sphere.moving);
+  }
+
+  stats(): Stats {
+    const world = this.solver.world;
+    return {
+      frame: this.solver.frame,
+      fps: this.fps,
+      simMs: this.simMs,
+      particles: world.particleCount,
+      constraints: world.constraintCount,
+      colors: world.colorCount,
+      solver: this.solver.kind,
+      renderer: this.renderer.kind,
+      paused: this.paused,
+      sphereMoving: this.sphereMoving,
+      mode: this.mode,
+      spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
+    };
+  }
+
+  frameInput(): FrameInput {
+    return {
+      source: this.solver.renderSource(),
+      camera: this.camera.matrices(),
+      spheres: this.solver.spheres(),
+      mode: this.mode,
+      groundHeight: this.solver.world.groundHeight,
+    };
+  }
+
+  capture(): Promise<string> {
+    return this.enqueue(() => this.renderer.capture(this.frameInput()));
+  }
+
+  // ---- grab (Grabber) ----
+  async begin(ndcX: number, ndcY: number): Promise<boolean> {
+    const { origin, direction } = this.camera.ray(ndcX, ndcY);
+    const hit = await this.solver.pick(origin, direction);
+    if (!hit) return false;
+    const point = add(origin, scale(direction, hit.distance));
+    // Dragging happens in the plane through the hit point that faces the camera.
+    this.grabPlane = { point, normal: this.camera.forward() };
+    this.solver.grab(hit.particle, point);
+    return true;
+  }
+
+  move(ndcX: number, ndcY: number): void {
+    if (!this.grabPlane) return;
+    const { origin, direction } = this.camera.ray(ndcX, ndcY);
+    const denominator = dot(direction, this.grabPlane.normal);
+    if (Math.abs(denominator) < 1e-6) return;
+    const t = dot(sub(this.grabPlane.point, origin), this.grabPlane.normal) / denominator;
+    if (t <= 0) return;
+    this.solver.grabMove(add(origin, scale(direction, t)));
+  }
+
+  end(): void {
+    this.grabPlane = null;
+    this.solver.release();
+  }
+
+  // ---- frame loop ----
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const frame = (now: number) => {
+      if (!this.running) return;
+      this.tick(now);
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  }
+
+  stop(): void {
+    this.running = false;
+  }
+
+  onFrame: ((now: number) => void) | null = null;
+
+  private tick(now: number): void {
+    if (this.lastFrameTime) {
+      const dt = now - this.lastFrameTime;
+      if (dt > 0) this.fps = this.fps === 0 ? 1000 / dt : this.fps * 0.95 + (1000 / dt) * 0.05;
+    }
+    this.lastFrameTime = now;
+    // A slow solver (a big grid in software rendering) skips displayed frames, never queues them up.
+    if (!this.paused && !this.stepping) {
+      this.stepping = true;
+      this.enqueue(() => (this.paused ? undefined : this.simulate(1)))
+        .catch((error) => this.fail(error))
+        .finally(() => (this.stepping = false));
+    }
+    // Paused and untouched: the picture is the same, so the GPU (or SwiftShader) gets to rest.
+    const c = this.camera;
+    const key = `${this.solver.frame}|${this.solver.world.grabbed}|${c.yaw}|${c.pitch}|${c.distance}|${c.target.x},${c.target.y},${c.target.z}|${c.aspect}|${this.mode}|${this.renderer.kind}|${this.redraw}`;
+    if (key !== this.lastDrawn) {
+      this.lastDrawn = key;
+      try {
+        this.renderer.draw(this.frameInput());
+      } catch (error) {
+        this.fail(error);
+      }
+    }
+    this.onFrame?.(now);
+  }
+
+  private fail(error: unknown): void {
+    this.paused = true;
+    this.messages.show(`Simulation stopped: ${(error as Error)?.message ?? error}. Press R to reset.`, 'error', 'simulation');
+  }
+}

@@ -1,0 +1,141 @@
+// Loads weft.wasm (the C core, reactor build) and gives typed access to its exports. Works in the
+// browser and in Node (benchmarks, the GPU engineer's parity tests): pass the bytes or a URL.
+import { checkLayout, type LayoutExports } from './layout';
+import { wasiImports } from './wasi-shim';
+
+type Ptr = number;
+type Handle = number;
+
+/** The exports of wasm/weft_wasm.c. Pointers are byte addresses in `memory`. */
+export interface WeftExports extends LayoutExports {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  string_buffer(): Ptr;
+  string_buffer_size(): number;
+  last_error(): Ptr;
+  result_string(result: number): Ptr;
+  scene_count(): number;
+  scene_name(index: number): Ptr;
+  world_create_scene(grid: number): Handle;
+  world_destroy(world: Handle): void;
+  world_frame_dt(world: Handle): number;
+  world_step(world: Handle, dt: number): number;
+  world_step_frames(world: Handle, frames: number): number;
+  world_reset(world: Handle): void;
+  world_update_render_data(world: Handle): void;
+  world_get_substeps(world: Handle): number;
+  world_get_iterations(world: Handle): number;
+  world_get_damping(world: Handle): number;
+  world_get_drag(world: Handle): number;
+  world_get_wind(world: Handle): Ptr;
+  world_set_substeps(world: Handle, substeps: number, iterations: number): number;
+  world_set_damping(world: Handle, damping: number): number;
+  world_set_drag(world: Handle, drag: number): number;
+  world_set_wind(world: Handle, x: number, y: number, z: number): number;
+  world_set_gravity(world: Handle, x: number, y: number, z: number): number;
+  world_set_compliance(world: Handle, type: number, compliance: number): number;
+  world_get_compliance(world: Handle, type: number): number;
+  world_ground_height(world: Handle): number;
+  world_sphere_count(world: Handle): number;
+  world_set_sphere_moving(world: Handle, index: number, moving: number): number;
+  world_get_sphere(world: Handle, index: number): Ptr;
+  world_sphere_motion(world: Handle, index: number): Ptr;
+  world_out(world: Handle): Ptr;
+  world_raycast(world: Handle, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): number;
+  world_grab(world: Handle, particle: number, x: number, y: number, z: number): number;
+  world_grab_move(world: Handle, x: number, y: number, z: number): number;
+  world_release(world: Handle): void;
+  world_grabbed(world: Handle): number;
+  world_particle_count(world: Handle): number;
+  world_grid_width(world: Handle): number;
+  world_grid_height(world: Handle): number;
+  world_index_count(world: Handle): number;
+  world_constraint_count(world: Handle): number;
+  world_constraint_count_by_type(world: Handle, type: number): number;
+  world_color_count(world: Handle): number;
+  world_frame(world: Handle): number;
+  world_time(world: Handle): number;
+  world_max_stretch(world: Handle): number;
+  world_is_finite(world: Handle): number;
+  world_state_hash(world: Handle): bigint;
+  world_positions_ptr(world: Handle): Ptr;
+  world_previous_positions_ptr(world: Handle): Ptr;
+  world_velocities_ptr(world: Handle): Ptr;
+  world_rest_positions_ptr(world: Handle): Ptr;
+  world_normals_ptr(world: Handle): Ptr;
+  world_strain_ptr(world: Handle): Ptr;
+  world_uvs_ptr(world: Handle): Ptr;
+  world_indices_ptr(world: Handle): Ptr;
+  world_lambdas_ptr(world: Handle): Ptr;
+  world_constraints_ptr(world: Handle): Ptr;
+  world_constraint_types_ptr(world: Handle): Ptr;
+  world_color_offsets_ptr(world: Handle): Ptr;
+  world_tether_anchor_ptr(world: Handle): Ptr;
+  world_tether_max_distance_ptr(world: Handle): Ptr;
+  world_tether_count(world: Handle): number;
+  layout_color_budget(): number;
+  // Mesh collider (present once the core has mesh colliders): world-space float4 vertices and
+  // pseudo-normals, 3 indices per triangle; counts are 0 without a mesh.
+  world_mesh_vertex_count?(world: Handle): number;
+  world_mesh_triangle_count?(world: Handle): number;
+  world_mesh_vertices_ptr?(world: Handle): Ptr;
+  world_mesh_vertex_normals_ptr?(world: Handle): Ptr;
+  world_mesh_indices_ptr?(world: Handle): Ptr;
+  layout_tethers_per_particle(): number;
+}
+
+/** One instance of the core. Strings cross through the module's static string buffer. */
+export class WeftCore {
+  private constructor(readonly exports: WeftExports) {}
+
+  /** Compiles and instantiates weft.wasm from bytes, a Response or a URL. */
+  static async load(source: BufferSource | Response | string | URL): Promise<WeftCore> {
+    let module: WebAssembly.Module;
+    if (source instanceof Response || typeof source === 'string' || source instanceof URL) {
+      const response = source instanceof Response ? source : await fetch(source);
+      if (!response.ok) throw new Error(`could not fetch ${response.url || String(source)}: HTTP ${response.status}`);
+      module = await WebAssembly.compile(await response.arrayBuffer());
+    } else {
+      module = await WebAssembly.compile(source);
+    }
+    let instance: WebAssembly.Instance | undefined;
+    const memory = () => (instance!.exports as unknown as WeftExports).memory;
+    instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasiImports(module, memory) });
+    const exports = instance.exports as unknown as WeftExports;
+    exports._initialize();
+    checkLayout(exports);
+    return new WeftCore(exports);
+  }
+
+  get memory(): ArrayBuffer {
+    return this.exports.memory.buffer;
+  }
+
+  /** Reads a 0-terminated UTF-8 string at ptr ("" for 0). */
+  readString(ptr: Ptr): string {
+    if (!ptr) return '';
+    const bytes = new Uint8Array(this.memory, ptr);
+    const end = bytes.indexOf(0);
+    return new TextDecoder().decode(bytes.subarray(0, end < 0 ? 0 : end));
+  }
+
+  /** Puts s into the module's string buffer (truncated to fit) for the next call. */
+  writeString(s: string): void {
+    const size = this.exports.string_buffer_size();
+    const encoded = new TextEncoder().encode(s).subarray(0, size - 1);
+    const target = new Uint8Array(this.memory, this.exports.string_buffer(), size);
+    target.set(encoded);
+    target[encoded.length] = 0;
+  }
+
+  lastError(): string {
+    return this.readString(this.exports.last_error());
+  }
+
+  /** Names of the scenes the core knows (hang, sphere, flag, ...). */
+  sceneNames(): string[] {
+    const names: string[] = [];
+    for (let i = 0; i < this.exports.scene_count(); i++) names.push(this.readString(this.exports.scene_name(i)));
+    return names;
+  }
+}

@@ -1,0 +1,270 @@
+// A core world seen from JavaScript: scalar calls go straight to the exports, arrays are typed-array
+// views on the module's memory (zero copy). A view is made lazily and re-made whenever
+// memory.buffer changed identity: growing memory (creating another world) detaches every old view.
+import { CONSTRAINT_LAYOUT } from './layout';
+import type { WeftCore, WeftExports } from './wasm';
+
+export const STRETCH = 0;
+export const SHEAR = 1;
+export const BEND = 2;
+
+export interface Vec3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+export interface SphereState {
+  center: Vec3;
+  radius: number;
+  moving: boolean;
+}
+
+/** Views on the core's mesh collider: float4 vertices and pseudo-normals, 3 indices per triangle. */
+export interface MeshColliderArrays {
+  vertices: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+}
+
+type TypedArrayConstructor = Float32ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
+
+export class WeftWorld {
+  readonly width: number;
+  readonly height: number;
+  readonly particleCount: number;
+  readonly indexCount: number;
+  readonly constraintCount: number;
+  readonly colorCount: number;
+  readonly frameDt: number;
+  private readonly exports: WeftExports;
+  private handle: number;
+  private viewBuffer: ArrayBuffer | null = null;
+  private views = new Map<string, ArrayBufferView>();
+
+  /** Builds the named scene at grid × grid; throws with the core's message on bad input. */
+  constructor(readonly core: WeftCore, readonly scene: string, readonly grid: number) {
+    this.exports = core.exports;
+    core.writeString(scene);
+    this.handle = this.exports.world_create_scene(grid);
+    if (!this.handle) throw new Error(`cannot create scene "${scene}" at grid ${grid}: ${core.lastError() || 'unknown error'}`);
+    const e = this.exports;
+    this.width = e.world_grid_width(this.handle);
+    this.height = e.world_grid_height(this.handle);
+    this.particleCount = e.world_particle_count(this.handle);
+    this.indexCount = e.world_index_count(this.handle);
+    this.constraintCount = e.world_constraint_count(this.handle);
+    this.colorCount = e.world_color_count(this.handle);
+    this.frameDt = e.world_frame_dt(this.handle);
+  }
+
+  get alive(): boolean {
+    return this.handle !== 0;
+  }
+
+  destroy(): void {
+    if (this.handle) this.exports.world_destroy(this.handle);
+    this.handle = 0;
+    this.views.clear();
+  }
+
+  private check(result: number, what: string): void {
+    if (result !== 0) throw new Error(`${what}: ${this.core.lastError() || this.core.readString(this.exports.result_string(result))}`);
+  }
+
+  // ---- stepping ----
+  /** Simulates n frames of the scene's frame time. */
+  stepFrames(frames: number): void {
+    this.check(this.exports.world_step_frames(this.handle, frames), 'step');
+  }
+  reset(): void {
+    this.exports.world_reset(this.handle);
+  }
+  updateRenderData(): void {
+    this.exports.world_update_render_data(this.handle);
+  }
+  get frame(): number {
+    return this.exports.world_frame(this.handle);
+  }
+  get time(): number {
+    return this.exports.world_time(this.handle);
+  }
+  maxStretch(): number {
+    return this.exports.world_max_stretch(this.handle);
+  }
+  isFinite(): boolean {
+    return this.exports.world_is_finite(this.handle) !== 0;
+  }
+  stateHash(): bigint {
+    return BigInt.asUintN(64, this.exports.world_state_hash(this.handle));
+  }
+
+  // ---- settings ----
+  get substeps(): number {
+    return this.exports.world_get_substeps(this.handle);
+  }
+  get iterations(): number {
+    return this.exports.world_get_iterations(this.handle);
+  }
+  get damping(): number {
+    return this.exports.world_get_damping(this.handle);
+  }
+  get drag(): number {
+    return this.exports.world_get_drag(this.handle);
+  }
+  get wind(): Vec3 {
+    const out = new Float32Array(this.core.memory, this.exports.world_get_wind(this.handle), 3);
+    return { x: out[0], y: out[1], z: out[2] };
+  }
+  compliance(type: number): number {
+    return this.exports.world_get_compliance(this.handle, type);
+  }
+  setSubsteps(substeps: number, iterations: number): void {
+    this.check(this.exports.world_set_substeps(this.handle, substeps, iterations), 'substeps/iterations');
+  }
+  setDamping(damping: number): void {
+    this.check(this.exports.world_set_damping(this.handle, damping), 'damping');
+  }
+  setDrag(drag: number): void {
+    this.check(this.exports.world_set_drag(this.handle, drag), 'drag');
+  }
+  setWind(wind: Vec3): void {
+    this.check(this.exports.world_set_wind(this.handle, wind.x, wind.y, wind.z), 'wind');
+  }
+  setCompliance(type: number, compliance: number): void {
+    this.check(this.exports.world_set_compliance(this.handle, type, compliance), 'compliance');
+  }
+  constraintCountByType(type: number): number {
+    return this.exports.world_constraint_count_by_type(this.handle, type);
+  }
+
+  /** Ground plane height in m, or null when the scene has no ground. */
+  get groundHeight(): number | null {
+    const height = this.exports.world_ground_height(this.handle);
+    return Number.isNaN(height) ? null : height;
+  }
+
+  // ---- spheres ----
+  get sphereCount(): number {
+    return this.exports.world_sphere_count(this.handle);
+  }
+  sphere(index: number): SphereState {
+    const ptr = this.exports.world_get_sphere(this.handle, index);
+    if (!ptr) throw new Error(`no sphere ${index}`);
+    const out = new Float32Array(this.core.memory, ptr, 5);
+    return { center: { x: out[0], y: out[1], z: out[2] }, radius: out[3], moving: out[4] !== 0 };
+  }
+  /** The scene's scripted motion of sphere `index`: centre + amplitude · sin(2π frequency t). */
+  sphereMotion(index: number): { amplitude: Vec3; frequency: number; movingAtStart: boolean } {
+    const ptr = this.exports.world_sphere_motion(this.handle, index);
+    if (!ptr) throw new Error(`no sphere ${index}`);
+    const out = new Float32Array(this.core.memory, ptr, 5);
+    return { amplitude: { x: out[0], y: out[1], z: out[2] }, frequency: out[3], movingAtStart: out[4] !== 0 };
+  }
+  setSphereMoving(index: number, moving: boolean): void {
+    this.check(this.exports.world_set_sphere_moving(this.handle, index, moving ? 1 : 0), 'sphere motion');
+  }
+
+  // ---- grab ----
+  /** The particle under the ray and the ray parameter of the hit, or null. */
+  raycast(origin: Vec3, direction: Vec3): { particle: number; distance: number } | null {
+    const particle = this.exports.world_raycast(this.handle, origin.x, origin.y, origin.z, direction.x, direction.y, direction.z);
+    if (particle < 0) return null;
+    const distance = new Float32Array(this.core.memory, this.exports.world_out(this.handle), 1)[0];
+    return { particle, distance };
+  }
+  grab(particle: number, target: Vec3): void {
+    this.check(this.exports.world_grab(this.handle, particle, target.x, target.y, target.z), 'grab');
+  }
+  grabMove(target: Vec3): void {
+    this.check(this.exports.world_grab_move(this.handle, target.x, target.y, target.z), 'grab move');
+  }
+  release(): void {
+    this.exports.world_release(this.handle);
+  }
+  get grabbed(): number {
+    return this.exports.world_grabbed(this.handle);
+  }
+
+  /** The static mesh collider as simulated (world space), or null when the scene has none. */
+  meshCollider(): MeshColliderArrays | null {
+    const e = this.exports;
+    if (!e.world_mesh_vertex_count || !e.world_mesh_triangle_count || !e.world_mesh_vertices_ptr || !e.world_mesh_vertex_normals_ptr || !e.world_mesh_indices_ptr) return null;
+    const vertexCount = e.world_mesh_vertex_count(this.handle);
+    const triangleCount = e.world_mesh_triangle_count(this.handle);
+    if (vertexCount <= 0 || triangleCount <= 0) return null;
+    return {
+      vertices: this.view('meshVertices', Float32Array, e.world_mesh_vertices_ptr(this.handle), vertexCount * 4),
+      normals: this.view('meshNormals', Float32Array, e.world_mesh_vertex_normals_ptr(this.handle), vertexCount * 4),
+      indices: this.view('meshIndices', Uint32Array, e.world_mesh_indices_ptr(this.handle), triangleCount * 3),
+    };
+  }
+
+  // ---- arrays (views on linear memory; valid until memory grows, then re-made) ----
+  private view<T extends ArrayBufferView>(key: string, type: TypedArrayConstructor, ptr: number, length: number): T {
+    const buffer = this.core.memory;
+    if (buffer !== this.viewBuffer) {
+      this.views.clear();
+      this.viewBuffer = buffer;
+    }
+    let view = this.views.get(key);
+    if (!view) {
+      view = new type(buffer, ptr, length);
+      this.views.set(key, view);
+    }
+    return view as T;
+  }
+  /** xyz + inverse mass per particle. */
+  positions(): Float32Array {
+    return this.view('positions', Float32Array, this.exports.world_positions_ptr(this.handle), this.particleCount * 4);
+  }
+  previousPositions(): Float32Array {
+    return this.view('previous', Float32Array, this.exports.world_previous_positions_ptr(this.handle), this.particleCount * 4);
+  }
+  velocities(): Float32Array {
+    return this.view('velocities', Float32Array, this.exports.world_velocities_ptr(this.handle), this.particleCount * 4);
+  }
+  restPositions(): Float32Array {
+    return this.view('rest', Float32Array, this.exports.world_rest_positions_ptr(this.handle), this.particleCount * 4);
+  }
+  normals(): Float32Array {
+    return this.view('normals', Float32Array, this.exports.world_normals_ptr(this.handle), this.particleCount * 4);
+  }
+  strain(): Float32Array {
+    return this.view('strain', Float32Array, this.exports.world_strain_ptr(this.handle), this.particleCount);
+  }
+  uvs(): Float32Array {
+    return this.view('uvs', Float32Array, this.exports.world_uvs_ptr(this.handle), this.particleCount * 2);
+  }
+  indices(): Uint32Array {
+    return this.view('indices', Uint32Array, this.exports.world_indices_ptr(this.handle), this.indexCount);
+  }
+  lambdas(): Float32Array {
+    return this.view('lambdas', Float32Array, this.exports.world_lambdas_ptr(this.handle), this.constraintCount);
+  }
+  /** The raw constraint records (CONSTRAINT_LAYOUT): read a/b as Uint32, rest length/compliance as Float32. */
+  constraintBytes(): Uint8Array {
+    return this.view('constraints', Uint8Array, this.exports.world_constraints_ptr(this.handle), this.constraintCount * CONSTRAINT_LAYOUT.size);
+  }
+  constraintTypes(): Uint8Array {
+    return this.view('types', Uint8Array, this.exports.world_constraint_types_ptr(this.handle), this.constraintCount);
+  }
+  /** colorCount + 2 entries: colour starts, the overflow batch start, the end. */
+  colorOffsets(): Int32Array {
+    return this.view('colors', Int32Array, this.exports.world_color_offsets_ptr(this.handle), this.colorCount + 2);
+  }
+  /** Tether slots per particle (WEFT_TETHERS_PER_PARTICLE): particle i owns [i*k, (i+1)*k). */
+  get tethersPerParticle(): number {
+    return this.exports.layout_tethers_per_particle();
+  }
+  /** Anchor particle of each tether slot, -1 for none. */
+  tetherAnchors(): Int32Array {
+    return this.view('anchors', Int32Array, this.exports.world_tether_anchor_ptr(this.handle), this.tetherSlots());
+  }
+  tetherMaxDistances(): Float32Array {
+    return this.view('tetherDistances', Float32Array, this.exports.world_tether_max_distance_ptr(this.handle), this.tetherSlots());
+  }
+  private tetherSlots(): number {
+    return this.exports.world_tether_count(this.handle) * this.tethersPerParticle;
+  }
+}

@@ -1,0 +1,160 @@
+// The GPU solver behind the page's solver seam (src/solver.ts): GpuSolver on the renderer's device,
+// drawn straight from its storage buffers. The core world stays the source of topology, colliders,
+// picking and static render data; the GPU owns the particle state.
+//
+// The world's own arrays are refreshed from the GPU now and then (CHECKPOINT_FRAMES, an async copy,
+// never per frame), so picking sees the cloth where it is and a lost device can hand the cloth to
+// the wasm solver where it was: after a loss this object becomes a wasm solver on the same world.
+import { BEND, SHEAR, STRETCH, type SphereState, type Vec3, type WeftWorld } from '../core/world';
+import type { ClothSolver, PickHit, RenderSource, SolverKind, SolverSettings } from '../solver';
+import { WasmSolver } from '../solver-wasm';
+import { kernelConfig } from './device';
+import { physicsSettingsOf, sphereDefsOf } from './from-world';
+import { GpuSolver } from './solver';
+
+/// Frames between two refreshes of the core world's positions and velocities from the GPU.
+const CHECKPOINT_FRAMES = 30;
+
+export class GpuClothSolver implements ClothSolver {
+  private gpu: GpuSolver | null;
+  private fallback: WasmSolver | null = null;
+  private frames = 0;
+  private checkpointed = 0;
+  private checkpointing: Promise<void> | null = null;
+  private fallbackBase = 0;
+  private destroyed = false;
+
+  constructor(readonly world: WeftWorld, device: GPUDevice, private readonly onFallback: (reason: string) => void) {
+    this.gpu = new GpuSolver(device, world, physicsSettingsOf(world), sphereDefsOf(world), { schedule: 'tiled', config: kernelConfig(device) });
+    void device.lost.then((info) => this.fallBack(`the GPU device was lost: ${info.message || info.reason}`));
+  }
+
+  get kind(): SolverKind {
+    return this.fallback ? 'wasm' : 'gpu';
+  }
+
+  get frame(): number {
+    return this.fallback ? this.checkpointed + this.fallback.frame - this.fallbackBase : this.frames;
+  }
+
+  /// Continues on the C core from the last state copied out of the GPU.
+  private fallBack(reason: string): void {
+    if (this.fallback || this.destroyed) return;
+    this.gpu = null;
+    this.world.release();
+    this.fallbackBase = this.world.frame;
+    this.fallback = new WasmSolver(this.world);
+    this.onFallback(`${reason}; the wasm solver continues from the state of frame ${this.checkpointed}.`);
+  }
+
+  async step(frames: number): Promise<void> {
+    if (frames <= 0) return;
+    if (this.fallback || !this.gpu) return this.fallback!.step(frames);
+    this.gpu.step(this.world.frameDt, frames);
+    this.frames += frames;
+    await this.gpu.device.queue.onSubmittedWorkDone();
+    if (this.frames - this.checkpointed >= CHECKPOINT_FRAMES && !this.checkpointing) {
+      this.checkpointing = this.checkpoint().finally(() => (this.checkpointing = null));
+    }
+  }
+
+  /// Copies positions and velocities into the core world (picking, fallback).
+  private async checkpoint(): Promise<void> {
+    const gpu = this.gpu;
+    if (!gpu) return;
+    const frame = this.frames;
+    const [positions, velocities] = await Promise.all([gpu.read('positions'), gpu.read('velocities')]);
+    if (this.fallback) return;
+    this.world.positions().set(positions);
+    this.world.velocities().set(velocities);
+    this.checkpointed = frame;
+  }
+
+  async reset(): Promise<void> {
+    if (this.fallback) return this.fallback.reset();
+    await this.checkpointing;
+    this.world.reset();
+    this.frames = this.checkpointed = 0;
+    this.gpu!.release();
+    this.gpu!.upload(this.world.positions(), this.world.velocities());
+    for (const sphere of this.gpu!.spheres) sphere.reset();
+    this.gpu!.step(this.world.frameDt, 0); // render data of the rest pose
+  }
+
+  positions(): Promise<Float32Array> {
+    return this.fallback ? this.fallback.positions() : this.gpu!.read('positions');
+  }
+
+  renderSource(): RenderSource {
+    if (this.fallback) return this.fallback.renderSource();
+    const b = this.gpu!.buffers;
+    return { kind: 'gpu', positions: b.positions, normals: b.normals, strain: b.strain };
+  }
+
+  settings(): SolverSettings {
+    const w = this.world;
+    return {
+      substeps: w.substeps,
+      iterations: w.iterations,
+      stretchCompliance: w.compliance(STRETCH),
+      shearCompliance: w.compliance(SHEAR),
+      bendCompliance: w.compliance(BEND),
+      damping: w.damping,
+      drag: w.drag,
+      wind: w.wind,
+    };
+  }
+
+  /// The world validates and keeps the settings (its setters throw on bad input); the GPU copies them.
+  apply(settings: Partial<SolverSettings>): void {
+    const w = this.world;
+    if (settings.substeps !== undefined || settings.iterations !== undefined) {
+      w.setSubsteps(settings.substeps ?? w.substeps, settings.iterations ?? w.iterations);
+    }
+    const compliance = [settings.stretchCompliance, settings.shearCompliance, settings.bendCompliance];
+    [STRETCH, SHEAR, BEND].forEach((type, i) => compliance[i] !== undefined && w.setCompliance(type, compliance[i]!));
+    if (settings.damping !== undefined) w.setDamping(settings.damping);
+    if (settings.drag !== undefined) w.setDrag(settings.drag);
+    if (settings.wind !== undefined) w.setWind(settings.wind);
+    if (!this.gpu) return;
+    this.gpu.settings = { ...this.gpu.settings, ...physicsSettingsOf(w) };
+    if (compliance.some((c) => c !== undefined)) this.gpu.uploadConstraints();
+  }
+
+  spheres(): SphereState[] {
+    if (this.fallback || !this.gpu) return this.fallback!.spheres();
+    return this.gpu.spheres.map((s) => ({ center: { ...s.center }, radius: s.def.radius, moving: s.moving }));
+  }
+
+  setSphereMoving(moving: boolean): void {
+    for (let i = 0; i < this.world.sphereCount; i++) this.world.setSphereMoving(i, moving);
+    for (const sphere of this.gpu?.spheres ?? []) sphere.moving = moving && sphere.def.frequency > 0;
+  }
+
+  async pick(origin: Vec3, direction: Vec3): Promise<PickHit | null> {
+    if (this.gpu) this.world.positions().set(await this.gpu.read('positions'));
+    return this.world.raycast(origin, direction);
+  }
+
+  grab(particle: number, target: Vec3): void {
+    if (this.fallback) return this.fallback.grab(particle, target);
+    this.gpu!.grab(particle, target);
+  }
+
+  grabMove(target: Vec3): void {
+    if (this.fallback) return this.fallback.grabMove(target);
+    this.gpu!.grabMove(target);
+  }
+
+  release(): void {
+    if (this.fallback) return this.fallback.release();
+    this.gpu?.release();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.gpu?.destroy();
+    this.gpu = null;
+    this.world.destroy();
+  }
+}

@@ -1,0 +1,150 @@
+// The one source of truth for every memory layout and constant that TypeScript shares with the
+// WGSL kernels (and, for the constraint record, with C's weft_constraint). The WGSL side never
+// spells a struct or a constant by hand: wgslPrelude() generates the declarations from the tables
+// below, and every shader module is compiled as prelude + shared functions + kernels. The gpu test
+// suite checks CONSTRAINT_LAYOUT against offsetof/sizeof compiled from include/weft/weft.h.
+
+/// A field of a generated struct. Every field is 16-byte aligned (vec4 or an array of vec4), so
+/// the uniform and storage layouts are identical and offsets are simply 16 × position.
+export interface Field {
+  readonly name: string;
+  readonly type: 'vec4f' | 'vec4u' | 'vec4i';
+  readonly count?: number; // an array of `count` vec4s
+  readonly doc: string;
+}
+
+export interface StructLayout {
+  readonly name: string;
+  readonly fields: readonly Field[];
+  readonly size: number; // bytes
+  readonly offsets: Readonly<Record<string, number>>; // bytes
+}
+
+function structLayout(name: string, fields: readonly Field[]): StructLayout {
+  const offsets: Record<string, number> = {};
+  let size = 0;
+  for (const f of fields) {
+    offsets[f.name] = size;
+    size += 16 * (f.count ?? 1);
+  }
+  return { name, fields, size, offsets };
+}
+
+/// Most spheres a world holds (WEFT_MAX_SPHERES in weft.h; checked by the layout test).
+export const MAX_SPHERES = 8;
+
+/// "no particle" in u32 index fields (a tether anchor of -1 or no grabbed particle).
+export const NONE = 0xffffffff;
+
+/// What one dispatch of the particle or tile kernels does (bits of Step.range.w).
+export const FLAGS = {
+  /// Finish the previous substep for the particle: tethers, collision, velocity update.
+  FINISH: 1,
+  /// Start a substep for the particle: forces, damping, predict the position.
+  INTEGRATE: 2,
+  /// Only the tether pass of one iteration (iterations > 1, between iterations).
+  TETHERS: 4,
+  /// λ accumulates over iterations: read the stored λ (iteration > 0) instead of starting at 0.
+  ACCUMULATE_LAMBDA: 8,
+  /// Store λ for a later iteration.
+  STORE_LAMBDA: 16,
+  /// The finish pass also solves the particle's leftover constraint (tiled schedule).
+  LEFTOVERS: 32,
+} as const;
+
+/// Per-dispatch parameters, one 256-byte-aligned record per dispatch in one uniform buffer
+/// (dynamic offsets), written once per frame.
+export const STEP = structLayout('Step', [
+  { name: 'gravity_h', type: 'vec4f', doc: 'xyz gravity m/s², w substep h in s' },
+  { name: 'wind_drag', type: 'vec4f', doc: 'xyz wind m/s, w drag 1/s' },
+  { name: 'ground', type: 'vec4f', doc: 'x ground height m, y friction, z collision margin m, w damping 1/s' },
+  { name: 'grab', type: 'vec4f', doc: 'xyz grab target m, w max speed m/s (0 = no clamp)' },
+  { name: 'range', type: 'vec4u', doc: 'x particle count, y first item, z end item, w FLAGS' },
+  { name: 'misc', type: 'vec4u', doc: 'x grabbed particle or NONE, y sphere count, z ground enabled, w first group' },
+  { name: 'grid', type: 'vec4u', doc: 'x width, y height, z constraint count (leftover λ base), w leftover count' },
+  { name: 'spheres', type: 'vec4f', count: MAX_SPHERES, doc: 'centre xyz at the end of the substep, w radius' },
+  { name: 'previous_spheres', type: 'vec4f', count: MAX_SPHERES, doc: 'centre xyz at the start of the substep' },
+]);
+
+/// weft_constraint as C lays it out (16 bytes): what the plain per-colour kernel reads straight
+/// from the core's array.
+export const CONSTRAINT_LAYOUT = {
+  size: 16,
+  offsets: { a: 0, b: 4, rest_length: 8, compliance: 12 },
+} as const;
+
+/// A constraint of the tiled schedule: particle slots local to its group packed as a | b << 16,
+/// rest length, compliance, and the core's constraint index (for λ and for debugging).
+export const TILE_CONSTRAINT_LAYOUT = {
+  size: 16,
+  offsets: { ab: 0, rest_length: 4, compliance: 8, index: 12 },
+} as const;
+
+/// Tether slots per particle (WEFT_TETHERS_PER_PARTICLE in weft.h; checked by the layout test and
+/// against the core at run time).
+export const TETHERS_PER_PARTICLE = 4;
+
+/// Per-particle links (u32 words): TETHERS_PER_PARTICLE tether anchors (NONE = no tether), as many
+/// max distances (f32), the particle's leftover constraint of the tiled schedule (NONE = none),
+/// three unused words (16-byte records).
+export const LINK_LAYOUT = {
+  words: 2 * TETHERS_PER_PARTICLE + 4,
+  size: 4 * (2 * TETHERS_PER_PARTICLE + 4),
+  anchor: 0,
+  maxDistance: TETHERS_PER_PARTICLE,
+  leftover: 2 * TETHERS_PER_PARTICLE,
+} as const;
+
+/// A group of the tiled schedule (u32 × 8): first entry of its particle list, particle count, first
+/// of its constraints, colour steps, step stride (constraint slots a step), unused × 3. Step s of a
+/// group owns constraints [first + s·stride, first + (s+1)·stride), padded with ab = NONE, so an
+/// invocation finds its constraint of any step without loading offsets.
+export const GROUP_LAYOUT = { size: 32, words: 8 } as const;
+
+/// Kernel sizes. Compatibility-mode devices allow 128 invocations per workgroup.
+export interface KernelConfig {
+  /// Invocations of the per-particle and per-constraint kernels.
+  readonly workgroupSize: number;
+  /// Invocations of a tile workgroup.
+  readonly tileWorkgroupSize: number;
+  /// Particle slots in a tile workgroup's memory (vec4 each).
+  readonly tileCapacity: number;
+}
+
+function wgslStruct(s: StructLayout): string {
+  const lines = s.fields.map((f) => {
+    const t = f.count ? `array<${f.type}, ${f.count}>` : f.type;
+    return `  ${f.name}: ${t}, // ${f.doc}`;
+  });
+  return `struct ${s.name} {\n${lines.join('\n')}\n}\n`;
+}
+
+/// The WGSL declarations every module starts with.
+export function wgslPrelude(config: KernelConfig): string {
+  const flags = Object.entries(FLAGS)
+    .map(([k, v]) => `const FLAG_${k}: u32 = ${v}u;`)
+    .join('\n');
+  return `// generated by web/src/gpu/layout.ts: do not edit in the .wgsl files
+const WORKGROUP_SIZE: u32 = ${config.workgroupSize}u;
+const TILE_WORKGROUP_SIZE: u32 = ${config.tileWorkgroupSize}u;
+const TILE_CAPACITY: u32 = ${config.tileCapacity}u;
+const MAX_SPHERES: u32 = ${MAX_SPHERES}u;
+const TETHERS_PER_PARTICLE: u32 = ${TETHERS_PER_PARTICLE}u;
+const NONE: u32 = ${NONE}u;
+${flags}
+${wgslStruct(STEP)}
+struct Constraint { a: u32, b: u32, rest_length: f32, compliance: f32 }
+struct TileConstraint { ab: u32, rest_length: f32, compliance: f32, index: u32 }
+struct Link {
+  anchor: array<u32, TETHERS_PER_PARTICLE>,
+  max_distance: array<f32, TETHERS_PER_PARTICLE>,
+  leftover: u32, unused0: u32, unused1: u32, unused2: u32,
+}
+struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32,
+  stride: u32, unused0: u32, unused1: u32, unused2: u32 }
+// Large batches are dispatched as a 2D grid of workgroups (65535 a dimension at most).
+fn flat_index(id: vec3u, groups: vec3u) -> u32 {
+  return id.x + id.y * groups.x * WORKGROUP_SIZE;
+}
+`;
+}

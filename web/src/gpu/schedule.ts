@@ -1,0 +1,229 @@
+// The tiled schedule: a GPU-specific order of the core's coloured constraints (the topology and the
+// colouring stay the core's; this only groups them). DESIGN.md §6: a dispatch costs ≈7 µs on an
+// H200, so one dispatch per colour (13+ per substep) leaves a small cloth dispatch-bound. Instead:
+//
+//   pass A  tiles of T×T particles; a workgroup integrates its tile and solves every constraint with
+//           both ends inside it, colour by colour, in workgroup memory (barriers, not dispatches);
+//   pass B  the same tiling shifted by (T/2, T/2): most constraints that cross an A tile border lie
+//           inside a B tile;
+//   rest    the few that cross both (shear diagonals where an A border meets a B border) share no
+//           particle on a grid, so the finish pass solves them by gathering (see solve.wgsl).
+//
+// Three dispatches a substep instead of 15. Inside a group the colour order is the core's, but the
+// global order is A-then-B, a different Gauss-Seidel sweep than the C solver's colour-by-colour one:
+// results agree physically, not to float rounding (the plain schedule does that).
+import { CONSTRAINT_LAYOUT, GROUP_LAYOUT, TILE_CONSTRAINT_LAYOUT } from './layout';
+
+/// The core's arrays the GPU solver reads (WeftWorld in web/src/core/world.ts has them all).
+export interface CoreArrays {
+  readonly width: number;
+  readonly height: number;
+  readonly particleCount: number;
+  readonly constraintCount: number;
+  readonly colorCount: number;
+  positions(): Float32Array;
+  velocities(): Float32Array;
+  constraintBytes(): Uint8Array;
+  constraintTypes(): Uint8Array;
+  colorOffsets(): Int32Array;
+  readonly tethersPerParticle: number;
+  tetherAnchors(): Int32Array; // tethersPerParticle slots per particle
+
+  tetherMaxDistances(): Float32Array;
+  indices(): Uint32Array;
+}
+
+export interface Pass {
+  readonly firstGroup: number;
+  readonly groupCount: number;
+}
+
+export interface TiledSchedule {
+  readonly tileSize: number;
+  readonly passes: readonly Pass[]; // [A, B]
+  readonly groups: Uint32Array; // GROUP_LAYOUT records
+  readonly words: Uint32Array; // particle lists
+  readonly constraints: ArrayBuffer; // TILE_CONSTRAINT_LAYOUT records, colour steps padded to a stride
+  readonly leftovers: ArrayBuffer; // weft_constraint records (global indices)
+  readonly leftoverOf: Uint32Array; // per particle: its leftover or NONE
+  readonly counts: { readonly a: number; readonly b: number; readonly leftover: number };
+}
+
+/// Reads the core's constraint records (CONSTRAINT_LAYOUT) without copying.
+export function constraintFields(core: CoreArrays) {
+  const bytes = core.constraintBytes();
+  if (bytes.byteOffset % 4 !== 0) throw new Error('constraint array is not 4-byte aligned');
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  const floats = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  const stride = CONSTRAINT_LAYOUT.size / 4;
+  const o = CONSTRAINT_LAYOUT.offsets;
+  return {
+    a: (k: number) => words[k * stride + o.a / 4],
+    b: (k: number) => words[k * stride + o.b / 4],
+    rest: (k: number) => floats[k * stride + o.rest_length / 4],
+    compliance: (k: number) => floats[k * stride + o.compliance / 4],
+  };
+}
+
+interface GroupBuild {
+  particles: number[];
+  constraints: number[]; // core indices, colour order
+}
+
+/// Builds the tiled schedule, or returns a sentence saying why it does not apply (then the plain
+/// schedule runs): constraints left over after both tilings must form a matching.
+export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex: number): TiledSchedule | string {
+  const { width, height, particleCount: n } = core;
+  if (width * height !== n) return 'the particles do not form the grid';
+  if (tileSize < 4 || tileSize % 2 !== 0 || tileSize * tileSize > 0xffff) return `bad tile size ${tileSize}`;
+  const T = tileSize;
+  const half = T / 2;
+  const f = constraintFields(core);
+  const offsets = core.colorOffsets();
+  const colored = offsets[core.colorCount]; // overflow batch excluded: plain kernel solves it
+  const tilesX = Math.ceil(width / T);
+  const tilesY = Math.ceil(height / T);
+  const shiftedX = Math.ceil((width + half) / T);
+  const shiftedY = Math.ceil((height + half) / T);
+  const tileA = (p: number) => Math.floor(Math.floor(p / width) / T) * tilesX + Math.floor((p % width) / T);
+  const tileB = (p: number) =>
+    Math.floor((Math.floor(p / width) + half) / T) * shiftedX + Math.floor(((p % width) + half) / T);
+
+  const a: GroupBuild[] = Array.from({ length: tilesX * tilesY }, () => ({ particles: [], constraints: [] }));
+  const b: GroupBuild[] = Array.from({ length: shiftedX * shiftedY }, () => ({ particles: [], constraints: [] }));
+  for (let p = 0; p < n; ++p) a[tileA(p)].particles.push(p); // A covers every particle: it integrates
+  const leftovers: number[] = [];
+  for (let k = 0; k < colored; ++k) {
+    const pa = f.a(k), pb = f.b(k);
+    if (pa >= n || pb >= n) return `constraint ${k} names a particle out of range`;
+    if (tileA(pa) === tileA(pb)) a[tileA(pa)].constraints.push(k);
+    else if (tileB(pa) === tileB(pb)) b[tileB(pa)].constraints.push(k);
+    else leftovers.push(k);
+  }
+  const leftoverOf = new Uint32Array(n).fill(noneIndex);
+  leftovers.forEach((k, l) => {
+    for (const p of [f.a(k), f.b(k)]) {
+      if (leftoverOf[p] !== noneIndex) return;
+      leftoverOf[p] = l;
+    }
+  });
+  for (let l = 0; l < leftovers.length; ++l) {
+    const k = leftovers[l];
+    if (leftoverOf[f.a(k)] !== l || leftoverOf[f.b(k)] !== l) return 'leftover constraints share particles';
+  }
+  for (const g of b) {
+    const touched = new Set<number>();
+    for (const k of g.constraints) touched.add(f.a(k)).add(f.b(k));
+    g.particles = [...touched].sort((x, y) => x - y);
+  }
+
+  const usedB = b.filter((g) => g.constraints.length > 0);
+  const all = [...a, ...usedB];
+  const colorOf = new Uint8Array(colored);
+  for (let c = 0; c < core.colorCount; ++c) colorOf.fill(c, offsets[c], offsets[c + 1]);
+
+  // Constraints of a group as colour steps of a fixed stride (GROUP_LAYOUT).
+  const steps = all.map((g) => {
+    const runs: number[][] = [];
+    g.constraints.forEach((k, i) => {
+      if (i === 0 || colorOf[k] !== colorOf[g.constraints[i - 1]]) runs.push([]);
+      runs[runs.length - 1].push(k);
+    });
+    return runs;
+  });
+  const strides = steps.map((runs) => runs.reduce((m, r) => Math.max(m, r.length), 0));
+  const slotsTotal = steps.reduce((sum, runs, gi) => sum + runs.length * strides[gi], 0);
+  const groups = new Uint32Array(all.length * GROUP_LAYOUT.words);
+  const words = new Uint32Array(Math.max(1, n + usedB.reduce((sum, g) => sum + g.particles.length, 0)));
+  const tc = new ArrayBuffer(Math.max(1, slotsTotal) * TILE_CONSTRAINT_LAYOUT.size);
+  const tcWords = new Uint32Array(tc), tcFloats = new Float32Array(tc);
+  const stride4 = TILE_CONSTRAINT_LAYOUT.size / 4, to = TILE_CONSTRAINT_LAYOUT.offsets;
+  let w = 0, c = 0;
+  all.forEach((g, gi) => {
+    const slot = new Map<number, number>();
+    g.particles.forEach((p, i) => slot.set(p, i));
+    groups.set([w, g.particles.length, c, steps[gi].length, strides[gi]], gi * GROUP_LAYOUT.words);
+    words.set(g.particles, w);
+    w += g.particles.length;
+    for (const run of steps[gi]) {
+      for (let i = 0; i < strides[gi]; ++i) {
+        const at = (c + i) * stride4;
+        const k = run[i];
+        if (k === undefined) {
+          tcWords[at + to.ab / 4] = noneIndex;
+          tcWords[at + to.index / 4] = noneIndex;
+          continue;
+        }
+        tcWords[at + to.ab / 4] = slot.get(f.a(k))! | (slot.get(f.b(k))! << 16);
+        tcFloats[at + to.rest_length / 4] = f.rest(k);
+        tcFloats[at + to.compliance / 4] = f.compliance(k);
+        tcWords[at + to.index / 4] = k;
+      }
+      c += strides[gi];
+    }
+  });
+
+  const lo = new ArrayBuffer(Math.max(1, leftovers.length) * CONSTRAINT_LAYOUT.size);
+  const loView = new DataView(lo);
+  leftovers.forEach((k, l) => {
+    const at = l * CONSTRAINT_LAYOUT.size, o = CONSTRAINT_LAYOUT.offsets;
+    loView.setUint32(at + o.a, f.a(k), true);
+    loView.setUint32(at + o.b, f.b(k), true);
+    loView.setFloat32(at + o.rest_length, f.rest(k), true);
+    loView.setFloat32(at + o.compliance, f.compliance(k), true);
+  });
+  const countA = a.reduce((s, g) => s + g.constraints.length, 0);
+  return {
+    tileSize,
+    passes: [
+      { firstGroup: 0, groupCount: a.length },
+      { firstGroup: a.length, groupCount: usedB.length },
+    ],
+    groups,
+    words,
+    constraints: tc,
+    leftovers: lo,
+    leftoverOf,
+    counts: { a: countA, b: colored - leftovers.length - countA, leftover: leftovers.length },
+  };
+}
+
+/// Vertex → triangle and vertex → stretch-constraint lists for the render-data gather
+/// (render.wgsl documents the layout). Ascending order keeps C's summation order.
+export function buildRenderAdjacency(core: CoreArrays, stretchType: number): { words: Uint32Array; strainBase: number } {
+  const n = core.particleCount;
+  const indices = core.indices();
+  const types = core.constraintTypes();
+  const f = constraintFields(core);
+  const lists = (entries: (emit: (vertex: number, item: number) => void) => void) => {
+    const count = new Uint32Array(n + 1);
+    entries((v) => count[v + 1]++);
+    for (let i = 0; i < n; ++i) count[i + 1] += count[i];
+    const items = new Uint32Array(count[n]);
+    const fill = count.slice(0, n);
+    entries((v, item) => (items[fill[v]++] = item));
+    return { offsets: count, items };
+  };
+  const triangles = lists((emit) => {
+    for (let t = 0; t * 3 + 2 < indices.length; ++t) for (let k = 0; k < 3; ++k) if (indices[3 * t + k] < n) emit(indices[3 * t + k], t);
+  });
+  const stretch = lists((emit) => {
+    for (let k = 0; k < core.constraintCount; ++k) {
+      if (types[k] !== stretchType) continue;
+      const a = f.a(k), b = f.b(k);
+      if (a < n && b < n) {
+        emit(a, k);
+        emit(b, k);
+      }
+    }
+  });
+  const triBase = n + 1;
+  const strainBase = triBase + triangles.items.length;
+  const words = new Uint32Array(strainBase + n + 1 + stretch.items.length);
+  for (let i = 0; i <= n; ++i) words[i] = triangles.offsets[i] + triBase;
+  words.set(triangles.items, triBase);
+  const itemBase = strainBase + n + 1;
+  for (let i = 0; i <= n; ++i) words[strainBase + i] = stretch.offsets[i] + itemBase;
+  words.set(stretch.items, itemBase);
+  return { words, strainBase };
+}

@@ -1,0 +1,32 @@
+// The world settings the kernels read (weft_world_def's live part). CORE_DEFAULTS mirrors
+// weft_default_world_def() for callers that cannot read a field from the core yet; the gpu test
+// suite compiles the C function and fails if a value here drifts from it.
+import type { Vec3 } from './spheres';
+
+export interface PhysicsSettings {
+  gravity: Vec3; // m/s²
+  substeps: number;
+  iterations: number;
+  damping: number; // 1/s
+  wind: Vec3; // m/s
+  drag: number; // 1/s
+  maxSpeed: number; // m/s, 0 = no clamp
+  groundEnabled: boolean;
+  groundHeight: number; // m
+  friction: number; // [0, 1]
+  collisionMargin: number; // m
+}
+
+export const CORE_DEFAULTS: Readonly<PhysicsSettings> = Object.freeze({
+  gravity: { x: 0, y: -9.81, z: 0 },
+  substeps: 10,
+  iterations: 1,
+  damping: 0.5,
+  wind: { x: 0, y: 0, z: 0 },
+  drag: 0,
+  maxSpeed: 30,
+  groundEnabled: true,
+  groundHeight: 0,
+  friction: 0.4,
+  collisionMargin: 0.005,
+});

@@ -1,0 +1,75 @@
+// End-of-substep phases of one particle (solver.c and collide.c): tethers, collisions with
+// friction, velocity update. Only the per-particle module (solve.wgsl) includes this file.
+
+// The particle's tethers in order (solver.c: weft_phase_tethers). Anchors are pinned, so reading
+// their position races with no write: the solves never move a particle of inverse mass 0.
+fn apply_tether(p: u32, x_in: vec4f) -> vec4f {
+  var x = x_in;
+  if (x.w == 0.0) {
+    return x;
+  }
+  for (var k = 0u; k < TETHERS_PER_PARTICLE; k += 1u) {
+    let anchor = links[p].anchor[k];
+    if (anchor >= particle_count()) {
+      continue;
+    }
+    let y = predicted[anchor].xyz;
+    let d = x.xyz - y;
+    let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    let limit = links[p].max_distance[k];
+    if (d2 > limit * limit) {
+      x = vec4f(y + d * (limit / sqrt(d2)), x.w);
+    }
+  }
+  return x;
+}
+
+// collide.c: apply_friction.
+fn friction(x: vec3f, start: vec3f, collider_motion: vec3f, n: vec3f) -> vec3f {
+  let s = x - start - collider_motion;
+  let along = s.x * n.x + s.y * n.y + s.z * n.z;
+  return x - step.ground.y * (s - along * n);
+}
+
+// Spheres in order, then the ground (collide.c: weft_collide).
+fn collide_particle(x_in: vec4f, start: vec3f) -> vec4f {
+  var x = x_in;
+  if (x.w == 0.0) {
+    return x;
+  }
+  let margin = step.ground.z;
+  let sphere_count = min(step.misc.y, MAX_SPHERES);
+  for (var k = 0u; k < sphere_count; k += 1u) {
+    let c = step.spheres[k].xyz;
+    let reach = step.spheres[k].w + margin;
+    let d = x.xyz - c;
+    let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    if (d2 >= reach * reach) {
+      continue;
+    }
+    let dl = sqrt(d2);
+    let n = select(vec3f(0.0, 1.0, 0.0), d / dl, dl > 1e-9);
+    let pushed = c + n * reach;
+    x = vec4f(friction(pushed, start, c - step.previous_spheres[k].xyz, n), x.w);
+  }
+  let floor_y = step.ground.x + margin;
+  if (step.misc.z != 0u && x.y < floor_y) {
+    let pushed = vec3f(x.x, floor_y, x.z);
+    x = vec4f(friction(pushed, start, vec3f(0.0), vec3f(0.0, 1.0, 0.0)), x.w);
+  }
+  return x;
+}
+
+// Velocity from the displacement, with the speed clamp (solver.c: update_velocities).
+fn update_velocity(x: vec3f, start: vec3f) -> vec3f {
+  let h = step.gravity_h.w;
+  var v = (x - start) * (1.0 / h);
+  let max_speed = step.grab.w;
+  if (max_speed > 0.0) {
+    let speed2 = v.x * v.x + v.y * v.y + v.z * v.z;
+    if (speed2 > max_speed * max_speed) {
+      v *= max_speed / sqrt(speed2);
+    }
+  }
+  return v;
+}

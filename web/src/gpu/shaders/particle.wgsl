@@ -1,0 +1,95 @@
+// Per-particle phases of a substep and the distance-constraint projection, shared by every solver
+// module (WGSL has no include: the TypeScript side compiles prelude + this file + the kernels).
+// The formulas follow src/solver.c and src/collide.c operation by operation, so the GPU agrees with
+// the C solver to float rounding. Two position buffers play the roles of the C arrays:
+//   positions  — the finished positions (C's x between steps, and C's previous_positions during a
+//                substep): what the renderer draws, only written by the finish pass;
+//   predicted  — C's x during a substep: written by integrate, moved by the constraint solves.
+// Each module declares the bindings these functions read with the same names. The end-of-substep
+// phases (tethers, collisions, velocity update) are in finish.wgsl.
+
+struct Projection {
+  da: vec3f,
+  db: vec3f,
+  delta_lambda: f32,
+  valid: bool,
+}
+
+// XPBD distance constraint (solver.c: solve_constraints). λ is the multiplier accumulated so far in
+// this substep (0 in its first iteration).
+fn project_distance(a: vec4f, b: vec4f, rest_length: f32, compliance: f32, lambda: f32,
+                    inverse_h2: f32) -> Projection {
+  var r: Projection;
+  r.valid = false;
+  let w = a.w + b.w;
+  if (w == 0.0) {
+    return r;
+  }
+  let d = a.xyz - b.xyz;
+  let length = sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+  if (length < 1e-9) {
+    return r;
+  }
+  let alpha = compliance * inverse_h2;
+  r.delta_lambda = (-(length - rest_length) - alpha * lambda) / (w + alpha);
+  let s = r.delta_lambda / length;
+  r.da = a.w * s * d;
+  r.db = -(b.w * s * d);
+  r.valid = true;
+  return r;
+}
+
+fn particle_count() -> u32 {
+  return step.range.x;
+}
+
+// Normal of the grid at p by central differences on the finished positions (solver.c: grid_normals).
+fn grid_normal(p: u32) -> vec3f {
+  let w = step.grid.x;
+  let h = step.grid.y;
+  let i = p % w;
+  let j = p / w;
+  let left = j * w + select(i, i - 1u, i > 0u);
+  let right = j * w + select(i, i + 1u, i + 1u < w);
+  let up = select(j, j - 1u, j > 0u) * w + i;
+  let down = select(j, j + 1u, j + 1u < h) * w + i;
+  let n = particle_count();
+  if (left >= n || right >= n || up >= n || down >= n) {
+    return vec3f(0.0);
+  }
+  let u = positions[right].xyz - positions[left].xyz;
+  let v = positions[down].xyz - positions[up].xyz;
+  let c = -vec3f(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x);
+  let length = sqrt(c.x * c.x + c.y * c.y + c.z * c.z);
+  return c * select(0.0, 1.0 / length, length > 1e-12);
+}
+
+// Forces, damping and the predicted position of particle p (solver.c: integrate). Writes the new
+// velocity; returns the prediction (w = inverse mass).
+fn integrate_particle(p: u32) -> vec4f {
+  let x = positions[p];
+  let h = step.gravity_h.w;
+  var predicted_x = x;
+  if (x.w != 0.0) {
+    var a = step.gravity_h.xyz;
+    let drag = step.wind_drag.w;
+    let v = velocities[p].xyz;
+    if (drag > 0.0) {
+      let n = grid_normal(p);
+      let r = step.wind_drag.xyz - v;
+      let along = drag * (n.x * r.x + n.y * r.y + n.z * r.z);
+      a += along * n;
+    }
+    // Damping acts on the motion so far, not on this substep's forces (solver.c).
+    let damping = max(0.0, 1.0 - step.ground.w * h);
+    let nv = v * damping + h * a;
+    velocities[p] = vec4f(nv, velocities[p].w);
+    predicted_x = vec4f(x.xyz + h * nv, x.w);
+  }
+  if (p == step.misc.x) {
+    // The grabbed particle is kinematic (inverse mass 0 in positions): it sits on the target.
+    predicted_x = vec4f(step.grab.xyz, predicted_x.w);
+  }
+  return predicted_x;
+}
+

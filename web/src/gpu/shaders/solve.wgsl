@@ -1,0 +1,161 @@
+// Kernels without workgroup barriers: per-particle passes and the plain one-dispatch-per-colour
+// solve, which walks the constraints in exactly the C solver's order. Barrier-using kernels live in
+// tiles.wgsl: sharing a module with them was measured to slow these down (DESIGN.md §6).
+
+@group(0) @binding(0) var<uniform> step: Step;
+@group(0) @binding(1) var<storage, read_write> predicted: array<vec4f>;
+@group(0) @binding(2) var<storage, read_write> positions: array<vec4f>;
+@group(0) @binding(3) var<storage, read_write> velocities: array<vec4f>;
+@group(0) @binding(4) var<storage, read> constraints: array<Constraint>;
+@group(0) @binding(5) var<storage, read> links: array<Link>;
+@group(0) @binding(6) var<storage, read_write> lambdas: array<f32>;
+@group(0) @binding(7) var<storage, read> leftovers: array<Constraint>;
+
+fn load_lambda(k: u32) -> f32 {
+  if ((step.range.w & FLAG_ACCUMULATE_LAMBDA) != 0u && k < arrayLength(&lambdas)) {
+    return lambdas[k];
+  }
+  return 0.0;
+}
+
+fn store_lambda(k: u32, lambda: f32) {
+  if ((step.range.w & FLAG_STORE_LAMBDA) != 0u && k < arrayLength(&lambdas)) {
+    lambdas[k] = lambda;
+  }
+}
+
+fn solve_constraint(k: u32) {
+  let c = constraints[k];
+  let n = particle_count();
+  if (c.a >= n || c.b >= n) {
+    return;
+  }
+  let h = step.gravity_h.w;
+  let lambda = load_lambda(k);
+  let r = project_distance(predicted[c.a], predicted[c.b], c.rest_length, c.compliance, lambda,
+                           1.0 / (h * h));
+  if (!r.valid) {
+    return;
+  }
+  store_lambda(k, lambda + r.delta_lambda);
+  predicted[c.a] = vec4f(predicted[c.a].xyz + r.da, predicted[c.a].w);
+  predicted[c.b] = vec4f(predicted[c.b].xyz + r.db, predicted[c.b].w);
+}
+
+// Start of a substep: forces and prediction, one invocation per particle.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn integrate(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let p = flat_index(id, groups);
+  if (p >= particle_count()) {
+    return;
+  }
+  predicted[p] = integrate_particle(p);
+}
+
+// One colour batch: constraints [range.y, range.z) share no particle, so they run in parallel.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn solve_color(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = step.range.y + flat_index(id, groups);
+  if (k >= step.range.z || k >= arrayLength(&constraints)) {
+    return;
+  }
+  solve_constraint(k);
+}
+
+// The overflow batch (constraints that fit no colour) in order, by one invocation.
+@compute @workgroup_size(1)
+fn solve_overflow() {
+  let end = min(step.range.z, arrayLength(&constraints));
+  for (var k = step.range.y; k < end; k += 1u) {
+    solve_constraint(k);
+  }
+}
+
+// Tethers between iterations (iterations > 1); the last iteration's run inside finish.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn tethers(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let p = flat_index(id, groups);
+  if (p >= particle_count()) {
+    return;
+  }
+  predicted[p] = apply_tether(p, predicted[p]);
+}
+
+// The leftover constraints of the tiled schedule form a matching (no two share a particle), so
+// each endpoint's invocation projects its constraint from the same inputs and keeps its own half:
+// nothing here writes `predicted`, so both see the same positions.
+fn apply_leftover(p: u32, x: vec4f) -> vec4f {
+  let l = links[p].leftover;
+  if (l >= min(step.grid.w, arrayLength(&leftovers))) {
+    return x;
+  }
+  let c = leftovers[l];
+  let n = particle_count();
+  if (c.a >= n || c.b >= n || (c.a != p && c.b != p)) {
+    return x;
+  }
+  let h = step.gravity_h.w;
+  let k = step.grid.z + l;
+  let lambda = load_lambda(k);
+  let r = project_distance(predicted[c.a], predicted[c.b], c.rest_length, c.compliance, lambda,
+                           1.0 / (h * h));
+  if (!r.valid) {
+    return x;
+  }
+  if (p == c.a) {
+    store_lambda(k, lambda + r.delta_lambda);
+    return vec4f(x.xyz + r.da, x.w);
+  }
+  return vec4f(x.xyz + r.db, x.w);
+}
+
+// The leftover batch of an iteration that is not the last (iterations > 1): one invocation per
+// leftover constraint, in place (they share no particle).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn solve_leftovers(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let l = flat_index(id, groups);
+  if (l >= min(step.grid.w, arrayLength(&leftovers))) {
+    return;
+  }
+  let c = leftovers[l];
+  let n = particle_count();
+  if (c.a >= n || c.b >= n) {
+    return;
+  }
+  let h = step.gravity_h.w;
+  let k = step.grid.z + l;
+  let lambda = load_lambda(k);
+  let r = project_distance(predicted[c.a], predicted[c.b], c.rest_length, c.compliance, lambda,
+                           1.0 / (h * h));
+  if (!r.valid) {
+    return;
+  }
+  store_lambda(k, lambda + r.delta_lambda);
+  predicted[c.a] = vec4f(predicted[c.a].xyz + r.da, predicted[c.a].w);
+  predicted[c.b] = vec4f(predicted[c.b].xyz + r.db, predicted[c.b].w);
+}
+
+// End of a substep: (leftover), tethers, collisions, velocity update. Reads `predicted`, writes the
+// finished position and velocity; `positions` still holds the start of the substep until then.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn finish(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let p = flat_index(id, groups);
+  if (p >= particle_count()) {
+    return;
+  }
+  var x = predicted[p];
+  if ((step.range.w & FLAG_LEFTOVERS) != 0u) {
+    x = apply_leftover(p, x);
+  }
+  x = apply_tether(p, x);
+  let start = positions[p].xyz;
+  x = collide_particle(x, start);
+  let v = update_velocity(x.xyz, start);
+  positions[p] = x;
+  velocities[p] = vec4f(v, velocities[p].w);
+}

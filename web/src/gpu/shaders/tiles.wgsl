@@ -1,0 +1,118 @@
+// The tiled solve: one workgroup per group of particles (a tile of the grid), all colours of the
+// group's constraints in its workgroup memory, with a workgroup barrier between colours instead of
+// a dispatch. schedule.ts partitions the core's coloured constraints: a constraint goes to the first
+// pass (tiling) in which both its particles fall in one group; groups of one pass share no particle,
+// so a pass is one dispatch. This module is the only one with barriers (DESIGN.md §6).
+
+@group(0) @binding(0) var<uniform> step: Step;
+@group(0) @binding(1) var<storage, read_write> predicted: array<vec4f>;
+@group(0) @binding(2) var<storage, read> positions: array<vec4f>;
+@group(0) @binding(3) var<storage, read_write> velocities: array<vec4f>;
+@group(0) @binding(4) var<storage, read> groups: array<Group>;
+@group(0) @binding(5) var<storage, read> words: array<u32>;
+@group(0) @binding(6) var<storage, read> tile_constraints: array<TileConstraint>;
+@group(0) @binding(7) var<storage, read_write> lambdas: array<f32>;
+
+var<workgroup> slots: array<vec4f, TILE_CAPACITY>;
+
+fn word(k: u32) -> u32 {
+  if (k >= arrayLength(&words)) {
+    return NONE;
+  }
+  return words[k];
+}
+
+// Pass A also starts the substep: each of its groups is a whole tile, so together they integrate
+// every particle exactly once (FLAG_INTEGRATE). Pass B only loads the particles it touches.
+fn tile_constraint(k: u32) -> TileConstraint {
+  if (k < arrayLength(&tile_constraints)) {
+    return tile_constraints[k];
+  }
+  return TileConstraint(NONE, 0.0, 0.0, NONE);
+}
+
+fn solve_slot_constraint(c: TileConstraint, count: u32, inverse_h2: f32, accumulate: bool, store: bool) {
+  let a = c.ab & 0xffffu;
+  let b = c.ab >> 16u;
+  if (a >= count || b >= count) {
+    return;
+  }
+  let lambda_count = arrayLength(&lambdas);
+  var lambda = 0.0;
+  if (accumulate && c.index < lambda_count) {
+    lambda = lambdas[c.index];
+  }
+  let r = project_distance(slots[a], slots[b], c.rest_length, c.compliance, lambda, inverse_h2);
+  if (!r.valid) {
+    return;
+  }
+  if (store && c.index < lambda_count) {
+    lambdas[c.index] = lambda + r.delta_lambda;
+  }
+  slots[a] = vec4f(slots[a].xyz + r.da, slots[a].w);
+  slots[b] = vec4f(slots[b].xyz + r.db, slots[b].w);
+}
+
+// Pass A also starts the substep: each of its groups is a whole tile, so together they integrate
+// every particle exactly once (FLAG_INTEGRATE). Pass B only loads the particles it touches.
+//
+// The steps are latency-bound (little work between barriers), so each invocation finds its
+// constraint by arithmetic (fixed step stride, no offset loads) and loads the next step's while it
+// solves this one. A colour is a matching, so a step has at most TILE_CAPACITY / 2 constraints and
+// usually one per invocation; wider steps (large tiles) loop.
+@compute @workgroup_size(TILE_WORKGROUP_SIZE)
+fn solve_tiles(@builtin(workgroup_id) workgroup: vec3u,
+               @builtin(num_workgroups) workgroups: vec3u,
+               @builtin(local_invocation_index) local: u32) {
+  let g = step.misc.w + workgroup.x + workgroup.y * workgroups.x;
+  if (g >= step.range.z || g >= arrayLength(&groups)) {
+    return;
+  }
+  let group = groups[g];
+  let count = min(group.particle_count, TILE_CAPACITY);
+  let n = particle_count();
+  let stride = group.stride;
+  let first = group.constraint_start;
+
+  var next = TileConstraint(NONE, 0.0, 0.0, NONE);
+  if (local < stride && group.step_count > 0u) {
+    next = tile_constraint(first + local);
+  }
+
+  let integrate = (step.range.w & FLAG_INTEGRATE) != 0u;
+  for (var k = local; k < count; k += TILE_WORKGROUP_SIZE) {
+    let p = word(group.particle_start + k);
+    if (p >= n) {
+      slots[k] = vec4f(0.0);
+    } else if (integrate) {
+      slots[k] = integrate_particle(p);
+    } else {
+      slots[k] = predicted[p];
+    }
+  }
+  workgroupBarrier();
+
+  let h = step.gravity_h.w;
+  let inverse_h2 = 1.0 / (h * h);
+  let accumulate = (step.range.w & FLAG_ACCUMULATE_LAMBDA) != 0u;
+  let store = (step.range.w & FLAG_STORE_LAMBDA) != 0u;
+  for (var s = 0u; s < group.step_count; s += 1u) {
+    let current = next;
+    let base = first + s * stride;
+    if (local < stride && s + 1u < group.step_count) {
+      next = tile_constraint(base + stride + local);
+    }
+    solve_slot_constraint(current, count, inverse_h2, accumulate, store);
+    for (var k = local + TILE_WORKGROUP_SIZE; k < stride; k += TILE_WORKGROUP_SIZE) {
+      solve_slot_constraint(tile_constraint(base + k), count, inverse_h2, accumulate, store);
+    }
+    workgroupBarrier();
+  }
+
+  for (var k = local; k < count; k += TILE_WORKGROUP_SIZE) {
+    let p = word(group.particle_start + k);
+    if (p < n) {
+      predicted[p] = slots[k];
+    }
+  }
+}

@@ -1,0 +1,426 @@
+// The GPU solver: the whole XPBD step of src/solver.c as WGSL compute kernels over arrays the C core
+// built (uploaded once). Runs unchanged in the browser and in Node (npm `webgpu`, Dawn).
+//
+// A frame is recorded as one compute pass: every dispatch reads its own 256-byte-aligned parameter
+// record (Step, layout.ts) from one uniform buffer through a dynamic offset, and all records of a
+// call are written with one writeBuffer, so step(n) is one submission however many frames it holds.
+//
+// Two schedules of the same kernels (schedule.ts explains the tiled one):
+//   plain  integrate, one dispatch per colour, (overflow), finish: the C solver's exact order
+//          (≈15 dispatches a substep); the reference for parity.
+//   tiled  pass A (integrate + solve inside tiles), pass B (shifted tiles), finish: 3 a substep.
+// The renderer draws from `buffers.positions/normals/strain` (STORAGE | VERTEX): no read-back.
+import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslPrelude, type KernelConfig } from './layout';
+import { buildRenderAdjacency, buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
+import type { PhysicsSettings } from './settings';
+import { SphereMotion, type SphereDef, type Vec3 } from './spheres';
+import particleWgsl from './shaders/particle.wgsl?raw';
+import finishWgsl from './shaders/finish.wgsl?raw';
+import solveWgsl from './shaders/solve.wgsl?raw';
+import tilesWgsl from './shaders/tiles.wgsl?raw';
+import renderWgsl from './shaders/render.wgsl?raw';
+
+export type ScheduleKind = 'plain' | 'tiled';
+
+export interface GpuSolverOptions {
+  /// 'tiled' (default) falls back to 'plain' where the tiling does not apply.
+  schedule?: ScheduleKind;
+  /// Tile side in particles (even); the device's workgroup memory caps it.
+  tileSize?: number;
+  config: KernelConfig & { tileSize: number };
+}
+
+const STRETCH = 0; // weft_constraint_type WEFT_STRETCH
+
+const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+const RENDERABLE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+
+export interface EncodeOptions {
+  /// GPU timestamps at the start and end of the frames' compute pass.
+  timestampWrites?: GPUComputePassTimestampWrites;
+  /// Also recompute normals and strain after the frames (default true).
+  renderData?: boolean;
+  /// Profiling: every dispatch in its own pass with timestamps 2i, 2i + 1 in this query set.
+  profile?: GPUQuerySet;
+}
+
+type BindGroupName = 'solve' | 'tiles' | 'render';
+
+interface Dispatch {
+  pipeline: GPUComputePipeline;
+  bindGroup: BindGroupName; // resolved when the pass is recorded (ensureUniform may remake them)
+  x: number;
+  y: number;
+}
+
+export class GpuSolver {
+  readonly schedule: ScheduleKind;
+  readonly tiled: TiledSchedule | null;
+  /// Why the tiled schedule is not used ('' when it is).
+  readonly tiledUnavailable: string;
+  readonly buffers: {
+    positions: GPUBuffer; // finished positions, xyz + inverse mass (draw these)
+    velocities: GPUBuffer;
+    normals: GPUBuffer;
+    strain: GPUBuffer;
+    predicted: GPUBuffer;
+  };
+  settings: PhysicsSettings;
+  readonly spheres: SphereMotion[];
+  /// Dispatches recorded for the last frame (for benchmarks and reports).
+  dispatchesPerFrame = 0;
+
+  private readonly n: number;
+  private readonly inverseMass: Float32Array;
+  private readonly recordStride: number;
+  private uniform: GPUBuffer;
+  private readonly stepLayouts: { solve: GPUBindGroupLayout; tiles: GPUBindGroupLayout; render: GPUBindGroupLayout };
+  private readonly pipelines: Record<string, GPUComputePipeline>;
+  private bindGroups!: { solve: GPUBindGroup; tiles: GPUBindGroup | null; render: GPUBindGroup };
+  private readonly owned: GPUBuffer[] = [];
+  private readonly coreBuffers: { constraints: GPUBuffer; lambdas: GPUBuffer; links: GPUBuffer; leftovers: GPUBuffer; indices: GPUBuffer; adjacency: GPUBuffer };
+  private readonly tileBuffers: { groups: GPUBuffer; words: GPUBuffer; constraints: GPUBuffer } | null;
+  private readonly strainBase: number;
+  private grabbed = -1;
+  private grabTarget: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly colorOffsets: Int32Array;
+  private readonly config: KernelConfig;
+
+  constructor(
+    readonly device: GPUDevice,
+    readonly core: CoreArrays,
+    settings: PhysicsSettings,
+    sphereDefs: readonly SphereDef[],
+    options: GpuSolverOptions,
+  ) {
+    const n = (this.n = core.particleCount);
+    this.settings = { ...settings };
+    if (sphereDefs.length > MAX_SPHERES) throw new Error(`at most ${MAX_SPHERES} spheres`);
+    this.spheres = sphereDefs.map((d) => new SphereMotion(d));
+    const config = (this.config = options.config);
+    this.colorOffsets = core.colorOffsets().slice();
+
+    const tiled = options.schedule === 'plain' ? 'the plain schedule was asked for' : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
+    this.tiled = typeof tiled === 'string' ? null : tiled;
+    this.tiledUnavailable = typeof tiled === 'string' ? tiled : '';
+    if (this.tiled && this.tiled.tileSize * this.tiled.tileSize > config.tileCapacity) {
+      throw new Error(`tile ${this.tiled.tileSize}² exceeds the workgroup capacity ${config.tileCapacity}`);
+    }
+    this.schedule = this.tiled ? 'tiled' : 'plain';
+
+    const positions = core.positions();
+    this.inverseMass = new Float32Array(n);
+    for (let p = 0; p < n; ++p) this.inverseMass[p] = positions[4 * p + 3];
+
+    const make = (label: string, data: ArrayBufferView | ArrayBuffer | number, usage: number) => {
+      const size = typeof data === 'number' ? data : data.byteLength;
+      const buffer = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 4) * 4), usage, mappedAtCreation: typeof data !== 'number' });
+      if (typeof data !== 'number') {
+        const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+        new Uint8Array(buffer.getMappedRange()).set(bytes);
+        buffer.unmap();
+      }
+      this.owned.push(buffer);
+      return buffer;
+    };
+
+    this.buffers = {
+      positions: make('positions', positions, RENDERABLE()),
+      velocities: make('velocities', core.velocities(), RENDERABLE()),
+      normals: make('normals', n * 16, RENDERABLE()),
+      strain: make('strain', n * 4, RENDERABLE()),
+      predicted: make('predicted', positions, STORAGE() | GPUBufferUsage.COPY_SRC),
+    };
+
+    if (core.tethersPerParticle !== TETHERS_PER_PARTICLE) {
+      throw new Error(`the core has ${core.tethersPerParticle} tethers a particle, the kernels ${TETHERS_PER_PARTICLE}`);
+    }
+    const anchors = core.tetherAnchors();
+    const maxDistances = core.tetherMaxDistances();
+    const links = new ArrayBuffer(n * LINK_LAYOUT.size);
+    const lw = new Uint32Array(links), lf = new Float32Array(links);
+    for (let p = 0; p < n; ++p) {
+      const at = p * LINK_LAYOUT.words;
+      for (let k = 0; k < TETHERS_PER_PARTICLE; ++k) {
+        const slot = p * TETHERS_PER_PARTICLE + k;
+        const anchor = slot < anchors.length ? anchors[slot] : -1;
+        lw[at + LINK_LAYOUT.anchor + k] = anchor >= 0 && anchor < n ? anchor : NONE;
+        lf[at + LINK_LAYOUT.maxDistance + k] = slot < maxDistances.length ? maxDistances[slot] : 0;
+      }
+      lw[at + LINK_LAYOUT.leftover] = this.tiled ? this.tiled.leftoverOf[p] : NONE;
+    }
+    const adjacency = buildRenderAdjacency(core, STRETCH);
+    this.strainBase = adjacency.strainBase;
+    const leftoverCount = this.tiled?.counts.leftover ?? 0;
+    this.coreBuffers = {
+      constraints: make('constraints', core.constraintBytes(), STORAGE()),
+      lambdas: make('lambdas', (core.constraintCount + leftoverCount) * 4, GPUBufferUsage.STORAGE),
+      links: make('links', links, STORAGE()),
+      leftovers: make('leftovers', this.tiled?.leftovers ?? new ArrayBuffer(CONSTRAINT_LAYOUT.size), STORAGE()),
+      indices: make('indices', core.indices(), STORAGE()),
+      adjacency: make('render adjacency', adjacency.words, STORAGE()),
+    };
+    this.tileBuffers = this.tiled
+      ? {
+          groups: make('tile groups', this.tiled.groups, STORAGE()),
+          words: make('tile words', this.tiled.words, STORAGE()),
+          constraints: make('tile constraints', this.tiled.constraints, STORAGE()),
+        }
+      : null;
+
+    const align = device.limits.minUniformBufferOffsetAlignment;
+    this.recordStride = Math.ceil(STEP.size / align) * align;
+    this.uniform = make('step records', this.recordStride * 64, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+
+    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
+      binding,
+      visibility: GPUShaderStage.COMPUTE,
+      buffer: type === 'uniform' ? { type, hasDynamicOffset: true, minBindingSize: STEP.size } : { type },
+    });
+    const layout = (label: string, types: GPUBufferBindingType[]) =>
+      device.createBindGroupLayout({ label: `weft ${label}`, entries: types.map((t, i) => entry(i, t)) });
+    this.stepLayouts = {
+      solve: layout('solve layout', ['uniform', 'storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage']),
+      tiles: layout('tiles layout', ['uniform', 'storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage']),
+      render: layout('render layout', ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage']),
+    };
+    const prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 });
+    const module = (label: string, ...parts: string[]) => device.createShaderModule({ label: `weft ${label}`, code: [prelude, ...parts].join('\n') });
+    const solveModule = module('solve.wgsl', particleWgsl, finishWgsl, solveWgsl);
+    const tilesModule = module('tiles.wgsl', particleWgsl, tilesWgsl);
+    const renderModule = module('render.wgsl', renderWgsl);
+    const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
+      device.createComputePipeline({
+        label: `weft ${entryPoint}`,
+        layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
+        compute: { module: mod, entryPoint },
+      });
+    this.pipelines = {
+      integrate: pipeline(solveModule, this.stepLayouts.solve, 'integrate'),
+      solveColor: pipeline(solveModule, this.stepLayouts.solve, 'solve_color'),
+      solveOverflow: pipeline(solveModule, this.stepLayouts.solve, 'solve_overflow'),
+      tethers: pipeline(solveModule, this.stepLayouts.solve, 'tethers'),
+      solveLeftovers: pipeline(solveModule, this.stepLayouts.solve, 'solve_leftovers'),
+      finish: pipeline(solveModule, this.stepLayouts.solve, 'finish'),
+      renderData: pipeline(renderModule, this.stepLayouts.render, 'render_data'),
+      ...(this.tiled ? { solveTiles: pipeline(tilesModule, this.stepLayouts.tiles, 'solve_tiles') } : {}),
+    };
+    this.makeBindGroups();
+  }
+
+  private makeBindGroups(): void {
+    const d = this.device;
+    const bind = (layout: GPUBindGroupLayout, label: string, buffers: GPUBuffer[]) =>
+      d.createBindGroup({
+        label: `weft ${label}`,
+        layout,
+        entries: buffers.map((buffer, binding) => ({ binding, resource: binding === 0 ? { buffer, size: STEP.size } : { buffer } })),
+      });
+    const b = this.buffers, c = this.coreBuffers;
+    this.bindGroups = {
+      solve: bind(this.stepLayouts.solve, 'solve', [this.uniform, b.predicted, b.positions, b.velocities, c.constraints, c.links, c.lambdas, c.leftovers]),
+      tiles: this.tileBuffers
+        ? bind(this.stepLayouts.tiles, 'tiles', [this.uniform, b.predicted, b.positions, b.velocities, this.tileBuffers.groups, this.tileBuffers.words, this.tileBuffers.constraints, c.lambdas])
+        : null,
+      render: bind(this.stepLayouts.render, 'render', [this.uniform, b.positions, c.indices, c.constraints, c.adjacency, b.normals, b.strain]),
+    };
+  }
+
+  grab(particle: number, target: Vec3): void {
+    if (!(particle >= 0 && particle < this.n)) throw new Error(`no particle ${particle}`);
+    this.release();
+    this.grabbed = particle;
+    this.grabTarget = { ...target };
+    this.device.queue.writeBuffer(this.buffers.positions, particle * 16 + 12, new Float32Array([0]));
+  }
+
+  grabMove(target: Vec3): void {
+    this.grabTarget = { ...target };
+  }
+
+  release(): void {
+    if (this.grabbed < 0) return;
+    this.device.queue.writeBuffer(this.buffers.positions, this.grabbed * 16 + 12, new Float32Array([this.inverseMass[this.grabbed]]));
+    this.grabbed = -1;
+  }
+
+  /// Replaces positions and velocities (xyzw per particle), e.g. after the core was reset.
+  upload(positions: Float32Array, velocities: Float32Array): void {
+    // Views on wasm memory: an ArrayBuffer, never shared, in this build.
+    this.device.queue.writeBuffer(this.buffers.positions, 0, positions as Float32Array<ArrayBuffer>);
+    this.device.queue.writeBuffer(this.buffers.velocities, 0, velocities as Float32Array<ArrayBuffer>);
+  }
+
+  /// Re-reads the core's constraint records (after a compliance change).
+  uploadConstraints(): void {
+    this.device.queue.writeBuffer(this.coreBuffers.constraints, 0, this.core.constraintBytes() as Uint8Array<ArrayBuffer>);
+    if (this.tiled && this.tileBuffers) {
+      const fresh = buildTiledSchedule(this.core, this.tiled.tileSize, NONE);
+      if (typeof fresh !== 'string') {
+        this.device.queue.writeBuffer(this.tileBuffers.constraints, 0, fresh.constraints);
+        this.device.queue.writeBuffer(this.coreBuffers.leftovers, 0, fresh.leftovers);
+      }
+    }
+  }
+
+  /// Records `frames` frames of dt seconds (and the render data) into encoder. The parameter
+  /// records are written now, so call submit before the next encode.
+  /// Returns the kernel name of each dispatch, in order.
+  encode(encoder: GPUCommandEncoder, dt: number, frames: number, options: EncodeOptions = {}): string[] {
+    const { timestampWrites, renderData = true, profile } = options;
+    const records: ArrayBuffer[] = [];
+    const dispatches: (Dispatch & { record: number; name: string })[] = [];
+    const s = this.settings;
+    const substeps = Math.max(1, Math.floor(s.substeps));
+    const iterations = Math.max(1, Math.floor(s.iterations));
+    const h = Math.fround(Math.fround(dt) / substeps);
+    const offsets = this.colorOffsets;
+    const colorCount = this.core.colorCount;
+    const overflow: [number, number] = [offsets[colorCount], offsets[colorCount + 1]];
+    const wg = this.device.limits.maxComputeWorkgroupsPerDimension;
+    const items = (count: number, size: number) => {
+      const groups = Math.ceil(count / size);
+      const x = Math.min(groups, wg);
+      return { x, y: Math.ceil(groups / x) };
+    };
+    const particles = () => items(this.n, this.wgSize());
+    let base: ArrayBuffer;
+    const push = (pipeline: string, bind: BindGroupName, size: { x: number; y: number }, edit: (u: Uint32Array, f: Float32Array) => void) => {
+      const record = base.slice(0);
+      edit(new Uint32Array(record), new Float32Array(record));
+      records.push(record);
+      dispatches.push({ pipeline: this.pipelines[pipeline], name: pipeline, bindGroup: bind, ...size, record: records.length - 1 });
+    };
+    const R = STEP.offsets.range / 4, M = STEP.offsets.misc / 4;
+    const range = (u: Uint32Array, first: number, end: number, flags: number) => {
+      u[R + 1] = first;
+      u[R + 2] = end;
+      u[R + 3] = flags;
+    };
+    const lambdaFlags = (it: number) => (it > 0 ? FLAGS.ACCUMULATE_LAMBDA : 0) | (iterations > 1 ? FLAGS.STORE_LAMBDA : 0);
+    const solveBind: BindGroupName = 'solve';
+
+    for (let frame = 0; frame < frames; ++frame) {
+      for (let sub = 0; sub < substeps; ++sub) {
+        for (const sphere of this.spheres) sphere.advance(h);
+        base = this.baseRecord(h);
+        if (this.tiled && this.bindGroups.tiles) {
+          const [a, b] = this.tiled.passes;
+          for (let it = 0; it < iterations; ++it) {
+            for (const [pass, integrate] of [[a, it === 0], [b, false]] as const) {
+              if (pass.groupCount === 0) continue;
+              push('solveTiles', 'tiles', items(pass.groupCount, 1), (u) => {
+                range(u, 0, pass.firstGroup + pass.groupCount, lambdaFlags(it) | (integrate ? FLAGS.INTEGRATE : 0));
+                u[M + 3] = pass.firstGroup;
+              });
+            }
+            if (overflow[1] > overflow[0]) push('solveOverflow', solveBind, { x: 1, y: 1 }, (u) => range(u, overflow[0], overflow[1], lambdaFlags(it)));
+            if (it < iterations - 1) {
+              if (this.tiled.counts.leftover > 0) push('solveLeftovers', solveBind, items(this.tiled.counts.leftover, this.wgSize()), (u) => range(u, 0, 0, lambdaFlags(it)));
+              push('tethers', solveBind, particles(), (u) => range(u, 0, 0, 0));
+            }
+          }
+          push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH | FLAGS.LEFTOVERS | lambdaFlags(iterations - 1)));
+        } else {
+          push('integrate', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.INTEGRATE));
+          for (let it = 0; it < iterations; ++it) {
+            for (let c = 0; c < colorCount; ++c) {
+              const first = offsets[c], end = offsets[c + 1];
+              if (end > first) push('solveColor', solveBind, items(end - first, this.wgSize()), (u) => range(u, first, end, lambdaFlags(it)));
+            }
+            if (overflow[1] > overflow[0]) push('solveOverflow', solveBind, { x: 1, y: 1 }, (u) => range(u, overflow[0], overflow[1], lambdaFlags(it)));
+            if (it < iterations - 1) push('tethers', solveBind, particles(), (u) => range(u, 0, 0, 0));
+          }
+          push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH));
+        }
+      }
+    }
+    this.dispatchesPerFrame = frames > 0 ? dispatches.length / frames : 0;
+    base = this.baseRecord(h);
+    if (renderData) push('renderData', 'render', particles(), (u) => range(u, this.strainBase, 0, 0));
+
+    this.ensureUniform(records.length);
+    const all = new Uint8Array(records.length * this.recordStride);
+    records.forEach((r, i) => all.set(new Uint8Array(r), i * this.recordStride));
+    this.device.queue.writeBuffer(this.uniform, 0, all);
+    if (profile) {
+      dispatches.forEach((d, i) => {
+        const pass = encoder.beginComputePass({ label: `weft ${d.name}`, timestampWrites: { querySet: profile, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
+        pass.setPipeline(d.pipeline);
+        pass.setBindGroup(0, this.bindGroups[d.bindGroup]!, [d.record * this.recordStride]);
+        pass.dispatchWorkgroups(d.x, d.y);
+        pass.end();
+      });
+      return dispatches.map((d) => d.name);
+    }
+    const pass = encoder.beginComputePass({ label: 'weft step', ...(timestampWrites ? { timestampWrites } : {}) });
+    let current: GPUComputePipeline | null = null;
+    for (const d of dispatches) {
+      if (d.pipeline !== current) pass.setPipeline((current = d.pipeline));
+      pass.setBindGroup(0, this.bindGroups[d.bindGroup]!, [d.record * this.recordStride]);
+      pass.dispatchWorkgroups(d.x, d.y);
+    }
+    pass.end();
+    return dispatches.map((d) => d.name);
+  }
+
+  /// Advances `frames` frames and returns once the work is submitted.
+  step(dt: number, frames = 1): void {
+    const encoder = this.device.createCommandEncoder({ label: 'weft frame' });
+    this.encode(encoder, dt, frames);
+    this.device.queue.submit([encoder.finish()]);
+  }
+
+  /// A copy of a solver buffer (positions by default): read back only on request.
+  async read(which: 'positions' | 'velocities' | 'normals' | 'strain' = 'positions'): Promise<Float32Array> {
+    const source = this.buffers[which];
+    const staging = this.device.createBuffer({ label: `weft read ${which}`, size: source.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = this.device.createCommandEncoder({ label: `weft read ${which}` });
+    encoder.copyBufferToBuffer(source, 0, staging, 0, source.size);
+    this.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const length = which === 'strain' ? this.n : this.n * 4;
+    const copy = new Float32Array(staging.getMappedRange(0, length * 4).slice(0));
+    staging.unmap();
+    staging.destroy();
+    return copy;
+  }
+
+  destroy(): void {
+    for (const b of this.owned) b.destroy();
+    this.owned.length = 0;
+  }
+
+  private wgSize(): number {
+    return this.config.workgroupSize;
+  }
+
+  private ensureUniform(count: number): void {
+    const size = count * this.recordStride;
+    if (this.uniform.size >= size) return;
+    this.uniform.destroy();
+    this.uniform = this.device.createBuffer({ label: 'weft step records', size: Math.max(size, this.uniform.size * 2), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.owned.push(this.uniform);
+    this.makeBindGroups();
+  }
+
+  /// The substep's record: everything but the dispatch-specific range and group fields.
+  private baseRecord(h: number): ArrayBuffer {
+    const s = this.settings;
+    const record = new ArrayBuffer(STEP.size);
+    const f = new Float32Array(record), u = new Uint32Array(record);
+    const o = (name: string) => STEP.offsets[name] / 4;
+    f.set([s.gravity.x, s.gravity.y, s.gravity.z, h], o('gravity_h'));
+    f.set([s.wind.x, s.wind.y, s.wind.z, s.drag], o('wind_drag'));
+    f.set([s.groundHeight, s.friction, s.collisionMargin, s.damping], o('ground'));
+    f.set([this.grabTarget.x, this.grabTarget.y, this.grabTarget.z, s.maxSpeed], o('grab'));
+    u.set([this.n, 0, 0, 0], o('range'));
+    u.set([this.grabbed >= 0 ? this.grabbed : NONE, this.spheres.length, s.groundEnabled ? 1 : 0, 0], o('misc'));
+    u.set([this.core.width, this.core.height, this.core.constraintCount, this.tiled?.counts.leftover ?? 0], o('grid'));
+    this.spheres.forEach((sphere, k) => {
+      f.set([sphere.center.x, sphere.center.y, sphere.center.z, sphere.def.radius], o('spheres') + 4 * k);
+      f.set([sphere.previous.x, sphere.previous.y, sphere.previous.z, 0], o('previous_spheres') + 4 * k);
+    });
+    return record;
+  }
+}

@@ -1,0 +1,40 @@
+// window.weft: the page's contract with tests and tooling (DESIGN.md §5). Nothing more, nothing less.
+import type { App, Stats } from './app';
+
+export interface WeftHooks {
+  stats(): Stats;
+  capture(): Promise<string>;
+  positions(): Promise<Float32Array>;
+  pause(): void;
+  resume(): void;
+  reset(): Promise<void>;
+  step(n: number): Promise<void>;
+}
+
+declare global {
+  interface Window {
+    weft?: WeftHooks;
+  }
+}
+
+export function installHooks(app: App, changed: () => void): void {
+  window.weft = {
+    stats: () => app.stats(),
+    capture: () => app.capture(),
+    positions: () => app.solver.positions(),
+    pause: () => {
+      app.paused = true;
+      changed();
+    },
+    resume: () => {
+      app.paused = false;
+      changed();
+    },
+    reset: () => app.reset(),
+    step: (n: number) => {
+      const frames = Math.floor(Number(n));
+      if (!Number.isFinite(frames) || frames < 0) return Promise.reject(new Error(`step(n) needs a whole number ≥ 0, got ${n}`));
+      return app.step(frames);
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// Boot: read the URL, load the C core, pick a renderer (WebGPU, else WebGL2, saying so), build the
+// scene, then wire input, panel, HUD and window.weft. Every failure ends in an on-page message.
+import { App } from './app';
+import { WeftCore } from './core/wasm';
+import { installHooks } from './hooks';
+import { DEFAULT_PARAMS, parseParams, type RendererChoice } from './params';
+import type { Renderer } from './render/renderer';
+import { WebGl2Renderer } from './render/webgl2';
+import { NoWebGpuError, WebGpuRenderer } from './render/webgpu';
+import { Hud } from './ui/hud';
+import { Input } from './ui/input';
+import { Messages } from './ui/messages';
+import { Panel } from './ui/panel';
+
+// The GPU solver plugs in by providing src/gpu/register.ts, which sets solverFactories.gpu
+// (app.ts). The glob makes that import optional: without the file, ?solver=gpu falls back to wasm.
+import.meta.glob('./gpu/register.ts', { eager: true });
+
+const messages = new Messages(document.getElementById('messages')!);
+let canvas = document.getElementById('view') as HTMLCanvasElement;
+
+async function createRenderer(choice: RendererChoice, onLost: (message: string) => void): Promise<Renderer> {
+  if (choice !== 'webgl2') {
+    try {
+      return await WebGpuRenderer.create(canvas, onLost, () =>
+        messages.show('This browser cannot present a WebGPU canvas (headless?): rendering off-screen, capture() still works.', 'warning', 'present'),
+      );
+    } catch (error) {
+      const reason = error instanceof NoWebGpuError ? error.message : `WebGPU failed to start: ${(error as Error).message}`;
+      messages.show(`${reason}. Falling back to WebGL2.`, 'warning', 'renderer');
+      // A canvas that handed out a WebGPU context cannot give a WebGL2 one.
+      replaceCanvas();
+    }
+  }
+  return WebGl2Renderer.create(canvas, onLost);
+}
+
+function replaceCanvas(): void {
+  const fresh = canvas.cloneNode(false) as HTMLCanvasElement;
+  canvas.replaceWith(fresh);
+  canvas = fresh;
+}
+
+async function boot(): Promise<void> {
+  const params = parseParams(location.search);
+  for (const problem of params.problems) messages.show(`URL parameter: ${problem}.`, 'warning');
+
+  let core: WeftCore;
+  try {
+    core = await WeftCore.load(new URL('weft.wasm', document.baseURI));
+  } catch (error) {
+    messages.show(`The physics core (weft.wasm) failed to load: ${(error as Error).message}`, 'error', 'core');
+    return;
+  }
+  const scenes = core.sceneNames();
+  if (!scenes.includes(params.scene)) {
+    const fallback = scenes.includes(DEFAULT_PARAMS.scene) ? DEFAULT_PARAMS.scene : scenes[0];
+    messages.show(`URL parameter: unknown scene "${params.scene}" (have ${scenes.join(', ')}); using ${fallback}.`, 'warning');
+    params.scene = fallback;
+  }
+
+  let app: App;
+  let input: Input;
+  let recovering = false;
+  const onLost = (message: string) => void recover(message);
+  const renderer = await createRenderer(params.renderer, onLost);
+  app = new App(core, renderer, messages, params.mode);
+  await app.load({ scene: params.scene, grid: params.grid, solver: params.solver });
+
+  // Device loss: the cloth lives in wasm memory, so a new renderer picks it up where it was.
+  async function recover(message: string): Promise<void> {
+    if (recovering) return;
+    recovering = true;
+    messages.show(`The GPU device was lost (${message}); recovering.`, 'warning', 'lost');
+    app.stop();
+    const previous = app.renderer.kind;
+    // A lost context stays lost on its canvas: start over on a fresh one.
+    replaceCanvas();
+    try {
+      app.renderer = await createRenderer(previous === 'webgpu' ? 'webgpu' : 'webgl2', onLost);
+    } catch (error) {
+      messages.show(`Could not get the GPU back: ${(error as Error).message}`, 'error', 'lost');
+      recovering = false;
+      return;
+    }
+    input.attach(canvas);
+    // A GPU solver that lost its device has already handed the cloth to wasm (gpu/cloth-solver.ts):
+    // only one still on the GPU is rebuilt.
+    if (app.solver.kind === 'gpu') await app.load({ ...app.current, solver: app.renderer.device ? 'gpu' : 'wasm' });
+    else app.renderer.setCloth(app.solver.world);
+    resize();
+    app.start();
+    recovering = false;
+    messages.show(`Recovered after losing the GPU device; rendering with ${app.renderer.kind}, the cloth kept its state.`, 'info', 'lost');
+  }
+
+  const resize = () => {
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
+    const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    app.camera.aspect = width / height;
+    app.renderer.resize(width, height);
+    app.redraw++;
+  };
+  new ResizeObserver(resize).observe(document.body);
+  window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', resize);
+  resize();
+
+  const panel = new Panel(app, scenes, messages);
+  input = new Input(app.camera, app, {
+    togglePause: () => {
+      app.paused = !app.paused;
+      panel.refresh();
+    },
+    toggleSphere: () => {
+      app.setSphereMoving(!app.sphereMoving);
+      panel.refresh();
+    },
+    reset: () => void app.reset(),
+  });
+  input.attach(canvas);
+  installHooks(app, () => panel.refresh());
+  const hud = new Hud(document.getElementById('hud')!);
+  app.onFrame = (now) => {
+    const world = app.solver.world;
+    hud.update({ ...app.stats(), scene: app.current.scene, grid: `${world.width}×${world.height}` }, now);
+  };
+  app.start();
+}
+
+boot().catch((error) => messages.show(`weft failed to start: ${(error as Error).message}`, 'error', 'boot'));

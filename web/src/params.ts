@@ -1,0 +1,55 @@
+// URL parameters (?solver= &scene= &grid= &mode= &renderer=). Bad values never stop the page: each
+// one falls back to its default and leaves a sentence in `problems` for the on-page message.
+import { SHADING_MODES, isShadingMode, type ShadingMode } from './render/modes';
+import type { SolverKind } from './solver';
+
+export type RendererChoice = 'auto' | 'webgpu' | 'webgl2';
+
+export interface Params {
+  solver: SolverKind;
+  scene: string;
+  grid: number;
+  mode: ShadingMode;
+  renderer: RendererChoice;
+  problems: string[];
+}
+
+export const DEFAULT_PARAMS = { solver: 'wasm', scene: 'sphere', grid: 64, mode: 'silk', renderer: 'auto' } as const;
+export const GRID_MIN = 4;
+export const GRID_MAX = 512;
+/** Grid sizes the panel offers. */
+export const GRID_CHOICES = [16, 32, 48, 64, 96, 128, 192, 256];
+
+export function parseParams(search: string): Params {
+  const query = new URLSearchParams(search);
+  const problems: string[] = [];
+  const params: Params = { ...DEFAULT_PARAMS, problems };
+
+  const solver = query.get('solver');
+  if (solver !== null) {
+    if (solver === 'wasm' || solver === 'gpu') params.solver = solver;
+    else problems.push(`unknown solver "${solver}" (use wasm or gpu); using ${DEFAULT_PARAMS.solver}`);
+  }
+  const scene = query.get('scene');
+  if (scene !== null) {
+    if (/^[a-z0-9_-]{1,32}$/i.test(scene)) params.scene = scene;
+    else problems.push(`invalid scene name "${scene.slice(0, 40)}"; using ${DEFAULT_PARAMS.scene}`);
+  }
+  const grid = query.get('grid');
+  if (grid !== null) {
+    const value = Number(grid);
+    if (/^\d+$/.test(grid) && value >= GRID_MIN && value <= GRID_MAX) params.grid = value;
+    else problems.push(`invalid grid "${grid.slice(0, 20)}" (an integer from ${GRID_MIN} to ${GRID_MAX}); using ${DEFAULT_PARAMS.grid}`);
+  }
+  const mode = query.get('mode');
+  if (mode !== null) {
+    if (isShadingMode(mode)) params.mode = mode;
+    else problems.push(`unknown mode "${mode.slice(0, 20)}" (use ${SHADING_MODES.join(', ')}); using ${DEFAULT_PARAMS.mode}`);
+  }
+  const renderer = query.get('renderer');
+  if (renderer !== null) {
+    if (renderer === 'webgpu' || renderer === 'webgl2' || renderer === 'auto') params.renderer = renderer;
+    else problems.push(`unknown renderer "${renderer.slice(0, 20)}" (use webgpu or webgl2); choosing automatically`);
+  }
+  return params;
+}

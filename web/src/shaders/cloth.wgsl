@@ -1,0 +1,90 @@
+// The cloth: positions, normals and strain straight from the solver's arrays; UVs from the core.
+struct ClothVarying {
+  @builtin(position) clip: vec4f,
+  @location(0) world: vec3f,
+  @location(1) normal: vec3f,
+  @location(2) uv: vec2f,
+  @location(3) strain: f32,
+};
+
+@vertex
+fn vs_cloth(@location(0) position: vec4f, @location(1) normal: vec4f, @location(2) strain: f32,
+            @location(3) uv: vec2f) -> ClothVarying {
+  var out: ClothVarying;
+  out.clip = frame.view_projection * vec4f(position.xyz, 1.0);
+  out.world = position.xyz;
+  out.normal = normal.xyz;
+  out.uv = uv;
+  out.strain = strain;
+  return out;
+}
+
+// Velvet-like sheen (Charlie distribution) over a wrapped diffuse, plus a Fresnel rim.
+fn shade_silk(n: vec3f, v: vec3f, l: vec3f, uv: vec2f, front: bool) -> vec3f {
+  let base = select(vec3f(0.22, 0.02, 0.06), vec3f(0.42, 0.025, 0.08), front);
+  let sheen_color = vec3f(1.0, 0.62, 0.7);
+  let weave = 0.94 + 0.06 * sin(uv.x * 300.0) * sin(uv.y * 300.0);
+  let h = normalize(l + v);
+  let n_dot_l = dot(n, l);
+  let wrap = clamp((n_dot_l + 0.4) / 1.4, 0.0, 1.0);
+  let n_dot_v = clamp(dot(n, v), 0.0, 1.0);
+  let sin_h = sqrt(max(1.0 - pow(dot(n, h), 2.0), 0.0));
+  let inv_r = 1.0 / 0.35;
+  let charlie = (2.0 + inv_r) * pow(sin_h, inv_r) / (2.0 * PI);
+  let sheen = sheen_color * charlie * max(n_dot_l, 0.0) * 0.3;
+  let rim = sheen_color * pow(1.0 - n_dot_v, 4.0) * 0.25;
+  let ambient = base * sky(n) * 0.3;
+  return base * wrap * weave * LIGHT_COLOR + sheen + rim + ambient;
+}
+
+// Polished gold: GGX specular from the key light plus the sky reflected, Fresnel-weighted.
+fn shade_gold(n: vec3f, v: vec3f, l: vec3f) -> vec3f {
+  let f0 = vec3f(1.0, 0.766, 0.336);
+  let roughness = 0.3;
+  let a2 = pow(roughness * roughness, 2.0);
+  let h = normalize(l + v);
+  let n_dot_l = max(dot(n, l), 0.0);
+  let n_dot_v = max(dot(n, v), 1e-3);
+  let n_dot_h = max(dot(n, h), 0.0);
+  let d = a2 / (PI * pow(n_dot_h * n_dot_h * (a2 - 1.0) + 1.0, 2.0));
+  let k = pow(roughness + 1.0, 2.0) / 8.0;
+  let g = (n_dot_l / (n_dot_l * (1.0 - k) + k)) * (n_dot_v / (n_dot_v * (1.0 - k) + k));
+  let f = fresnel_schlick(f0, dot(h, v));
+  let specular = d * g * f / max(4.0 * n_dot_l * n_dot_v, 1e-3) * n_dot_l;
+  let environment = sky(reflect(-v, n)) * fresnel_schlick(f0, n_dot_v);
+  return specular * LIGHT_COLOR + environment * 1.7 + f0 * 0.03;
+}
+
+// Blue (compressed) → grey (rest length) → yellow → red (stretched by the full scale or more).
+fn heat(strain: f32) -> vec3f {
+  let t = clamp(strain / frame.params.y, -1.0, 1.0);
+  if (t < 0.0) {
+    return mix(vec3f(0.3, 0.36, 0.45), vec3f(0.1, 0.3, 0.95), -t);
+  }
+  let warm = mix(vec3f(0.3, 0.36, 0.45), vec3f(1.0, 0.85, 0.1), smoothstep(0.0, 0.5, t));
+  return mix(warm, vec3f(0.95, 0.1, 0.05), smoothstep(0.5, 1.0, t));
+}
+
+@fragment
+fn fs_cloth(in: ClothVarying, @builtin(front_facing) front: bool) -> @location(0) vec4f {
+  // Double-sided: light the side we see.
+  var n = normalize(in.normal);
+  if (!front) {
+    n = -n;
+  }
+  let v = normalize(frame.eye.xyz - in.world);
+  let l = frame.light_dir.xyz;
+  let mode = i32(frame.params.x);
+  if (mode == MODE_NORMAL) {
+    return vec4f(n * 0.5 + 0.5, 1.0);
+  }
+  var color: vec3f;
+  if (mode == MODE_GOLD) {
+    color = shade_gold(n, v, l);
+  } else if (mode == MODE_STRAIN) {
+    color = heat(in.strain) * (0.5 + 0.6 * max(dot(n, l), 0.0));
+  } else {
+    color = shade_silk(n, v, l, in.uv, front);
+  }
+  return to_display(color);
+}

@@ -1,0 +1,91 @@
+// The C core as the solver: every call goes through the wasm exports, arrays are read in place.
+import { BEND, SHEAR, STRETCH, type SphereState, type Vec3, type WeftWorld } from './core/world';
+import type { ClothSolver, PickHit, RenderSource, SolverSettings } from './solver';
+
+export class WasmSolver implements ClothSolver {
+  readonly kind = 'wasm' as const;
+
+  constructor(readonly world: WeftWorld) {
+    world.updateRenderData();
+  }
+
+  get frame(): number {
+    return this.world.frame;
+  }
+
+  step(frames: number): void {
+    if (frames <= 0) return;
+    this.world.stepFrames(frames);
+    this.world.updateRenderData();
+  }
+
+  reset(): void {
+    this.world.reset();
+    this.world.updateRenderData();
+  }
+
+  async positions(): Promise<Float32Array> {
+    return this.world.positions().slice();
+  }
+
+  renderSource(): RenderSource {
+    return { kind: 'cpu', positions: this.world.positions(), normals: this.world.normals(), strain: this.world.strain() };
+  }
+
+  settings(): SolverSettings {
+    const w = this.world;
+    return {
+      substeps: w.substeps,
+      iterations: w.iterations,
+      stretchCompliance: w.compliance(STRETCH),
+      shearCompliance: w.compliance(SHEAR),
+      bendCompliance: w.compliance(BEND),
+      damping: w.damping,
+      drag: w.drag,
+      wind: w.wind,
+    };
+  }
+
+  apply(settings: Partial<SolverSettings>): void {
+    const w = this.world;
+    if (settings.substeps !== undefined || settings.iterations !== undefined) {
+      w.setSubsteps(settings.substeps ?? w.substeps, settings.iterations ?? w.iterations);
+    }
+    if (settings.stretchCompliance !== undefined) w.setCompliance(STRETCH, settings.stretchCompliance);
+    if (settings.shearCompliance !== undefined) w.setCompliance(SHEAR, settings.shearCompliance);
+    if (settings.bendCompliance !== undefined) w.setCompliance(BEND, settings.bendCompliance);
+    if (settings.damping !== undefined) w.setDamping(settings.damping);
+    if (settings.drag !== undefined) w.setDrag(settings.drag);
+    if (settings.wind !== undefined) w.setWind(settings.wind);
+  }
+
+  spheres(): SphereState[] {
+    const spheres: SphereState[] = [];
+    for (let i = 0; i < this.world.sphereCount; i++) spheres.push(this.world.sphere(i));
+    return spheres;
+  }
+
+  setSphereMoving(moving: boolean): void {
+    for (let i = 0; i < this.world.sphereCount; i++) this.world.setSphereMoving(i, moving);
+  }
+
+  pick(origin: Vec3, direction: Vec3): PickHit | null {
+    return this.world.raycast(origin, direction);
+  }
+
+  grab(particle: number, target: Vec3): void {
+    this.world.grab(particle, target);
+  }
+
+  grabMove(target: Vec3): void {
+    this.world.grabMove(target);
+  }
+
+  release(): void {
+    this.world.release();
+  }
+
+  destroy(): void {
+    this.world.destroy();
+  }
+}

@@ -1,0 +1,89 @@
+// The solver seam: what the app needs from whatever advances the cloth.
+//
+// Two solvers share one scene. Both start from a WeftWorld (the C core built the cloth, its colouring,
+// tethers and colliders; TypeScript never rebuilds topology):
+//   - 'wasm' (solver-wasm.ts): the core steps in linear memory; renderSource() hands out Float32Array
+//     views on memory.buffer, which the renderer passes straight to writeBuffer/bufferSubData.
+//   - 'gpu' (src/gpu/, the GPU engineer's): uploads the core's arrays once from the same views
+//     (world.positions(), world.constraintBytes(), world.colorOffsets(), world.tetherAnchors(), ...),
+//     steps with WGSL compute kernels and renderSource() hands out its GPUBuffers, created with
+//     GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX on the renderer's device (gpuDevice below), so the
+//     renderer binds them as vertex buffers with no read-back per frame.
+// Static render data (indices, UVs) always comes from the core world. A solver is made by a
+// SolverFactory; main.ts picks one by the ?solver= parameter and falls back to wasm (with an on-page
+// message) when the GPU one cannot start. To plug in, src/gpu/register.ts (imported by main.ts when
+// it exists) does: `solverFactories.gpu = async ({ world, gpuDevice }) => new GpuClothSolver(...)`
+// with solverFactories from app.ts. The factory gets the renderer's device (null on WebGL2, where
+// the app stays on wasm) and must not destroy `world`: the solver owns it from then on (destroy()).
+import type { SphereState, Vec3, WeftWorld } from './core/world';
+
+export type SolverKind = 'wasm' | 'gpu';
+
+/** Per-vertex arrays in core memory: xyzw positions, xyzw normals, one strain per particle. */
+export interface CpuRenderSource {
+  kind: 'cpu';
+  positions: Float32Array;
+  normals: Float32Array;
+  strain: Float32Array;
+}
+
+/** The same arrays as GPU buffers the solver owns (STORAGE | VERTEX usage, same strides). */
+export interface GpuRenderSource {
+  kind: 'gpu';
+  positions: GPUBuffer;
+  normals: GPUBuffer;
+  strain: GPUBuffer;
+}
+
+export type RenderSource = CpuRenderSource | GpuRenderSource;
+
+/** Settings the panel changes live. Compliances in m/N, damping and drag in 1/s, wind in m/s. */
+export interface SolverSettings {
+  substeps: number;
+  iterations: number;
+  stretchCompliance: number;
+  shearCompliance: number;
+  bendCompliance: number;
+  damping: number;
+  drag: number;
+  wind: Vec3;
+}
+
+export interface PickHit {
+  particle: number;
+  /** Ray parameter of the hit (metres along a unit direction). */
+  distance: number;
+}
+
+export interface ClothSolver {
+  readonly kind: SolverKind;
+  /** The core world the cloth was built by (topology, colliders, static render data). */
+  readonly world: WeftWorld;
+  /** Frames simulated since creation or reset. */
+  readonly frame: number;
+  /** Advances exactly `frames` frames of world.frameDt; render data is up to date when it settles. */
+  step(frames: number): Promise<void> | void;
+  /** Back to the rest pose, time 0. */
+  reset(): Promise<void> | void;
+  /** A copy of the positions (xyzw per particle). */
+  positions(): Promise<Float32Array>;
+  /** What the renderer draws this frame. */
+  renderSource(): RenderSource;
+  settings(): SolverSettings;
+  apply(settings: Partial<SolverSettings>): void;
+  spheres(): SphereState[];
+  setSphereMoving(moving: boolean): void;
+  pick(origin: Vec3, direction: Vec3): PickHit | null | Promise<PickHit | null>;
+  grab(particle: number, target: Vec3): void;
+  grabMove(target: Vec3): void;
+  release(): void;
+  destroy(): void;
+}
+
+export interface SolverContext {
+  world: WeftWorld;
+  /** The renderer's device when it is WebGPU (a GPU solver must share it to hand out buffers). */
+  gpuDevice: GPUDevice | null;
+}
+
+export type SolverFactory = (context: SolverContext) => Promise<ClothSolver>;
