@@ -84,12 +84,13 @@ export const TILE_CONSTRAINT_LAYOUT = {
 /// against the core at run time).
 export const TETHERS_PER_PARTICLE = 4;
 
-/// Per-particle links (u32 words): TETHERS_PER_PARTICLE tether anchors (NONE = no tether), as many
-/// max distances (f32), the particle's leftover constraint of the tiled schedule (NONE = none),
-/// three unused words (16-byte records).
+/// Per-particle links (u32 words, no padding: WGSL lays this struct out with 4-byte alignment):
+/// TETHERS_PER_PARTICLE tether anchors (NONE = no tether), as many max distances (f32), and the
+/// particle's leftover constraint of the tiled schedule (NONE = none). Read by every finish pass,
+/// so every word counts.
 export const LINK_LAYOUT = {
-  words: 2 * TETHERS_PER_PARTICLE + 4,
-  size: 4 * (2 * TETHERS_PER_PARTICLE + 4),
+  words: 2 * TETHERS_PER_PARTICLE + 1,
+  size: 4 * (2 * TETHERS_PER_PARTICLE + 1),
   anchor: 0,
   maxDistance: TETHERS_PER_PARTICLE,
   leftover: 2 * TETHERS_PER_PARTICLE,
@@ -138,7 +139,7 @@ struct TileConstraint { ab: u32, rest_length: f32, compliance: f32, index: u32 }
 struct Link {
   anchor: array<u32, TETHERS_PER_PARTICLE>,
   max_distance: array<f32, TETHERS_PER_PARTICLE>,
-  leftover: u32, unused0: u32, unused1: u32, unused2: u32,
+  leftover: u32,
 }
 struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32,
   stride: u32, unused0: u32, unused1: u32, unused2: u32 }

@@ -181,7 +181,7 @@ export class GpuSolver {
       device.createBindGroupLayout({ label: `weft ${label}`, entries: types.map((t, i) => entry(i, t)) });
     this.stepLayouts = {
       solve: layout('solve layout', ['uniform', 'storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage']),
-      tiles: layout('tiles layout', ['uniform', 'storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage']),
+      tiles: layout('tiles layout', ['uniform', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage']),
       render: layout('render layout', ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage']),
     };
     const prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 });

@@ -64,8 +64,8 @@ fn grid_normal(p: u32) -> vec3f {
   return c * select(0.0, 1.0 / length, length > 1e-12);
 }
 
-// Forces, damping and the predicted position of particle p (solver.c: integrate). Writes the new
-// velocity; returns the prediction (w = inverse mass).
+// Forces, damping and the predicted position of particle p (solver.c: integrate); returns the
+// prediction (w = inverse mass).
 fn integrate_particle(p: u32) -> vec4f {
   let x = positions[p];
   let h = step.gravity_h.w;
@@ -80,10 +80,11 @@ fn integrate_particle(p: u32) -> vec4f {
       let along = drag * (n.x * r.x + n.y * r.y + n.z * r.z);
       a += along * n;
     }
-    // Damping acts on the motion so far, not on this substep's forces (solver.c).
+    // Damping acts on the motion so far, not on this substep's forces (solver.c). The new
+    // velocity is not stored: the update at the end of the substep replaces it before anything
+    // reads it (collisions use positions), so only the prediction leaves this function.
     let damping = max(0.0, 1.0 - step.ground.w * h);
     let nv = v * damping + h * a;
-    velocities[p] = vec4f(nv, velocities[p].w);
     predicted_x = vec4f(x.xyz + h * nv, x.w);
   }
   if (p == step.misc.x) {

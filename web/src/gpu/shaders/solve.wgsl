@@ -157,5 +157,5 @@ fn finish(@builtin(global_invocation_id) id: vec3u,
   x = collide_particle(x, start);
   let v = update_velocity(x.xyz, start);
   positions[p] = x;
-  velocities[p] = vec4f(v, velocities[p].w);
+  velocities[p] = vec4f(v, 0.0); // w unused, 0 as in the core (saves reading it back)
 }

@@ -7,7 +7,7 @@
 @group(0) @binding(0) var<uniform> step: Step;
 @group(0) @binding(1) var<storage, read_write> predicted: array<vec4f>;
 @group(0) @binding(2) var<storage, read> positions: array<vec4f>;
-@group(0) @binding(3) var<storage, read_write> velocities: array<vec4f>;
+@group(0) @binding(3) var<storage, read> velocities: array<vec4f>;
 @group(0) @binding(4) var<storage, read> groups: array<Group>;
 @group(0) @binding(5) var<storage, read> words: array<u32>;
 @group(0) @binding(6) var<storage, read> tile_constraints: array<TileConstraint>;
