@@ -141,10 +141,38 @@ test('grab: the grabbed particle sits on the target, as in the C core (plain: �
   assert.ok(diff <= 1e-5 && after.diff <= 1e-5, `grab ${diff} m, after release ${after.diff} m`);
 });
 
+test('iterations = 2: λ accumulates across iterations (plain ≤ 1e-5 m, tiled ≤ 2e-2 m after 30 frames)', async () => {
+  for (const [schedule, tolerance] of [['plain', 1e-5], ['tiled', 2e-2]] as const) {
+    const cpu = new WeftWorld(core, 'hang', 16);
+    cpu.setSubsteps(4, 2);
+    const gpu = new GpuSolver(device, cpu, physicsSettingsOf(cpu), [], { schedule, config: kernelConfig(device, 8) });
+    const run = { cpu, gpu };
+    const { diff, motion } = await compare(run, 30);
+    done(run);
+    assert.ok(motion > 0.5, `the cloth moved (${motion} m)`);
+    assert.ok(diff <= tolerance, `${schedule}: ${diff} m`);
+  }
+});
+
+// The sphere scene's definition (scenes.c): the boundary exports no motion amplitude or frequency yet.
+const SWAYING_SPHERE = { amplitude: { x: 0.5, y: 0, z: 0 }, frequency: 0.2 };
+
+test('moving sphere: collisions with friction that knows the sphere moves (plain ≤ 1e-5 m, 60 frames)', async () => {
+  const cpu = new WeftWorld(core, 'sphere', 16);
+  const s = cpu.sphere(0);
+  const gpu = new GpuSolver(device, cpu, physicsSettingsOf(cpu), [{ center: s.center, radius: s.radius, moving: true, ...SWAYING_SPHERE }], { schedule: 'plain', config: kernelConfig(device, 8) });
+  const run = { cpu, gpu };
+  const { diff } = await compare(run, 60);
+  const centre = cpu.sphere(0).center;
+  done(run);
+  assert.ok(Math.abs(centre.x - s.center.x) > 0.1, 'the sphere moved');
+  assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
+});
+
 test('scripted sphere motion follows the C core (sphere scene: centre (0, 0.7, 0), ±0.5 m in x at 0.2 Hz, scenes.c)', () => {
   const world = new WeftWorld(core, 'sphere', 8);
   const s = world.sphere(0);
-  const motion = new SphereMotion({ center: s.center, radius: s.radius, amplitude: { x: 0.5, y: 0, z: 0 }, frequency: 0.2, moving: true });
+  const motion = new SphereMotion({ center: s.center, radius: s.radius, moving: true, ...SWAYING_SPHERE });
   const substeps = world.substeps;
   const h = Math.fround(Math.fround(world.frameDt) / substeps);
   for (let frame = 0; frame < 90; ++frame) for (let k = 0; k < substeps; ++k) motion.advance(h);
