@@ -169,6 +169,25 @@ test('moving sphere: collisions with friction that knows the sphere moves (plain
   assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
 });
 
+test('tiled: pass A finishing the previous substep (fused) is bit-identical to a separate finish pass (moving sphere, 45 frames)', async () => {
+  const make = (fuse: boolean) => {
+    const world = new WeftWorld(core, 'sphere', 24);
+    const s = world.sphere(0);
+    const gpu = new GpuSolver(device, world, physicsSettingsOf(world), [{ center: s.center, radius: s.radius, moving: true, ...SWAYING_SPHERE }], { schedule: 'tiled', fuse, config: kernelConfig(device, 8) });
+    return { world, gpu };
+  };
+  const fused = make(true), separate = make(false);
+  fused.gpu.step(fused.world.frameDt, 45);
+  separate.gpu.step(separate.world.frameDt, 45);
+  assert.ok(fused.gpu.dispatchesPerFrame < separate.gpu.dispatchesPerFrame, 'fusing saves dispatches');
+  const [a, b] = [await fused.gpu.read(), await separate.gpu.read()];
+  const [va, vb] = [await fused.gpu.read('velocities'), await separate.gpu.read('velocities')];
+  for (const r of [fused, separate]) done({ cpu: r.world, gpu: r.gpu });
+  assert.ok(Math.abs(a[1] - 1.6) > 0.3, 'the cloth fell onto the sphere');
+  assert.deepEqual(a, b);
+  assert.deepEqual(va, vb);
+});
+
 test('scripted sphere motion follows the C core (sphere scene: centre (0, 0.7, 0), ±0.5 m in x at 0.2 Hz, scenes.c)', () => {
   const world = new WeftWorld(core, 'sphere', 8);
   const s = world.sphere(0);

@@ -96,11 +96,12 @@ export const LINK_LAYOUT = {
   leftover: 2 * TETHERS_PER_PARTICLE,
 } as const;
 
-/// A group of the tiled schedule (u32 × 8): first entry of its particle list, particle count, first
-/// of its constraints, colour steps, step stride (constraint slots a step), unused × 3. Step s of a
-/// group owns constraints [first + s·stride, first + (s+1)·stride), padded with ab = NONE, so an
-/// invocation finds its constraint of any step without loading offsets.
-export const GROUP_LAYOUT = { size: 32, words: 8 } as const;
+/// A group of the tiled schedule: GROUP_LAYOUT.words u32 at the start of the schedule's words
+/// (group g at g · words): first entry of its particle list (in the same words), particle count,
+/// first of its constraints, colour steps, step stride (constraint slots a step). Step s owns
+/// constraints [first + s·stride, first + (s+1)·stride), padded with ab = NONE, so an invocation
+/// finds its constraint of any step without loading offsets.
+export const GROUP_LAYOUT = { words: 5 } as const;
 
 /// Kernel sizes. Compatibility-mode devices allow 128 invocations per workgroup.
 export interface KernelConfig {
@@ -141,8 +142,8 @@ struct Link {
   max_distance: array<f32, TETHERS_PER_PARTICLE>,
   leftover: u32,
 }
-struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32,
-  stride: u32, unused0: u32, unused1: u32, unused2: u32 }
+const GROUP_WORDS: u32 = ${GROUP_LAYOUT.words}u;
+struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32, stride: u32 }
 // Large batches are dispatched as a 2D grid of workgroups (65535 a dimension at most).
 fn flat_index(id: vec3u, groups: vec3u) -> u32 {
   return id.x + id.y * groups.x * WORKGROUP_SIZE;
