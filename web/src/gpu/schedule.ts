@@ -7,9 +7,9 @@
 //   pass B  the same tiling shifted by (T/2, T/2): most constraints that cross an A tile border lie
 //           inside a B tile;
 //   rest    the few that cross both (shear diagonals where an A border meets a B border) share no
-//           particle on a grid, so the finish pass solves them by gathering (see solve.wgsl).
+//           particle on a grid, so the finish step solves them by gathering (finish.wgsl).
 //
-// Three dispatches a substep instead of 15. Inside a group the colour order is the core's, but the
+// Two dispatches a substep instead of 14 (solver.ts). Inside a group the colour order is the core's, but the
 // global order is A-then-B, a different Gauss-Seidel sweep than the C solver's colour-by-colour one:
 // results agree physically, not to float rounding (the plain schedule does that).
 import { CONSTRAINT_LAYOUT, GROUP_LAYOUT, TILE_CONSTRAINT_LAYOUT } from './layout';

@@ -7,8 +7,11 @@
 //
 // Two schedules of the same kernels (schedule.ts explains the tiled one):
 //   plain  integrate, one dispatch per colour, (overflow), finish: the C solver's exact order
-//          (≈15 dispatches a substep); the reference for parity.
-//   tiled  pass A (integrate + solve inside tiles), pass B (shifted tiles), finish: 3 a substep.
+//          (≈14 dispatches a substep); the reference for parity.
+//   tiled  pass A (solve inside tiles), pass B (shifted tiles): 2 dispatches a substep, because
+//          pass A also finishes the previous substep and integrates this one (tiles.wgsl), plus an
+//          integrate and a finish per frame. With wind (integrate needs the finished neighbours'
+//          normals) or several iterations the finish and integrate stay separate: 4 a substep.
 // The renderer draws from `buffers.positions/normals/strain` (STORAGE | VERTEX): no read-back.
 import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslPrelude, type KernelConfig } from './layout';
 import { buildRenderAdjacency, buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
