@@ -15,7 +15,20 @@ WASM_BUILTINS := $(wildcard $(shell $(WASM_CC) --target=wasm32-wasi -print-libgc
 WASM_LDLIBS := -lc -lm $(WASM_BUILTINS)
 
 WASM_CORE_OBJECTS := $(patsubst src/%.c,$(WASM_DIR)/core/%.o,$(wildcard src/*.c))
-WASM_BOUNDARY_OBJECTS := $(patsubst wasm/%.c,$(WASM_DIR)/boundary/%.o,$(wildcard wasm/*.c))
+
+# The Stanford bunny's arrays (src/bunny.c includes them when present) come from mk/mesh.mk's
+# bunny-data rule, the same header CMake generates for the native build.
+ifdef WEFT_BUNNY_HEADER
+WASM_CFLAGS += -I$(dir $(WEFT_BUNNY_HEADER))
+$(WASM_DIR)/core/bunny.o: $(WEFT_BUNNY_HEADER)
+endif
+
+# The mesh collider's exports need the core's mesh API (it arrives with the mesh collision work).
+WASM_BOUNDARY_SOURCES := $(filter-out wasm/weft_wasm_mesh.c,$(wildcard wasm/*.c))
+ifneq ($(shell grep -l 'weft_world_mesh_collider' include/weft/weft.h 2>/dev/null),)
+WASM_BOUNDARY_SOURCES += wasm/weft_wasm_mesh.c
+endif
+WASM_BOUNDARY_OBJECTS := $(patsubst wasm/%.c,$(WASM_DIR)/boundary/%.o,$(WASM_BOUNDARY_SOURCES))
 WASM_UNIT_TESTS := $(patsubst tests/unit/%.c,$(WASM_DIR)/tests/%.wasm,$(wildcard tests/unit/test_*.c))
 
 .PHONY: wasm test-wasm bench-wasm

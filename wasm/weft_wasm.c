@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wasm_world.h"
 #include "weft/weft.h"
 
-#define WASM_EXPORT(name) __attribute__((export_name(#name), visibility("default")))
 
 // The layout JS and WGSL mirror (weft.h documents it as 16 bytes); a test compares these with the
 // TypeScript/WGSL constants through the layout exports below.
@@ -27,12 +27,7 @@ _Static_assert(offsetof(weft_constraint, b) == 4, "weft_constraint.b at 4");
 _Static_assert(offsetof(weft_constraint, rest_length) == 8, "weft_constraint.rest_length at 8");
 _Static_assert(offsetof(weft_constraint, compliance) == 12, "weft_constraint.compliance at 12");
 
-typedef struct wasm_world {
-	weft_world* world;
-	weft_scene_def scene;     // the definition it was built from (frame time, initial compliances)
-	float compliance[3];      // per-type compliance in force (the core has no getter)
-	float out[8];             // small results (sphere centre, ray hit) read by JS after a call
-} wasm_world;
+
 
 // JS writes C strings (scene names) here before a call; 0-terminated.
 static char string_buffer[256];
@@ -177,6 +172,17 @@ WASM_EXPORT(world_get_sphere) float* wasm_world_get_sphere(wasm_world* h, int32_
 	h->out[0] = center.x, h->out[1] = center.y, h->out[2] = center.z;
 	h->out[3] = radius;
 	h->out[4] = moving ? 1.0f : 0.0f;
+	return h->out;
+}
+
+// The scripted motion of a scene sphere as defined (the core API reports only where a sphere is):
+// out[0..2] amplitude (m), out[3] frequency (Hz), out[4] moving at start (1/0). 0 for a bad index.
+WASM_EXPORT(world_sphere_motion) float* wasm_world_sphere_motion(wasm_world* h, int32_t index) {
+	if (index < 0 || index >= h->scene.sphere_count) return NULL;
+	const weft_sphere_def* def = &h->scene.spheres[index];
+	h->out[0] = def->motion_amplitude.x, h->out[1] = def->motion_amplitude.y, h->out[2] = def->motion_amplitude.z;
+	h->out[3] = def->motion_frequency;
+	h->out[4] = def->moving ? 1.0f : 0.0f;
 	return h->out;
 }
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadCore } from './load-core.mjs';
 
 const { bindings, core } = await loadCore();
-const { WeftWorld, checkLayout, CONSTRAINT_LAYOUT, STRETCH, SHEAR, BEND } = bindings;
+const { WeftWorld, WasmSolver, checkLayout, CONSTRAINT_LAYOUT, STRETCH, SHEAR, BEND } = bindings;
 
 test('weft_constraint layout matches the TS/WGSL mirror, and a drift is caught', () => {
   checkLayout(core.exports);
@@ -161,6 +161,10 @@ test('sphere motion turns on and off', () => {
     // The scene's sphere moves when its motion is on (if it has a scripted motion at all).
     if (Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) === 0) assert.fail('sphere did not move while moving');
     assert.throws(() => world.sphere(99), /no sphere/);
+    // The scene's motion as defined: sphere: 0.5 m along x at 0.2 Hz (scenes.c); a GPU solver replays it.
+    const motion = world.sphereMotion(0);
+    assert.ok(motion.frequency > 0 && Math.hypot(motion.amplitude.x, motion.amplitude.y, motion.amplitude.z) > 0);
+    assert.throws(() => world.sphereMotion(5), /no sphere/);
   } finally {
     world.destroy();
   }
@@ -200,4 +204,58 @@ test('bad scene input throws a message and leaves the core usable', () => {
   const world = new WeftWorld(core, 'hang', 8);
   world.stepFrames(1);
   world.destroy();
+});
+
+const hasMesh = typeof core.exports.world_mesh_vertex_count === 'function' && core.sceneNames().includes('bunny');
+test('the bunny scene exposes its mesh collider for drawing and for the GPU solver', { skip: !hasMesh && 'this core has no mesh colliders yet' }, () => {
+  const world = new WeftWorld(core, 'bunny', 16);
+  try {
+    const mesh = world.meshCollider();
+    assert.ok(mesh, 'bunny has a mesh collider');
+    const vertexCount = mesh.vertices.length / 4;
+    assert.ok(vertexCount > 100 && mesh.indices.length >= 300, `${vertexCount} vertices, ${mesh.indices.length / 3} triangles`);
+    assert.ok(mesh.indices.every((i) => i < vertexCount));
+    for (let i = 0; i < vertexCount; i++) {
+      const n = Math.hypot(mesh.normals[i * 4], mesh.normals[i * 4 + 1], mesh.normals[i * 4 + 2]);
+      assert.ok(Math.abs(n - 1) < 1e-3, `pseudo-normal ${i} has length ${n}`);
+    }
+    // Fitted under the cloth and onto the ground.
+    let minY = Infinity;
+    for (let i = 0; i < vertexCount; i++) minY = Math.min(minY, mesh.vertices[i * 4 + 1]);
+    assert.ok(Math.abs(minY - (world.groundHeight ?? 0)) < 0.05, `bunny stands on the ground (lowest y ${minY})`);
+    world.stepFrames(5);
+    assert.ok(world.isFinite());
+  } finally {
+    world.destroy();
+  }
+  const plain = new WeftWorld(core, 'hang', 8);
+  assert.equal(plain.meshCollider(), null, 'no mesh, no arrays');
+  plain.destroy();
+});
+
+test('the wasm solver hands the renderer views on core memory, not copies', async () => {
+  const solver = new WasmSolver(new WeftWorld(core, 'hang', 16));
+  try {
+    solver.step(3);
+    const source = solver.renderSource();
+    assert.equal(source.kind, 'cpu');
+    for (const [name, view, ptr] of [
+      ['positions', source.positions, core.exports.world_positions_ptr],
+      ['normals', source.normals, core.exports.world_normals_ptr],
+      ['strain', source.strain, core.exports.world_strain_ptr],
+    ]) {
+      assert.equal(view.buffer, core.memory, `${name} is a view on memory.buffer`);
+      assert.equal(view.byteOffset, ptr(solver.world['handle']), `${name} starts at the core's array`);
+    }
+    const copy = await solver.positions();
+    assert.notEqual(copy.buffer, core.memory, 'positions() is a copy');
+    assert.deepEqual(copy, Float32Array.from(source.positions));
+    solver.apply({ substeps: 4, iterations: 2, damping: 0.25, wind: { x: 1, y: 0, z: 0 } });
+    assert.deepEqual([solver.settings().substeps, solver.settings().iterations, solver.settings().damping], [4, 2, 0.25]);
+    assert.equal(solver.frame, 3);
+    solver.reset();
+    assert.equal(solver.frame, 0);
+  } finally {
+    solver.destroy();
+  }
 });

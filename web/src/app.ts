@@ -144,6 +144,7 @@ export class App implements Grabber {
       this.solver.release();
       this.grabPlane = null;
       await this.solver.reset();
+      this.messages.clear('simulation');
     });
   }
 

@@ -121,7 +121,10 @@ async function boot(): Promise<void> {
   input.attach(canvas);
   installHooks(app, () => panel.refresh());
   const hud = new Hud(document.getElementById('hud')!);
-  app.onFrame = (now) => hud.update({ ...app.stats() }, now);
+  app.onFrame = (now) => {
+    const world = app.solver.world;
+    hud.update({ ...app.stats(), scene: app.current.scene, grid: `${world.width}×${world.height}` }, now);
+  };
   app.start();
 }
 

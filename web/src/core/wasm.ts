@@ -39,6 +39,7 @@ export interface WeftExports extends LayoutExports {
   world_sphere_count(world: Handle): number;
   world_set_sphere_moving(world: Handle, index: number, moving: number): number;
   world_get_sphere(world: Handle, index: number): Ptr;
+  world_sphere_motion(world: Handle, index: number): Ptr;
   world_out(world: Handle): Ptr;
   world_raycast(world: Handle, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): number;
   world_grab(world: Handle, particle: number, x: number, y: number, z: number): number;
@@ -73,6 +74,13 @@ export interface WeftExports extends LayoutExports {
   world_tether_max_distance_ptr(world: Handle): Ptr;
   world_tether_count(world: Handle): number;
   layout_color_budget(): number;
+  // Mesh collider (present once the core has mesh colliders): world-space float4 vertices and
+  // pseudo-normals, 3 indices per triangle; counts are 0 without a mesh.
+  world_mesh_vertex_count?(world: Handle): number;
+  world_mesh_triangle_count?(world: Handle): number;
+  world_mesh_vertices_ptr?(world: Handle): Ptr;
+  world_mesh_vertex_normals_ptr?(world: Handle): Ptr;
+  world_mesh_indices_ptr?(world: Handle): Ptr;
   layout_tethers_per_particle(): number;
 }
 

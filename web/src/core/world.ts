@@ -20,6 +20,13 @@ export interface SphereState {
   moving: boolean;
 }
 
+/** Views on the core's mesh collider: float4 vertices and pseudo-normals, 3 indices per triangle. */
+export interface MeshColliderArrays {
+  vertices: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+}
+
 type TypedArrayConstructor = Float32ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
 
 export class WeftWorld {
@@ -147,6 +154,13 @@ export class WeftWorld {
     const out = new Float32Array(this.core.memory, ptr, 5);
     return { center: { x: out[0], y: out[1], z: out[2] }, radius: out[3], moving: out[4] !== 0 };
   }
+  /** The scene's scripted motion of sphere `index`: centre + amplitude · sin(2π frequency t). */
+  sphereMotion(index: number): { amplitude: Vec3; frequency: number; movingAtStart: boolean } {
+    const ptr = this.exports.world_sphere_motion(this.handle, index);
+    if (!ptr) throw new Error(`no sphere ${index}`);
+    const out = new Float32Array(this.core.memory, ptr, 5);
+    return { amplitude: { x: out[0], y: out[1], z: out[2] }, frequency: out[3], movingAtStart: out[4] !== 0 };
+  }
   setSphereMoving(index: number, moving: boolean): void {
     this.check(this.exports.world_set_sphere_moving(this.handle, index, moving ? 1 : 0), 'sphere motion');
   }
@@ -170,6 +184,20 @@ export class WeftWorld {
   }
   get grabbed(): number {
     return this.exports.world_grabbed(this.handle);
+  }
+
+  /** The static mesh collider as simulated (world space), or null when the scene has none. */
+  meshCollider(): MeshColliderArrays | null {
+    const e = this.exports;
+    if (!e.world_mesh_vertex_count || !e.world_mesh_triangle_count || !e.world_mesh_vertices_ptr || !e.world_mesh_vertex_normals_ptr || !e.world_mesh_indices_ptr) return null;
+    const vertexCount = e.world_mesh_vertex_count(this.handle);
+    const triangleCount = e.world_mesh_triangle_count(this.handle);
+    if (vertexCount <= 0 || triangleCount <= 0) return null;
+    return {
+      vertices: this.view('meshVertices', Float32Array, e.world_mesh_vertices_ptr(this.handle), vertexCount * 4),
+      normals: this.view('meshNormals', Float32Array, e.world_mesh_vertex_normals_ptr(this.handle), vertexCount * 4),
+      indices: this.view('meshIndices', Uint32Array, e.world_mesh_indices_ptr(this.handle), triangleCount * 3),
+    };
   }
 
   // ---- arrays (views on linear memory; valid until memory grows, then re-made) ----

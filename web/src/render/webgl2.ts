@@ -4,6 +4,7 @@ import commonGlsl from '../shaders/gl/common.glsl?raw';
 import clothGlsl from '../shaders/gl/cloth.glsl?raw';
 import groundGlsl from '../shaders/gl/ground.glsl?raw';
 import sphereGlsl from '../shaders/gl/sphere.glsl?raw';
+import meshGlsl from '../shaders/gl/mesh.glsl?raw';
 import type { WeftWorld } from '../core/world';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
 import { MAX_DRAWN_SPHERES, shaderConstants } from './modes';
@@ -26,6 +27,8 @@ export class WebGl2Renderer implements Renderer {
   private readonly clothProgram: WebGLProgram;
   private readonly groundProgram: WebGLProgram;
   private readonly sphereProgram: WebGLProgram;
+  private readonly meshProgram: WebGLProgram;
+  private mesh: { vao: WebGLVertexArrayObject; buffers: WebGLBuffer[]; indexCount: number } | null = null;
   private readonly uniformBuffer: WebGLBuffer;
   private readonly sphereVao: WebGLVertexArrayObject;
   private readonly sphereInstanceBuffer: WebGLBuffer;
@@ -48,6 +51,7 @@ export class WebGl2Renderer implements Renderer {
     this.clothProgram = this.program('cloth', clothGlsl);
     this.groundProgram = this.program('ground', groundGlsl);
     this.sphereProgram = this.program('sphere', sphereGlsl);
+    this.meshProgram = this.program('mesh collider', meshGlsl);
     this.uniformBuffer = gl.createBuffer()!;
     gl.bindBuffer(gl.UNIFORM_BUFFER, this.uniformBuffer);
     gl.bufferData(gl.UNIFORM_BUFFER, FRAME_UNIFORM_BYTES, gl.DYNAMIC_DRAW);
@@ -120,9 +124,27 @@ export class WebGl2Renderer implements Renderer {
     gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, world.indices(), gl.STATIC_DRAW);
     gl.bindVertexArray(null);
     this.cloth = { vao, buffers: [positions, normals, strain, uvs, indices], positions, normals, strain, indexCount: world.indexCount };
+
+    const mesh = world.meshCollider();
+    if (mesh) {
+      const meshVao = gl.createVertexArray()!;
+      gl.bindVertexArray(meshVao);
+      const meshVertices = attribute(0, 4, mesh.vertices, gl.STATIC_DRAW);
+      const meshNormals = attribute(1, 4, mesh.normals, gl.STATIC_DRAW);
+      const meshIndices = gl.createBuffer()!;
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, meshIndices);
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, mesh.indices, gl.STATIC_DRAW);
+      gl.bindVertexArray(null);
+      this.mesh = { vao: meshVao, buffers: [meshVertices, meshNormals, meshIndices], indexCount: mesh.indices.length };
+    }
   }
 
   private destroyCloth(): void {
+    if (this.mesh) {
+      this.mesh.buffers.forEach((buffer) => this.gl.deleteBuffer(buffer));
+      this.gl.deleteVertexArray(this.mesh.vao);
+      this.mesh = null;
+    }
     if (!this.cloth) return;
     this.cloth.buffers.forEach((buffer) => this.gl.deleteBuffer(buffer));
     this.gl.deleteVertexArray(this.cloth.vao);
@@ -158,6 +180,11 @@ export class WebGl2Renderer implements Renderer {
       gl.bindBuffer(gl.ARRAY_BUFFER, this.sphereInstanceBuffer);
       gl.bufferSubData(gl.ARRAY_BUFFER, 0, sphereInstances(frame));
       gl.drawElementsInstanced(gl.TRIANGLES, this.sphereIndexCount, gl.UNSIGNED_SHORT, 0, Math.min(frame.spheres.length, MAX_DRAWN_SPHERES));
+    }
+    if (this.mesh) {
+      gl.useProgram(this.meshProgram);
+      gl.bindVertexArray(this.mesh.vao);
+      gl.drawElements(gl.TRIANGLES, this.mesh.indexCount, gl.UNSIGNED_INT, 0);
     }
     if (this.cloth && frame.source.kind === 'cpu') {
       const { positions, normals, strain } = frame.source;

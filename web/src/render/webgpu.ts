@@ -6,6 +6,7 @@ import commonWgsl from '../shaders/common.wgsl?raw';
 import clothWgsl from '../shaders/cloth.wgsl?raw';
 import groundWgsl from '../shaders/ground.wgsl?raw';
 import sphereWgsl from '../shaders/sphere.wgsl?raw';
+import meshWgsl from '../shaders/mesh.wgsl?raw';
 import type { WeftWorld } from '../core/world';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
 import { MAX_DRAWN_SPHERES, shaderConstants } from './modes';
@@ -43,6 +44,8 @@ export class WebGpuRenderer implements Renderer {
   private readonly clothPipeline: GPURenderPipeline;
   private readonly groundPipeline: GPURenderPipeline;
   private readonly spherePipeline: GPURenderPipeline;
+  private readonly meshPipeline: GPURenderPipeline;
+  private mesh: { vertices: GPUBuffer; normals: GPUBuffer; indices: GPUBuffer; indexCount: number } | null = null;
   private readonly sphereVertices: GPUBuffer;
   private readonly sphereIndices: GPUBuffer;
   private readonly sphereIndexCount: number;
@@ -62,7 +65,7 @@ export class WebGpuRenderer implements Renderer {
     const requestDevice = async () => {
       const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
       if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter is available');
-      return { adapter, device: await adapter.requestDevice({ label: 'weft device' }) };
+      return { adapter, device: await adapter.requestDevice({ label: 'weft device', requiredLimits: computeLimits(adapter) }) };
     };
     let { adapter, device } = await requestDevice();
     const context = canvas.getContext('webgpu');
@@ -142,6 +145,22 @@ export class WebGpuRenderer implements Renderer {
       primitive: { topology: 'triangle-list', cullMode: 'none' },
     });
 
+    const meshModule = module('mesh collider shader', meshWgsl);
+    this.meshPipeline = device.createRenderPipeline({
+      label: 'mesh collider pipeline',
+      ...common,
+      vertex: {
+        module: meshModule,
+        entryPoint: 'vs_mesh',
+        buffers: [
+          { arrayStride: 16, attributes: [{ shaderLocation: 0, offset: 0, format: 'float32x4' }] },
+          { arrayStride: 16, attributes: [{ shaderLocation: 1, offset: 0, format: 'float32x4' }] },
+        ],
+      },
+      fragment: { module: meshModule, entryPoint: 'fs_mesh', targets: [{ format: COLOR_FORMAT }] },
+      primitive: { topology: 'triangle-list', cullMode: 'none' },
+    });
+
     const sphere = unitSphere();
     this.sphereVertices = this.staticBuffer('sphere vertices', sphere.positions, GPUBufferUsage.VERTEX);
     this.sphereIndices = this.staticBuffer('sphere indices', sphere.indices, GPUBufferUsage.INDEX);
@@ -173,9 +192,20 @@ export class WebGpuRenderer implements Renderer {
       indices: this.staticBuffer('cloth indices', world.indices(), GPUBufferUsage.INDEX),
       indexCount: world.indexCount,
     };
+    const mesh = world.meshCollider();
+    if (mesh) {
+      this.mesh = {
+        vertices: this.staticBuffer('mesh collider vertices', mesh.vertices, GPUBufferUsage.VERTEX),
+        normals: this.staticBuffer('mesh collider normals', mesh.normals, GPUBufferUsage.VERTEX),
+        indices: this.staticBuffer('mesh collider indices', mesh.indices, GPUBufferUsage.INDEX),
+        indexCount: mesh.indices.length,
+      };
+    }
   }
 
   private destroyCloth(): void {
+    if (this.mesh) for (const buffer of [this.mesh.vertices, this.mesh.normals, this.mesh.indices]) buffer.destroy();
+    this.mesh = null;
     if (!this.cloth) return;
     for (const buffer of [this.cloth.positions, this.cloth.normals, this.cloth.strain, this.cloth.uvs, this.cloth.indices]) buffer.destroy();
     this.cloth = null;
@@ -222,6 +252,13 @@ export class WebGpuRenderer implements Renderer {
       pass.setVertexBuffer(1, this.sphereInstanceBuffer);
       pass.setIndexBuffer(this.sphereIndices, 'uint16');
       pass.drawIndexed(this.sphereIndexCount, Math.min(frame.spheres.length, MAX_DRAWN_SPHERES));
+    }
+    if (this.mesh) {
+      pass.setPipeline(this.meshPipeline);
+      pass.setVertexBuffer(0, this.mesh.vertices);
+      pass.setVertexBuffer(1, this.mesh.normals);
+      pass.setIndexBuffer(this.mesh.indices, 'uint32');
+      pass.drawIndexed(this.mesh.indexCount);
     }
     if (this.cloth) {
       const cloth = this.cloth;
@@ -301,4 +338,21 @@ async function probePresentation(device: GPUDevice, context: GPUCanvasContext): 
     return false;
   }
   return !lost;
+}
+
+/**
+ * The GPU solver (src/gpu/) runs on the renderer's device so that it can hand over its buffers as
+ * vertex buffers; it needs more than the default compute limits. Ask for what the adapter has, up
+ * to what the solver uses (no more: large limits can cost memory on some drivers).
+ */
+function computeLimits(adapter: GPUAdapter): Record<string, number> {
+  const l = adapter.limits;
+  return {
+    maxStorageBuffersPerShaderStage: Math.min(l.maxStorageBuffersPerShaderStage, 10),
+    maxComputeInvocationsPerWorkgroup: Math.min(l.maxComputeInvocationsPerWorkgroup, 256),
+    maxComputeWorkgroupSizeX: Math.min(l.maxComputeWorkgroupSizeX, 256),
+    maxComputeWorkgroupStorageSize: Math.min(l.maxComputeWorkgroupStorageSize, 32768),
+    maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+    maxBufferSize: l.maxBufferSize,
+  };
 }

@@ -23,7 +23,7 @@ fn sky(direction: vec3f) -> vec3f {
   let key = max(dot(direction, frame.light_dir.xyz), 0.0);
   // A broad fill from the front (+z, where the camera starts): what makes metal read as metal.
   let fill = max(dot(direction, normalize(vec3f(-0.3, 0.35, 0.9))), 0.0);
-  return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35 + pow(fill, 4.0) * 0.7);
+  return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35 + pow(fill, 4.0) * 0.45);
 }
 
 fn fresnel_schlick(f0: vec3f, cos_theta: f32) -> vec3f {

@@ -9,6 +9,8 @@ export interface HudStats {
   renderer: string;
   paused: boolean;
   frame: number;
+  scene: string;
+  grid: string;
 }
 
 export class Hud {
@@ -22,7 +24,7 @@ export class Hud {
     this.element.textContent = [
       `${stats.fps.toFixed(0).padStart(3)} fps   sim ${stats.simMs.toFixed(2)} ms/frame${stats.paused ? '   PAUSED' : ''}`,
       `${stats.particles} particles   ${stats.constraints} constraints   ${stats.colors} colours`,
-      `solver ${stats.solver}   renderer ${stats.renderer}   frame ${stats.frame}`,
+      `${stats.scene} ${stats.grid}   solver ${stats.solver}   renderer ${stats.renderer}   frame ${stats.frame}`,
     ].join('\n');
   }
 }

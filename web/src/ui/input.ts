@@ -65,7 +65,11 @@ export class Input {
   }
 
   private async onDown(event: PointerEvent): Promise<void> {
-    this.canvas!.setPointerCapture(event.pointerId);
+    try {
+      this.canvas!.setPointerCapture(event.pointerId); // keep the drag when the pointer leaves the canvas
+    } catch {
+      // a pointer the browser no longer tracks: the drag still works inside the canvas
+    }
     this.canvas!.focus();
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (this.pointers.size === 2) {

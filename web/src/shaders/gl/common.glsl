@@ -22,7 +22,7 @@ vec3 sky(vec3 direction) {
   color = mix(floor_color, color, smoothstep(-0.25, 0.05, up));
   float key = max(dot(direction, frame.light_dir.xyz), 0.0);
   float fill = max(dot(direction, normalize(vec3(-0.3, 0.35, 0.9))), 0.0);
-  return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35 + pow(fill, 4.0) * 0.7);
+  return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35 + pow(fill, 4.0) * 0.45);
 }
 
 vec3 fresnel_schlick(vec3 f0, float cos_theta) {

@@ -1,0 +1,17 @@
+// Shared by the boundary's files (wasm/*.c): the export macro and the handle JS holds.
+#ifndef WEFT_WASM_WORLD_H
+#define WEFT_WASM_WORLD_H
+
+#include "weft/weft.h"
+
+// Exported under `name`; everything else stays hidden (-fvisibility=hidden).
+#define WASM_EXPORT(name) __attribute__((export_name(#name), visibility("default")))
+
+typedef struct wasm_world {
+	weft_world* world;
+	weft_scene_def scene;     // the definition it was built from (frame time, initial compliances)
+	float compliance[3];      // per-type compliance in force (the core has no getter)
+	float out[8];             // small results (sphere centre, ray hit) read by JS after a call
+} wasm_world;
+
+#endif

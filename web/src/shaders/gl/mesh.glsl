@@ -1,0 +1,28 @@
+// GLSL twin of mesh.wgsl.
+#ifdef VERTEX
+layout(location = 0) in vec4 position;
+layout(location = 1) in vec4 normal;
+out vec3 v_world;
+out vec3 v_normal;
+void main() {
+  v_world = position.xyz;
+  v_normal = normal.xyz;
+  gl_Position = frame.view_projection * vec4(position.xyz, 1.0);
+}
+#else
+in vec3 v_world;
+in vec3 v_normal;
+out vec4 out_color;
+void main() {
+  vec3 n = normalize(v_normal);
+  vec3 v = normalize(frame.eye.xyz - v_world);
+  vec3 l = frame.light_dir.xyz;
+  vec3 albedo = vec3(0.62, 0.6, 0.56);
+  vec3 h = normalize(l + v);
+  vec3 diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
+  vec3 specular = pow(max(dot(n, h), 0.0), 80.0) * 0.4 * LIGHT_COLOR;
+  vec3 ambient = albedo * sky(n) * 0.35;
+  vec3 glaze = fresnel_schlick(vec3(0.04), dot(n, v)) * sky(reflect(-v, n)) * 0.5;
+  out_color = to_display(diffuse + specular + ambient + glaze);
+}
+#endif
