@@ -38,10 +38,9 @@ export const NONE = 0xffffffff;
 
 /// What one dispatch of the particle or tile kernels does (bits of Step.range.w).
 export const FLAGS = {
-  /// Finish the previous substep for the particle: tethers, collision, velocity update.
+  /// Pass A also finishes the previous substep of its particles (leftover, tethers, collisions,
+  /// velocity update) and integrates this one.
   FINISH: 1,
-  /// Start a substep for the particle: forces, damping, predict the position.
-  INTEGRATE: 2,
   /// Only the tether pass of one iteration (iterations > 1, between iterations).
   TETHERS: 4,
   /// λ accumulates over iterations: read the stored λ (iteration > 0) instead of starting at 0.

@@ -324,7 +324,7 @@ export class GpuSolver {
           const solveBind: BindGroupName = buffer ? 'solve1' : 'solve0';
           const tilesBind: BindGroupName = buffer ? 'tiles1' : 'tiles0';
           const finishInA = fused && sub > 0;
-          if (!finishInA) push('integrate', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.INTEGRATE));
+          if (!finishInA) push('integrate', solveBind, particles(), (u) => range(u, 0, 0, 0));
           const [a, b] = this.tiled.passes;
           for (let it = 0; it < iterations; ++it) {
             for (const [pass, finish] of [[a, finishInA], [b, false]] as const) {
@@ -346,7 +346,7 @@ export class GpuSolver {
           }
         } else {
           const solveBind: BindGroupName = 'solve0';
-          push('integrate', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.INTEGRATE));
+          push('integrate', solveBind, particles(), (u) => range(u, 0, 0, 0));
           for (let it = 0; it < iterations; ++it) {
             for (let c = 0; c < colorCount; ++c) {
               const first = offsets[c], end = offsets[c + 1];

@@ -32,8 +32,6 @@ fn word(k: u32) -> u32 {
   return words[k];
 }
 
-// Pass A also starts the substep: each of its groups is a whole tile, so together they integrate
-// every particle exactly once (FLAG_INTEGRATE). Pass B only loads the particles it touches.
 fn tile_constraint(k: u32) -> TileConstraint {
   if (k < arrayLength(&tile_constraints)) {
     return tile_constraints[k];
