@@ -154,13 +154,11 @@ test('iterations = 2: λ accumulates across iterations (plain ≤ 1e-5 m, tiled 
   }
 });
 
-// The sphere scene's definition (scenes.c): the boundary exports no motion amplitude or frequency yet.
-const SWAYING_SPHERE = { amplitude: { x: 0.5, y: 0, z: 0 }, frequency: 0.2 };
 
 test('moving sphere: collisions with friction that knows the sphere moves (plain ≤ 1e-5 m, 60 frames)', async () => {
   const cpu = new WeftWorld(core, 'sphere', 16);
   const s = cpu.sphere(0);
-  const gpu = new GpuSolver(device, cpu, physicsSettingsOf(cpu), [{ center: s.center, radius: s.radius, moving: true, ...SWAYING_SPHERE }], { schedule: 'plain', config: kernelConfig(device, 8) });
+  const gpu = new GpuSolver(device, cpu, physicsSettingsOf(cpu), sphereDefsOf(cpu), { schedule: 'plain', config: kernelConfig(device, 8) });
   const run = { cpu, gpu };
   const { diff } = await compare(run, 60);
   const centre = cpu.sphere(0).center;
@@ -172,8 +170,7 @@ test('moving sphere: collisions with friction that knows the sphere moves (plain
 test('tiled: pass A finishing the previous substep (fused) is bit-identical to a separate finish pass (moving sphere, 45 frames)', async () => {
   const make = (fuse: boolean) => {
     const world = new WeftWorld(core, 'sphere', 24);
-    const s = world.sphere(0);
-    const gpu = new GpuSolver(device, world, physicsSettingsOf(world), [{ center: s.center, radius: s.radius, moving: true, ...SWAYING_SPHERE }], { schedule: 'tiled', fuse, config: kernelConfig(device, 8) });
+    const gpu = new GpuSolver(device, world, physicsSettingsOf(world), sphereDefsOf(world), { schedule: 'tiled', fuse, config: kernelConfig(device, 8) });
     return { world, gpu };
   };
   const fused = make(true), separate = make(false);
@@ -188,10 +185,12 @@ test('tiled: pass A finishing the previous substep (fused) is bit-identical to a
   assert.deepEqual(va, vb);
 });
 
-test('scripted sphere motion follows the C core (sphere scene: centre (0, 0.7, 0), ±0.5 m in x at 0.2 Hz, scenes.c)', () => {
+test('scripted sphere motion follows the C core (the sphere scene\'s definition, read through the boundary)', () => {
   const world = new WeftWorld(core, 'sphere', 8);
   const s = world.sphere(0);
-  const motion = new SphereMotion({ center: s.center, radius: s.radius, moving: true, ...SWAYING_SPHERE });
+  const [def] = sphereDefsOf(world);
+  assert.ok(def.frequency > 0 && Math.hypot(def.amplitude.x, def.amplitude.y, def.amplitude.z) > 0.1, 'the scene sphere sways');
+  const motion = new SphereMotion(def);
   const substeps = world.substeps;
   const h = Math.fround(Math.fround(world.frameDt) / substeps);
   for (let frame = 0; frame < 90; ++frame) for (let k = 0; k < substeps; ++k) motion.advance(h);
@@ -200,6 +199,20 @@ test('scripted sphere motion follows the C core (sphere scene: centre (0, 0.7, 0
   world.destroy();
   assert.ok(Math.abs(c.x - s.center.x) > 0.1, 'the sphere moved');
   assert.deepEqual([motion.center.x, motion.center.y, motion.center.z], [c.x, c.y, c.z]);
+});
+
+test('a GPU solver built mid-motion continues the core\'s sphere motion and settings', () => {
+  const world = new WeftWorld(core, 'sphere', 8);
+  world.stepFrames(40);
+  const [def] = sphereDefsOf(world);
+  const motion = new SphereMotion(def);
+  const c = world.sphere(0).center;
+  assert.ok(def.startTime! > 0.5, 'the motion had run');
+  for (const [a, b] of [[motion.center.x, c.x], [motion.center.y, c.y], [motion.center.z, c.z]]) assert.ok(Math.abs(a - b) < 1e-5);
+  const settings = physicsSettingsOf(world);
+  assert.equal(settings.friction, Math.fround(0.4));
+  assert.equal(settings.gravity.y, Math.fround(-9.81));
+  world.destroy();
 });
 
 test.after(() => device.destroy());
