@@ -73,6 +73,17 @@ weft_result weft_world_get_sphere(const weft_world* world, weft_sphere_id id, we
 	return WEFT_OK;
 }
 
+weft_result weft_world_get_sphere_def(const weft_world* world, weft_sphere_id id, weft_sphere_def* out_def,
+                                      double* out_motion_time) {
+	weft_result result = check_sphere(world, id);
+	if (result != WEFT_OK) {
+		return result;
+	}
+	if (out_def) *out_def = world->spheres[id.index].def;
+	if (out_motion_time) *out_motion_time = world->spheres[id.index].motion_time;
+	return WEFT_OK;
+}
+
 int32_t weft_world_sphere_count(const weft_world* world) {
 	return world ? world->sphere_count : 0;
 }

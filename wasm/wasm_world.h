@@ -11,7 +11,7 @@ typedef struct wasm_world {
 	weft_world* world;
 	weft_scene_def scene;     // the definition it was built from (frame time, initial compliances)
 	float compliance[3];      // per-type compliance in force (the core has no getter)
-	float out[8];             // small results (sphere centre, ray hit) read by JS after a call
+	float out[16];             // small results (sphere centre, ray hit) read by JS after a call
 } wasm_world;
 
 #endif

@@ -175,14 +175,29 @@ WASM_EXPORT(world_get_sphere) float* wasm_world_get_sphere(wasm_world* h, int32_
 	return h->out;
 }
 
-// The scripted motion of a scene sphere as defined (the core API reports only where a sphere is):
-// out[0..2] amplitude (m), out[3] frequency (Hz), out[4] moving at start (1/0). 0 for a bad index.
+// The scripted motion of a sphere: out[0..2] amplitude (m), out[3] frequency (Hz), out[4] moving at
+// start (1/0), out[5] how long its motion has run (s), out[6..8] the centre the motion sways about.
+// 0 for a bad index.
 WASM_EXPORT(world_sphere_motion) float* wasm_world_sphere_motion(wasm_world* h, int32_t index) {
-	if (index < 0 || index >= h->scene.sphere_count) return NULL;
-	const weft_sphere_def* def = &h->scene.spheres[index];
-	h->out[0] = def->motion_amplitude.x, h->out[1] = def->motion_amplitude.y, h->out[2] = def->motion_amplitude.z;
-	h->out[3] = def->motion_frequency;
-	h->out[4] = def->moving ? 1.0f : 0.0f;
+	weft_sphere_def def;
+	double motion_time = 0.0;
+	if (weft_world_get_sphere_def(h->world, (weft_sphere_id){index}, &def, &motion_time) != WEFT_OK) return NULL;
+	h->out[0] = def.motion_amplitude.x, h->out[1] = def.motion_amplitude.y, h->out[2] = def.motion_amplitude.z;
+	h->out[3] = def.motion_frequency;
+	h->out[4] = def.moving ? 1.0f : 0.0f;
+	h->out[5] = (float)motion_time;
+	h->out[6] = def.center.x, h->out[7] = def.center.y, h->out[8] = def.center.z;
+	return h->out;
+}
+
+// Settings the GPU solver mirrors: out[0..2] gravity (m/s²), out[3] max speed (m/s), out[4] friction,
+// out[5] collision margin (m).
+WASM_EXPORT(world_settings) float* wasm_world_settings(wasm_world* h) {
+	weft_world_def def = weft_world_get_def(h->world);
+	h->out[0] = def.gravity.x, h->out[1] = def.gravity.y, h->out[2] = def.gravity.z;
+	h->out[3] = def.max_speed;
+	h->out[4] = def.friction;
+	h->out[5] = def.collision_margin;
 	return h->out;
 }
 

@@ -194,6 +194,10 @@ weft_result weft_world_set_sphere_moving(weft_world* world, weft_sphere_id id, b
 /// Current centre of a sphere.
 weft_result weft_world_get_sphere(const weft_world* world, weft_sphere_id id, weft_vec3* out_center,
                                   float* out_radius, bool* out_moving);
+/// A sphere's definition (its scripted motion included) and how long its motion has run, in s
+/// (the centre is def.center + def.motion_amplitude · sin(2π def.motion_frequency · motion_time)).
+weft_result weft_world_get_sphere_def(const weft_world* world, weft_sphere_id id, weft_sphere_def* out_def,
+                                      double* out_motion_time);
 /// Number of spheres.
 int32_t weft_world_sphere_count(const weft_world* world);
 

@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { CONSTRAINT_LAYOUT, MAX_SPHERES, STEP, TETHERS_PER_PARTICLE, wgslPrelude } from '../../web/src/gpu/layout';
+import { CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, STEP, TETHERS_PER_PARTICLE, wgslPrelude } from '../../web/src/gpu/layout';
 import { CORE_DEFAULTS } from '../../web/src/gpu/settings';
 import { nodeDevice } from './node-gpu';
 
@@ -38,30 +38,34 @@ test('the generated WGSL structs have the sizes TypeScript writes', async () => 
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<storage, read> steps: array<Step>;
 @group(0) @binding(2) var<storage, read> constraints: array<Constraint>;
+@group(0) @binding(3) var<storage, read> links: array<Link>;
 @compute @workgroup_size(1) fn main() {
   out[0] = arrayLength(&steps);
   out[1] = arrayLength(&constraints);
+  out[2] = arrayLength(&links);
 }`;
   const module = device.createShaderModule({ code });
   const info = await module.getCompilationInfo();
   assert.deepEqual(info.messages.filter((m) => m.type === 'error').map((m) => m.message), []);
   // arrayLength = buffer bytes / stride: a buffer of exactly k strides reports k.
   const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-  const out = device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const out = device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
   const steps = device.createBuffer({ size: STEP.size * 3, usage: GPUBufferUsage.STORAGE });
   const constraints = device.createBuffer({ size: CONSTRAINT_LAYOUT.size * 5, usage: GPUBufferUsage.STORAGE });
-  const read = device.createBuffer({ size: 8, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const links = device.createBuffer({ size: LINK_LAYOUT.size * 7, usage: GPUBufferUsage.STORAGE });
+  const read = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [out, steps, constraints].map((buffer, binding) => ({ binding, resource: { buffer } })) }));
+  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [out, steps, constraints, links].map((buffer, binding) => ({ binding, resource: { buffer } })) }));
   pass.dispatchWorkgroups(1);
   pass.end();
-  encoder.copyBufferToBuffer(out, 0, read, 0, 8);
+  encoder.copyBufferToBuffer(out, 0, read, 0, 16);
   device.queue.submit([encoder.finish()]);
   await read.mapAsync(GPUMapMode.READ);
-  const [stepCount, constraintCount] = new Uint32Array(read.getMappedRange().slice(0));
+  const [stepCount, constraintCount, linkCount] = new Uint32Array(read.getMappedRange().slice(0));
   device.destroy();
   assert.equal(stepCount, 3, 'WGSL Step stride differs from STEP.size');
   assert.equal(constraintCount, 5, 'WGSL Constraint stride differs from CONSTRAINT_LAYOUT.size');
+  assert.equal(linkCount, 7, 'WGSL Link stride differs from LINK_LAYOUT.size');
 });

@@ -141,10 +141,56 @@ test('grab: the grabbed particle sits on the target, as in the C core (plain: �
   assert.ok(diff <= 1e-5 && after.diff <= 1e-5, `grab ${diff} m, after release ${after.diff} m`);
 });
 
-test('scripted sphere motion follows the C core (sphere scene: centre (0, 0.7, 0), ±0.5 m in x at 0.2 Hz, scenes.c)', () => {
+test('iterations = 2: λ accumulates across iterations (plain ≤ 1e-5 m, tiled ≤ 2e-2 m after 30 frames)', async () => {
+  for (const [schedule, tolerance] of [['plain', 1e-5], ['tiled', 2e-2]] as const) {
+    const cpu = new WeftWorld(core, 'hang', 16);
+    cpu.setSubsteps(4, 2);
+    const gpu = new GpuSolver(device, cpu, physicsSettingsOf(cpu), [], { schedule, config: kernelConfig(device, 8) });
+    const run = { cpu, gpu };
+    const { diff, motion } = await compare(run, 30);
+    done(run);
+    assert.ok(motion > 0.5, `the cloth moved (${motion} m)`);
+    assert.ok(diff <= tolerance, `${schedule}: ${diff} m`);
+  }
+});
+
+
+test('moving sphere: collisions with friction that knows the sphere moves (plain ≤ 1e-5 m, 60 frames)', async () => {
+  const cpu = new WeftWorld(core, 'sphere', 16);
+  const s = cpu.sphere(0);
+  const gpu = new GpuSolver(device, cpu, physicsSettingsOf(cpu), sphereDefsOf(cpu), { schedule: 'plain', config: kernelConfig(device, 8) });
+  const run = { cpu, gpu };
+  const { diff } = await compare(run, 60);
+  const centre = cpu.sphere(0).center;
+  done(run);
+  assert.ok(Math.abs(centre.x - s.center.x) > 0.1, 'the sphere moved');
+  assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
+});
+
+test('tiled: pass A finishing the previous substep (fused) is bit-identical to a separate finish pass (moving sphere, 45 frames)', async () => {
+  const make = (fuse: boolean) => {
+    const world = new WeftWorld(core, 'sphere', 24);
+    const gpu = new GpuSolver(device, world, physicsSettingsOf(world), sphereDefsOf(world), { schedule: 'tiled', fuse, config: kernelConfig(device, 8) });
+    return { world, gpu };
+  };
+  const fused = make(true), separate = make(false);
+  fused.gpu.step(fused.world.frameDt, 45);
+  separate.gpu.step(separate.world.frameDt, 45);
+  assert.ok(fused.gpu.dispatchesPerFrame < separate.gpu.dispatchesPerFrame, 'fusing saves dispatches');
+  const [a, b] = [await fused.gpu.read(), await separate.gpu.read()];
+  const [va, vb] = [await fused.gpu.read('velocities'), await separate.gpu.read('velocities')];
+  for (const r of [fused, separate]) done({ cpu: r.world, gpu: r.gpu });
+  assert.ok(Math.abs(a[1] - 1.6) > 0.3, 'the cloth fell onto the sphere');
+  assert.deepEqual(a, b);
+  assert.deepEqual(va, vb);
+});
+
+test('scripted sphere motion follows the C core (the sphere scene\'s definition, read through the boundary)', () => {
   const world = new WeftWorld(core, 'sphere', 8);
   const s = world.sphere(0);
-  const motion = new SphereMotion({ center: s.center, radius: s.radius, amplitude: { x: 0.5, y: 0, z: 0 }, frequency: 0.2, moving: true });
+  const [def] = sphereDefsOf(world);
+  assert.ok(def.frequency > 0 && Math.hypot(def.amplitude.x, def.amplitude.y, def.amplitude.z) > 0.1, 'the scene sphere sways');
+  const motion = new SphereMotion(def);
   const substeps = world.substeps;
   const h = Math.fround(Math.fround(world.frameDt) / substeps);
   for (let frame = 0; frame < 90; ++frame) for (let k = 0; k < substeps; ++k) motion.advance(h);
@@ -153,6 +199,20 @@ test('scripted sphere motion follows the C core (sphere scene: centre (0, 0.7, 0
   world.destroy();
   assert.ok(Math.abs(c.x - s.center.x) > 0.1, 'the sphere moved');
   assert.deepEqual([motion.center.x, motion.center.y, motion.center.z], [c.x, c.y, c.z]);
+});
+
+test('a GPU solver built mid-motion continues the core\'s sphere motion and settings', () => {
+  const world = new WeftWorld(core, 'sphere', 8);
+  world.stepFrames(40);
+  const [def] = sphereDefsOf(world);
+  const motion = new SphereMotion(def);
+  const c = world.sphere(0).center;
+  assert.ok(def.startTime! > 0.5, 'the motion had run');
+  for (const [a, b] of [[motion.center.x, c.x], [motion.center.y, c.y], [motion.center.z, c.z]]) assert.ok(Math.abs(a - b) < 1e-5);
+  const settings = physicsSettingsOf(world);
+  assert.equal(settings.friction, Math.fround(0.4));
+  assert.equal(settings.gravity.y, Math.fround(-9.81));
+  world.destroy();
 });
 
 test.after(() => device.destroy());

@@ -40,6 +40,7 @@ export interface WeftExports extends LayoutExports {
   world_set_sphere_moving(world: Handle, index: number, moving: number): number;
   world_get_sphere(world: Handle, index: number): Ptr;
   world_sphere_motion(world: Handle, index: number): Ptr;
+  world_settings(world: Handle): Ptr;
   world_out(world: Handle): Ptr;
   world_raycast(world: Handle, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): number;
   world_grab(world: Handle, particle: number, x: number, y: number, z: number): number;

@@ -154,12 +154,26 @@ export class WeftWorld {
     const out = new Float32Array(this.core.memory, ptr, 5);
     return { center: { x: out[0], y: out[1], z: out[2] }, radius: out[3], moving: out[4] !== 0 };
   }
-  /** The scene's scripted motion of sphere `index`: centre + amplitude · sin(2π frequency t). */
-  sphereMotion(index: number): { amplitude: Vec3; frequency: number; movingAtStart: boolean } {
+  /**
+   * The scripted motion of sphere `index`: centre + amplitude · sin(2π frequency t), with t = `time`
+   * (s of motion so far) now.
+   */
+  sphereMotion(index: number): { base: Vec3; amplitude: Vec3; frequency: number; movingAtStart: boolean; time: number } {
     const ptr = this.exports.world_sphere_motion(this.handle, index);
     if (!ptr) throw new Error(`no sphere ${index}`);
-    const out = new Float32Array(this.core.memory, ptr, 5);
-    return { amplitude: { x: out[0], y: out[1], z: out[2] }, frequency: out[3], movingAtStart: out[4] !== 0 };
+    const out = new Float32Array(this.core.memory, ptr, 9);
+    return {
+      base: { x: out[6], y: out[7], z: out[8] },
+      amplitude: { x: out[0], y: out[1], z: out[2] },
+      frequency: out[3],
+      movingAtStart: out[4] !== 0,
+      time: out[5],
+    };
+  }
+  /** Gravity (m/s²), speed clamp (m/s, 0 none), friction and collision margin (m) in force. */
+  get contactSettings(): { gravity: Vec3; maxSpeed: number; friction: number; collisionMargin: number } {
+    const out = new Float32Array(this.core.memory, this.exports.world_settings(this.handle), 6);
+    return { gravity: { x: out[0], y: out[1], z: out[2] }, maxSpeed: out[3], friction: out[4], collisionMargin: out[5] };
   }
   setSphereMoving(index: number, moving: boolean): void {
     this.check(this.exports.world_set_sphere_moving(this.handle, index, moving ? 1 : 0), 'sphere motion');

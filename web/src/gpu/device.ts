@@ -4,8 +4,8 @@
 // asks for what it needs up to what the adapter has.
 import type { KernelConfig } from './layout';
 
-/// Storage buffers the largest solver module binds in one stage (solve.wgsl and tiles.wgsl: 7).
-export const STORAGE_BUFFERS_NEEDED = 7;
+/// Storage buffers the largest solver module binds in one stage (tiles.wgsl: 8, WebGPU's default).
+export const STORAGE_BUFFERS_NEEDED = 8;
 
 export function requiredLimits(adapter: GPUAdapter): Record<string, number> {
   const l = adapter.limits;

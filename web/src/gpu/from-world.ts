@@ -1,15 +1,18 @@
-// What the GPU solver takes from a core world (web/src/core/world.ts): its settings and spheres.
-// Settings the boundary does not export yet (gravity, speed clamp, friction, margin) are the core's
-// defaults, which no scene changes today (CORE_DEFAULTS is checked against the C defaults).
+// What the GPU solver takes from a core world (web/src/core/world.ts): its settings and spheres,
+// as they are now (a solver switch mid-run continues the same motion).
 import type { WeftWorld } from '../core/world';
 import { CORE_DEFAULTS, type PhysicsSettings } from './settings';
 import type { SphereDef } from './spheres';
 
 export function physicsSettingsOf(world: WeftWorld): PhysicsSettings {
   const ground = world.groundHeight;
+  const contact = world.contactSettings;
   return {
     ...CORE_DEFAULTS,
-    gravity: { ...CORE_DEFAULTS.gravity },
+    gravity: contact.gravity,
+    maxSpeed: contact.maxSpeed,
+    friction: contact.friction,
+    collisionMargin: contact.collisionMargin,
     substeps: world.substeps,
     iterations: world.iterations,
     damping: world.damping,
@@ -20,13 +23,21 @@ export function physicsSettingsOf(world: WeftWorld): PhysicsSettings {
   };
 }
 
-/// The spheres as they are now. The boundary exports no motion amplitude or frequency, so a GPU
-/// solver built from a world keeps its spheres where they are (the S key's "off" state).
+/// The spheres with their scripted motion, each at the point of its motion the core has reached.
 export function sphereDefsOf(world: WeftWorld): SphereDef[] {
   const spheres: SphereDef[] = [];
   for (let i = 0; i < world.sphereCount; ++i) {
     const s = world.sphere(i);
-    spheres.push({ center: s.center, radius: s.radius, amplitude: { x: 0, y: 0, z: 0 }, frequency: 0, moving: false });
+    const motion = world.sphereMotion(i);
+    spheres.push({
+      center: motion.base,
+      radius: s.radius,
+      amplitude: motion.amplitude,
+      frequency: motion.frequency,
+      moving: motion.movingAtStart,
+      movingNow: s.moving,
+      startTime: motion.time,
+    });
   }
   return spheres;
 }

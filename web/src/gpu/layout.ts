@@ -38,10 +38,9 @@ export const NONE = 0xffffffff;
 
 /// What one dispatch of the particle or tile kernels does (bits of Step.range.w).
 export const FLAGS = {
-  /// Finish the previous substep for the particle: tethers, collision, velocity update.
+  /// Pass A also finishes the previous substep of its particles (leftover, tethers, collisions,
+  /// velocity update) and integrates this one.
   FINISH: 1,
-  /// Start a substep for the particle: forces, damping, predict the position.
-  INTEGRATE: 2,
   /// Only the tether pass of one iteration (iterations > 1, between iterations).
   TETHERS: 4,
   /// λ accumulates over iterations: read the stored λ (iteration > 0) instead of starting at 0.
@@ -84,22 +83,24 @@ export const TILE_CONSTRAINT_LAYOUT = {
 /// against the core at run time).
 export const TETHERS_PER_PARTICLE = 4;
 
-/// Per-particle links (u32 words): TETHERS_PER_PARTICLE tether anchors (NONE = no tether), as many
-/// max distances (f32), the particle's leftover constraint of the tiled schedule (NONE = none),
-/// three unused words (16-byte records).
+/// Per-particle links (u32 words, no padding: WGSL lays this struct out with 4-byte alignment):
+/// TETHERS_PER_PARTICLE tether anchors (NONE = no tether), as many max distances (f32), and the
+/// particle's leftover constraint of the tiled schedule (NONE = none). Read by every finish pass,
+/// so every word counts.
 export const LINK_LAYOUT = {
-  words: 2 * TETHERS_PER_PARTICLE + 4,
-  size: 4 * (2 * TETHERS_PER_PARTICLE + 4),
+  words: 2 * TETHERS_PER_PARTICLE + 1,
+  size: 4 * (2 * TETHERS_PER_PARTICLE + 1),
   anchor: 0,
   maxDistance: TETHERS_PER_PARTICLE,
   leftover: 2 * TETHERS_PER_PARTICLE,
 } as const;
 
-/// A group of the tiled schedule (u32 × 8): first entry of its particle list, particle count, first
-/// of its constraints, colour steps, step stride (constraint slots a step), unused × 3. Step s of a
-/// group owns constraints [first + s·stride, first + (s+1)·stride), padded with ab = NONE, so an
-/// invocation finds its constraint of any step without loading offsets.
-export const GROUP_LAYOUT = { size: 32, words: 8 } as const;
+/// A group of the tiled schedule: GROUP_LAYOUT.words u32 at the start of the schedule's words
+/// (group g at g · words): first entry of its particle list (in the same words), particle count,
+/// first of its constraints, colour steps, step stride (constraint slots a step). Step s owns
+/// constraints [first + s·stride, first + (s+1)·stride), padded with ab = NONE, so an invocation
+/// finds its constraint of any step without loading offsets.
+export const GROUP_LAYOUT = { words: 5 } as const;
 
 /// Kernel sizes. Compatibility-mode devices allow 128 invocations per workgroup.
 export interface KernelConfig {
@@ -138,10 +139,10 @@ struct TileConstraint { ab: u32, rest_length: f32, compliance: f32, index: u32 }
 struct Link {
   anchor: array<u32, TETHERS_PER_PARTICLE>,
   max_distance: array<f32, TETHERS_PER_PARTICLE>,
-  leftover: u32, unused0: u32, unused1: u32, unused2: u32,
+  leftover: u32,
 }
-struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32,
-  stride: u32, unused0: u32, unused1: u32, unused2: u32 }
+const GROUP_WORDS: u32 = ${GROUP_LAYOUT.words}u;
+struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32, stride: u32 }
 // Large batches are dispatched as a 2D grid of workgroups (65535 a dimension at most).
 fn flat_index(id: vec3u, groups: vec3u) -> u32 {
   return id.x + id.y * groups.x * WORKGROUP_SIZE;

@@ -7,9 +7,9 @@
 //   pass B  the same tiling shifted by (T/2, T/2): most constraints that cross an A tile border lie
 //           inside a B tile;
 //   rest    the few that cross both (shear diagonals where an A border meets a B border) share no
-//           particle on a grid, so the finish pass solves them by gathering (see solve.wgsl).
+//           particle on a grid, so the finish step solves them by gathering (finish.wgsl).
 //
-// Three dispatches a substep instead of 15. Inside a group the colour order is the core's, but the
+// Two dispatches a substep instead of 14 (solver.ts). Inside a group the colour order is the core's, but the
 // global order is A-then-B, a different Gauss-Seidel sweep than the C solver's colour-by-colour one:
 // results agree physically, not to float rounding (the plain schedule does that).
 import { CONSTRAINT_LAYOUT, GROUP_LAYOUT, TILE_CONSTRAINT_LAYOUT } from './layout';
@@ -41,8 +41,7 @@ export interface Pass {
 export interface TiledSchedule {
   readonly tileSize: number;
   readonly passes: readonly Pass[]; // [A, B]
-  readonly groups: Uint32Array; // GROUP_LAYOUT records
-  readonly words: Uint32Array; // particle lists
+  readonly words: Uint32Array; // GROUP_LAYOUT headers, then the groups' particle lists
   readonly constraints: ArrayBuffer; // TILE_CONSTRAINT_LAYOUT records, colour steps padded to a stride
   readonly leftovers: ArrayBuffer; // weft_constraint records (global indices)
   readonly leftoverOf: Uint32Array; // per particle: its leftover or NONE
@@ -133,16 +132,16 @@ export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex
   });
   const strides = steps.map((runs) => runs.reduce((m, r) => Math.max(m, r.length), 0));
   const slotsTotal = steps.reduce((sum, runs, gi) => sum + runs.length * strides[gi], 0);
-  const groups = new Uint32Array(all.length * GROUP_LAYOUT.words);
-  const words = new Uint32Array(Math.max(1, n + usedB.reduce((sum, g) => sum + g.particles.length, 0)));
+  const headerWords = all.length * GROUP_LAYOUT.words;
+  const words = new Uint32Array(Math.max(1, headerWords + n + usedB.reduce((sum, g) => sum + g.particles.length, 0)));
   const tc = new ArrayBuffer(Math.max(1, slotsTotal) * TILE_CONSTRAINT_LAYOUT.size);
   const tcWords = new Uint32Array(tc), tcFloats = new Float32Array(tc);
   const stride4 = TILE_CONSTRAINT_LAYOUT.size / 4, to = TILE_CONSTRAINT_LAYOUT.offsets;
-  let w = 0, c = 0;
+  let w = headerWords, c = 0;
   all.forEach((g, gi) => {
     const slot = new Map<number, number>();
     g.particles.forEach((p, i) => slot.set(p, i));
-    groups.set([w, g.particles.length, c, steps[gi].length, strides[gi]], gi * GROUP_LAYOUT.words);
+    words.set([w, g.particles.length, c, steps[gi].length, strides[gi]], gi * GROUP_LAYOUT.words);
     words.set(g.particles, w);
     w += g.particles.length;
     for (const run of steps[gi]) {
@@ -179,7 +178,6 @@ export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex
       { firstGroup: 0, groupCount: a.length },
       { firstGroup: a.length, groupCount: usedB.length },
     ],
-    groups,
     words,
     constraints: tc,
     leftovers: lo,

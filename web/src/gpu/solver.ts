@@ -7,8 +7,11 @@
 //
 // Two schedules of the same kernels (schedule.ts explains the tiled one):
 //   plain  integrate, one dispatch per colour, (overflow), finish: the C solver's exact order
-//          (≈15 dispatches a substep); the reference for parity.
-//   tiled  pass A (integrate + solve inside tiles), pass B (shifted tiles), finish: 3 a substep.
+//          (≈14 dispatches a substep); the reference for parity.
+//   tiled  pass A (solve inside tiles), pass B (shifted tiles): 2 dispatches a substep, because
+//          pass A also finishes the previous substep and integrates this one (tiles.wgsl), plus an
+//          integrate and a finish per frame. With wind (integrate needs the finished neighbours'
+//          normals) or several iterations the finish and integrate stay separate: 4 a substep.
 // The renderer draws from `buffers.positions/normals/strain` (STORAGE | VERTEX): no read-back.
 import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslPrelude, type KernelConfig } from './layout';
 import { buildRenderAdjacency, buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
@@ -27,6 +30,8 @@ export interface GpuSolverOptions {
   schedule?: ScheduleKind;
   /// Tile side in particles (even); the device's workgroup memory caps it.
   tileSize?: number;
+  /// Tiled schedule: let pass A finish the previous substep (default true; false is for tests).
+  fuse?: boolean;
   config: KernelConfig & { tileSize: number };
 }
 
@@ -44,7 +49,8 @@ export interface EncodeOptions {
   profile?: GPUQuerySet;
 }
 
-type BindGroupName = 'solve' | 'tiles' | 'render';
+// solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
+type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'render';
 
 interface Dispatch {
   pipeline: GPUComputePipeline;
@@ -76,15 +82,16 @@ export class GpuSolver {
   private uniform: GPUBuffer;
   private readonly stepLayouts: { solve: GPUBindGroupLayout; tiles: GPUBindGroupLayout; render: GPUBindGroupLayout };
   private readonly pipelines: Record<string, GPUComputePipeline>;
-  private bindGroups!: { solve: GPUBindGroup; tiles: GPUBindGroup | null; render: GPUBindGroup };
+  private bindGroups!: Partial<Record<BindGroupName, GPUBindGroup>>;
   private readonly owned: GPUBuffer[] = [];
   private readonly coreBuffers: { constraints: GPUBuffer; lambdas: GPUBuffer; links: GPUBuffer; leftovers: GPUBuffer; indices: GPUBuffer; adjacency: GPUBuffer };
-  private readonly tileBuffers: { groups: GPUBuffer; words: GPUBuffer; constraints: GPUBuffer } | null;
+  private readonly tileBuffers: { words: GPUBuffer; constraints: GPUBuffer; predictedNext: GPUBuffer } | null;
   private readonly strainBase: number;
   private grabbed = -1;
   private grabTarget: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly colorOffsets: Int32Array;
   private readonly config: KernelConfig;
+  private readonly fuse: boolean;
 
   constructor(
     readonly device: GPUDevice,
@@ -98,6 +105,7 @@ export class GpuSolver {
     if (sphereDefs.length > MAX_SPHERES) throw new Error(`at most ${MAX_SPHERES} spheres`);
     this.spheres = sphereDefs.map((d) => new SphereMotion(d));
     const config = (this.config = options.config);
+    this.fuse = options.fuse ?? true;
     this.colorOffsets = core.colorOffsets().slice();
 
     const tiled = options.schedule === 'plain' ? 'the plain schedule was asked for' : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
@@ -162,8 +170,9 @@ export class GpuSolver {
     };
     this.tileBuffers = this.tiled
       ? {
-          groups: make('tile groups', this.tiled.groups, STORAGE()),
           words: make('tile words', this.tiled.words, STORAGE()),
+          // The fused pass A reads one substep's predictions and writes the next one's (tiles.wgsl).
+          predictedNext: make('predicted (other substeps)', n * 16, STORAGE() | GPUBufferUsage.COPY_SRC),
           constraints: make('tile constraints', this.tiled.constraints, STORAGE()),
         }
       : null;
@@ -181,13 +190,13 @@ export class GpuSolver {
       device.createBindGroupLayout({ label: `weft ${label}`, entries: types.map((t, i) => entry(i, t)) });
     this.stepLayouts = {
       solve: layout('solve layout', ['uniform', 'storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage']),
-      tiles: layout('tiles layout', ['uniform', 'storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage']),
+      tiles: layout('tiles layout', ['uniform', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage']),
       render: layout('render layout', ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage']),
     };
     const prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 });
     const module = (label: string, ...parts: string[]) => device.createShaderModule({ label: `weft ${label}`, code: [prelude, ...parts].join('\n') });
     const solveModule = module('solve.wgsl', particleWgsl, finishWgsl, solveWgsl);
-    const tilesModule = module('tiles.wgsl', particleWgsl, tilesWgsl);
+    const tilesModule = module('tiles.wgsl', particleWgsl, finishWgsl, tilesWgsl);
     const renderModule = module('render.wgsl', renderWgsl);
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
@@ -217,13 +226,15 @@ export class GpuSolver {
         entries: buffers.map((buffer, binding) => ({ binding, resource: binding === 0 ? { buffer, size: STEP.size } : { buffer } })),
       });
     const b = this.buffers, c = this.coreBuffers;
-    this.bindGroups = {
-      solve: bind(this.stepLayouts.solve, 'solve', [this.uniform, b.predicted, b.positions, b.velocities, c.constraints, c.links, c.lambdas, c.leftovers]),
-      tiles: this.tileBuffers
-        ? bind(this.stepLayouts.tiles, 'tiles', [this.uniform, b.predicted, b.positions, b.velocities, this.tileBuffers.groups, this.tileBuffers.words, this.tileBuffers.constraints, c.lambdas])
-        : null,
-      render: bind(this.stepLayouts.render, 'render', [this.uniform, b.positions, c.indices, c.constraints, c.adjacency, b.normals, b.strain]),
-    };
+    const t = this.tileBuffers;
+    const predicted = [b.predicted, t?.predictedNext ?? b.predicted];
+    this.bindGroups = { render: bind(this.stepLayouts.render, 'render', [this.uniform, b.positions, c.indices, c.constraints, c.adjacency, b.normals, b.strain]) };
+    for (const i of t ? [0, 1] : [0]) {
+      this.bindGroups[i ? 'solve1' : 'solve0'] = bind(this.stepLayouts.solve, `solve ${i}`, [this.uniform, predicted[i], b.positions, b.velocities, c.constraints, c.links, c.lambdas, c.leftovers]);
+      if (t) {
+        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind(this.stepLayouts.tiles, `tiles ${i}`, [this.uniform, predicted[i], b.positions, predicted[1 - i], t.words, t.constraints, c.lambdas, c.links, c.leftovers]);
+      }
+    }
   }
 
   grab(particle: number, target: Vec3): void {
@@ -298,20 +309,30 @@ export class GpuSolver {
       u[R + 3] = flags;
     };
     const lambdaFlags = (it: number) => (it > 0 ? FLAGS.ACCUMULATE_LAMBDA : 0) | (iterations > 1 ? FLAGS.STORE_LAMBDA : 0);
-    const solveBind: BindGroupName = 'solve';
 
     for (let frame = 0; frame < frames; ++frame) {
       for (let sub = 0; sub < substeps; ++sub) {
+        // A fused pass A finishes the previous substep: it collides with that substep's spheres.
+        const previousSpheres = this.spheres.map((sphere) => ({ center: { ...sphere.center }, previous: { ...sphere.previous } }));
         for (const sphere of this.spheres) sphere.advance(h);
         base = this.baseRecord(h);
-        if (this.tiled && this.bindGroups.tiles) {
+        if (this.tiled) {
+          // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
+          // wind (integrate reads the finished neighbours for the normals) or several iterations.
+          const fused = this.fuse && s.drag <= 0 && iterations === 1;
+          const buffer = fused ? sub % 2 : 0;
+          const solveBind: BindGroupName = buffer ? 'solve1' : 'solve0';
+          const tilesBind: BindGroupName = buffer ? 'tiles1' : 'tiles0';
+          const finishInA = fused && sub > 0;
+          if (!finishInA) push('integrate', solveBind, particles(), (u) => range(u, 0, 0, 0));
           const [a, b] = this.tiled.passes;
           for (let it = 0; it < iterations; ++it) {
-            for (const [pass, integrate] of [[a, it === 0], [b, false]] as const) {
+            for (const [pass, finish] of [[a, finishInA], [b, false]] as const) {
               if (pass.groupCount === 0) continue;
-              push('solveTiles', 'tiles', items(pass.groupCount, 1), (u) => {
-                range(u, 0, pass.firstGroup + pass.groupCount, lambdaFlags(it) | (integrate ? FLAGS.INTEGRATE : 0));
+              push('solveTiles', tilesBind, items(pass.groupCount, 1), (u, f) => {
+                range(u, 0, pass.firstGroup + pass.groupCount, lambdaFlags(it) | (finish ? FLAGS.FINISH | FLAGS.LEFTOVERS : 0));
                 u[M + 3] = pass.firstGroup;
+                if (finish) this.writeSpheres(f, previousSpheres);
               });
             }
             if (overflow[1] > overflow[0]) push('solveOverflow', solveBind, { x: 1, y: 1 }, (u) => range(u, overflow[0], overflow[1], lambdaFlags(it)));
@@ -320,9 +341,12 @@ export class GpuSolver {
               push('tethers', solveBind, particles(), (u) => range(u, 0, 0, 0));
             }
           }
-          push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH | FLAGS.LEFTOVERS | lambdaFlags(iterations - 1)));
+          if (!fused || sub === substeps - 1) {
+            push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH | FLAGS.LEFTOVERS | lambdaFlags(iterations - 1)));
+          }
         } else {
-          push('integrate', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.INTEGRATE));
+          const solveBind: BindGroupName = 'solve0';
+          push('integrate', solveBind, particles(), (u) => range(u, 0, 0, 0));
           for (let it = 0; it < iterations; ++it) {
             for (let c = 0; c < colorCount; ++c) {
               const first = offsets[c], end = offsets[c + 1];
@@ -417,10 +441,14 @@ export class GpuSolver {
     u.set([this.n, 0, 0, 0], o('range'));
     u.set([this.grabbed >= 0 ? this.grabbed : NONE, this.spheres.length, s.groundEnabled ? 1 : 0, 0], o('misc'));
     u.set([this.core.width, this.core.height, this.core.constraintCount, this.tiled?.counts.leftover ?? 0], o('grid'));
-    this.spheres.forEach((sphere, k) => {
-      f.set([sphere.center.x, sphere.center.y, sphere.center.z, sphere.def.radius], o('spheres') + 4 * k);
-      f.set([sphere.previous.x, sphere.previous.y, sphere.previous.z, 0], o('previous_spheres') + 4 * k);
-    });
+    this.writeSpheres(f, this.spheres);
     return record;
+  }
+
+  private writeSpheres(f: Float32Array, spheres: readonly { center: Vec3; previous: Vec3 }[]): void {
+    spheres.forEach((sphere, k) => {
+      f.set([sphere.center.x, sphere.center.y, sphere.center.z, this.spheres[k].def.radius], STEP.offsets.spheres / 4 + 4 * k);
+      f.set([sphere.previous.x, sphere.previous.y, sphere.previous.z, 0], STEP.offsets.previous_spheres / 4 + 4 * k);
+    });
   }
 }

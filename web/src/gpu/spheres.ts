@@ -16,6 +16,8 @@ export interface SphereDef {
   amplitude: Vec3;
   frequency: number; // Hz
   moving: boolean;
+  startTime?: number; // s of motion already run (a solver taking over mid-motion), default 0
+  movingNow?: boolean; // whether the motion is on now (default: moving, the state at start/reset)
 }
 
 const f = Math.fround;
@@ -45,9 +47,21 @@ export class SphereMotion {
   moving: boolean;
 
   constructor(readonly def: SphereDef) {
-    this.center = { ...def.center };
-    this.previous = { ...def.center };
-    this.moving = def.moving;
+    this.time = def.startTime ?? 0;
+    this.center = this.place();
+    this.previous = { ...this.center };
+    this.moving = def.movingNow ?? def.moving;
+  }
+
+  /// spheres.c: weft_sphere_place, the centre at this.time.
+  private place(): Vec3 {
+    const s = weftSin(f(f(f(6.28318530717959) * f(this.def.frequency)) * f(this.time)));
+    const d = this.def;
+    return {
+      x: f(d.center.x + f(d.amplitude.x * s)),
+      y: f(d.center.y + f(d.amplitude.y * s)),
+      z: f(d.center.z + f(d.amplitude.z * s)),
+    };
   }
 
   /// spheres.c: weft_spheres_advance for one substep of h seconds.
@@ -55,13 +69,7 @@ export class SphereMotion {
     this.previous = { ...this.center };
     if (!this.moving) return;
     this.time += f(h);
-    const s = weftSin(f(f(f(6.28318530717959) * f(this.def.frequency)) * f(this.time)));
-    const d = this.def;
-    this.center = {
-      x: f(d.center.x + f(d.amplitude.x * s)),
-      y: f(d.center.y + f(d.amplitude.y * s)),
-      z: f(d.center.z + f(d.amplitude.z * s)),
-    };
+    this.center = this.place();
   }
 
   reset(): void {

@@ -1,5 +1,33 @@
-// End-of-substep phases of one particle (solver.c and collide.c): tethers, collisions with
-// friction, velocity update. Only the per-particle module (solve.wgsl) includes this file.
+// End-of-substep phases of one particle (solver.c and collide.c): its leftover constraint (tiled
+// schedule), tethers, collisions with friction, velocity update. They read the solved positions
+// through `solved(i)` and never write them, so one invocation per particle needs no barrier:
+// solve.wgsl runs them as the finish pass, tiles.wgsl at the start of the next substep's pass A.
+
+// The leftover constraints of the tiled schedule form a matching (no two share a particle), so
+// each endpoint's invocation projects its constraint from the same inputs and keeps its own half.
+fn apply_leftover(p: u32, x: vec4f) -> vec4f {
+  let l = links[p].leftover;
+  if (l >= min(step.grid.w, arrayLength(&leftovers))) {
+    return x;
+  }
+  let c = leftovers[l];
+  let n = particle_count();
+  if (c.a >= n || c.b >= n || (c.a != p && c.b != p)) {
+    return x;
+  }
+  let h = step.gravity_h.w;
+  let k = step.grid.z + l;
+  let lambda = load_lambda(k);
+  let r = project_distance(solved(c.a), solved(c.b), c.rest_length, c.compliance, lambda, 1.0 / (h * h));
+  if (!r.valid) {
+    return x;
+  }
+  if (p == c.a) {
+    store_lambda(k, lambda + r.delta_lambda);
+    return vec4f(x.xyz + r.da, x.w);
+  }
+  return vec4f(x.xyz + r.db, x.w);
+}
 
 // The particle's tethers in order (solver.c: weft_phase_tethers). Anchors are pinned, so reading
 // their position races with no write: the solves never move a particle of inverse mass 0.
@@ -13,7 +41,7 @@ fn apply_tether(p: u32, x_in: vec4f) -> vec4f {
     if (anchor >= particle_count()) {
       continue;
     }
-    let y = predicted[anchor].xyz;
+    let y = solved(anchor).xyz;
     let d = x.xyz - y;
     let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
     let limit = links[p].max_distance[k];
@@ -72,4 +100,21 @@ fn update_velocity(x: vec3f, start: vec3f) -> vec3f {
     }
   }
   return v;
+}
+
+struct Finished {
+  x: vec4f, // the finished position (w = inverse mass)
+  v: vec3f, // the velocity at the end of the substep
+}
+
+// The end of a substep for particle p: `positions` still holds its start of the substep.
+fn finish_particle(p: u32) -> Finished {
+  var x = solved(p);
+  if ((step.range.w & FLAG_LEFTOVERS) != 0u) {
+    x = apply_leftover(p, x);
+  }
+  x = apply_tether(p, x);
+  let start = positions[p].xyz;
+  x = collide_particle(x, start);
+  return Finished(x, update_velocity(x.xyz, start));
 }

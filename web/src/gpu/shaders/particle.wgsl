@@ -5,8 +5,9 @@
 //   positions  — the finished positions (C's x between steps, and C's previous_positions during a
 //                substep): what the renderer draws, only written by the finish pass;
 //   predicted  — C's x during a substep: written by integrate, moved by the constraint solves.
-// Each module declares the bindings these functions read with the same names. The end-of-substep
-// phases (tethers, collisions, velocity update) are in finish.wgsl.
+// Each module declares the bindings these functions read with the same names (and `solved(i)`, the
+// solved position of particle i that finish.wgsl reads). The end-of-substep phases (leftover
+// constraint, tethers, collisions, velocity update) are in finish.wgsl.
 
 struct Projection {
   da: vec3f,
@@ -64,16 +65,15 @@ fn grid_normal(p: u32) -> vec3f {
   return c * select(0.0, 1.0 / length, length > 1e-12);
 }
 
-// Forces, damping and the predicted position of particle p (solver.c: integrate). Writes the new
-// velocity; returns the prediction (w = inverse mass).
-fn integrate_particle(p: u32) -> vec4f {
-  let x = positions[p];
+// Forces, damping and the predicted position of particle p from its state at the start of the
+// substep (solver.c: integrate); returns the prediction (w = inverse mass). The new velocity is not
+// stored: the update at the end of the substep replaces it before anything reads it.
+fn integrate_state(p: u32, x: vec4f, v: vec3f) -> vec4f {
   let h = step.gravity_h.w;
   var predicted_x = x;
   if (x.w != 0.0) {
     var a = step.gravity_h.xyz;
     let drag = step.wind_drag.w;
-    let v = velocities[p].xyz;
     if (drag > 0.0) {
       let n = grid_normal(p);
       let r = step.wind_drag.xyz - v;
@@ -83,7 +83,6 @@ fn integrate_particle(p: u32) -> vec4f {
     // Damping acts on the motion so far, not on this substep's forces (solver.c).
     let damping = max(0.0, 1.0 - step.ground.w * h);
     let nv = v * damping + h * a;
-    velocities[p] = vec4f(nv, velocities[p].w);
     predicted_x = vec4f(x.xyz + h * nv, x.w);
   }
   if (p == step.misc.x) {
@@ -93,3 +92,16 @@ fn integrate_particle(p: u32) -> vec4f {
   return predicted_x;
 }
 
+// λ of constraint k so far in this substep: 0 in its first iteration.
+fn load_lambda(k: u32) -> f32 {
+  if ((step.range.w & FLAG_ACCUMULATE_LAMBDA) != 0u && k < arrayLength(&lambdas)) {
+    return lambdas[k];
+  }
+  return 0.0;
+}
+
+fn store_lambda(k: u32, lambda: f32) {
+  if ((step.range.w & FLAG_STORE_LAMBDA) != 0u && k < arrayLength(&lambdas)) {
+    lambdas[k] = lambda;
+  }
+}

@@ -11,17 +11,8 @@
 @group(0) @binding(6) var<storage, read_write> lambdas: array<f32>;
 @group(0) @binding(7) var<storage, read> leftovers: array<Constraint>;
 
-fn load_lambda(k: u32) -> f32 {
-  if ((step.range.w & FLAG_ACCUMULATE_LAMBDA) != 0u && k < arrayLength(&lambdas)) {
-    return lambdas[k];
-  }
-  return 0.0;
-}
-
-fn store_lambda(k: u32, lambda: f32) {
-  if ((step.range.w & FLAG_STORE_LAMBDA) != 0u && k < arrayLength(&lambdas)) {
-    lambdas[k] = lambda;
-  }
+fn solved(i: u32) -> vec4f {
+  return predicted[i];
 }
 
 fn solve_constraint(k: u32) {
@@ -50,7 +41,7 @@ fn integrate(@builtin(global_invocation_id) id: vec3u,
   if (p >= particle_count()) {
     return;
   }
-  predicted[p] = integrate_particle(p);
+  predicted[p] = integrate_state(p, positions[p], velocities[p].xyz);
 }
 
 // One colour batch: constraints [range.y, range.z) share no particle, so they run in parallel.
@@ -82,34 +73,6 @@ fn tethers(@builtin(global_invocation_id) id: vec3u,
     return;
   }
   predicted[p] = apply_tether(p, predicted[p]);
-}
-
-// The leftover constraints of the tiled schedule form a matching (no two share a particle), so
-// each endpoint's invocation projects its constraint from the same inputs and keeps its own half:
-// nothing here writes `predicted`, so both see the same positions.
-fn apply_leftover(p: u32, x: vec4f) -> vec4f {
-  let l = links[p].leftover;
-  if (l >= min(step.grid.w, arrayLength(&leftovers))) {
-    return x;
-  }
-  let c = leftovers[l];
-  let n = particle_count();
-  if (c.a >= n || c.b >= n || (c.a != p && c.b != p)) {
-    return x;
-  }
-  let h = step.gravity_h.w;
-  let k = step.grid.z + l;
-  let lambda = load_lambda(k);
-  let r = project_distance(predicted[c.a], predicted[c.b], c.rest_length, c.compliance, lambda,
-                           1.0 / (h * h));
-  if (!r.valid) {
-    return x;
-  }
-  if (p == c.a) {
-    store_lambda(k, lambda + r.delta_lambda);
-    return vec4f(x.xyz + r.da, x.w);
-  }
-  return vec4f(x.xyz + r.db, x.w);
 }
 
 // The leftover batch of an iteration that is not the last (iterations > 1): one invocation per
@@ -148,14 +111,7 @@ fn finish(@builtin(global_invocation_id) id: vec3u,
   if (p >= particle_count()) {
     return;
   }
-  var x = predicted[p];
-  if ((step.range.w & FLAG_LEFTOVERS) != 0u) {
-    x = apply_leftover(p, x);
-  }
-  x = apply_tether(p, x);
-  let start = positions[p].xyz;
-  x = collide_particle(x, start);
-  let v = update_velocity(x.xyz, start);
-  positions[p] = x;
-  velocities[p] = vec4f(v, velocities[p].w);
+  let r = finish_particle(p);
+  positions[p] = r.x;
+  velocities[p] = vec4f(r.v, 0.0); // w unused, 0 as in the core
 }

@@ -3,17 +3,27 @@
 // a dispatch. schedule.ts partitions the core's coloured constraints: a constraint goes to the first
 // pass (tiling) in which both its particles fall in one group; groups of one pass share no particle,
 // so a pass is one dispatch. This module is the only one with barriers (DESIGN.md §6).
+//
+// Pass A with FLAG_FINISH also ends the previous substep and starts this one for its tile (finish.wgsl
+// then integrate): it reads the previous substep's solved positions from `solved_in` and writes the
+// new predictions to `predicted`, the other buffer, so a particle finishing in one workgroup never
+// races with a neighbour's new prediction in another.
 
 @group(0) @binding(0) var<uniform> step: Step;
 @group(0) @binding(1) var<storage, read_write> predicted: array<vec4f>;
-@group(0) @binding(2) var<storage, read> positions: array<vec4f>;
-@group(0) @binding(3) var<storage, read_write> velocities: array<vec4f>;
-@group(0) @binding(4) var<storage, read> groups: array<Group>;
-@group(0) @binding(5) var<storage, read> words: array<u32>;
-@group(0) @binding(6) var<storage, read> tile_constraints: array<TileConstraint>;
-@group(0) @binding(7) var<storage, read_write> lambdas: array<f32>;
+@group(0) @binding(2) var<storage, read_write> positions: array<vec4f>;
+@group(0) @binding(3) var<storage, read> solved_in: array<vec4f>;
+@group(0) @binding(4) var<storage, read> words: array<u32>;
+@group(0) @binding(5) var<storage, read> tile_constraints: array<TileConstraint>;
+@group(0) @binding(6) var<storage, read_write> lambdas: array<f32>;
+@group(0) @binding(7) var<storage, read> links: array<Link>;
+@group(0) @binding(8) var<storage, read> leftovers: array<Constraint>;
 
 var<workgroup> slots: array<vec4f, TILE_CAPACITY>;
+
+fn solved(i: u32) -> vec4f {
+  return solved_in[i];
+}
 
 fn word(k: u32) -> u32 {
   if (k >= arrayLength(&words)) {
@@ -22,8 +32,6 @@ fn word(k: u32) -> u32 {
   return words[k];
 }
 
-// Pass A also starts the substep: each of its groups is a whole tile, so together they integrate
-// every particle exactly once (FLAG_INTEGRATE). Pass B only loads the particles it touches.
 fn tile_constraint(k: u32) -> TileConstraint {
   if (k < arrayLength(&tile_constraints)) {
     return tile_constraints[k];
@@ -53,8 +61,8 @@ fn solve_slot_constraint(c: TileConstraint, count: u32, inverse_h2: f32, accumul
   slots[b] = vec4f(slots[b].xyz + r.db, slots[b].w);
 }
 
-// Pass A also starts the substep: each of its groups is a whole tile, so together they integrate
-// every particle exactly once (FLAG_INTEGRATE). Pass B only loads the particles it touches.
+// Pass A's groups are whole tiles, so together they finish and integrate every particle exactly
+// once (FLAG_FINISH). Pass B only loads the particles it touches.
 //
 // The steps are latency-bound (little work between barriers), so each invocation finds its
 // constraint by arithmetic (fixed step stride, no offset loads) and loads the next step's while it
@@ -65,10 +73,12 @@ fn solve_tiles(@builtin(workgroup_id) workgroup: vec3u,
                @builtin(num_workgroups) workgroups: vec3u,
                @builtin(local_invocation_index) local: u32) {
   let g = step.misc.w + workgroup.x + workgroup.y * workgroups.x;
-  if (g >= step.range.z || g >= arrayLength(&groups)) {
+  if (g >= step.range.z) {
     return;
   }
-  let group = groups[g];
+  // The group's header (GROUP_WORDS words at the start of `words`).
+  let group = Group(word(g * GROUP_WORDS), word(g * GROUP_WORDS + 1u), word(g * GROUP_WORDS + 2u),
+                    word(g * GROUP_WORDS + 3u), word(g * GROUP_WORDS + 4u));
   let count = min(group.particle_count, TILE_CAPACITY);
   let n = particle_count();
   let stride = group.stride;
@@ -79,13 +89,15 @@ fn solve_tiles(@builtin(workgroup_id) workgroup: vec3u,
     next = tile_constraint(first + local);
   }
 
-  let integrate = (step.range.w & FLAG_INTEGRATE) != 0u;
+  let finish = (step.range.w & FLAG_FINISH) != 0u;
   for (var k = local; k < count; k += TILE_WORKGROUP_SIZE) {
     let p = word(group.particle_start + k);
     if (p >= n) {
       slots[k] = vec4f(0.0);
-    } else if (integrate) {
-      slots[k] = integrate_particle(p);
+    } else if (finish) {
+      let r = finish_particle(p);
+      positions[p] = r.x;
+      slots[k] = integrate_state(p, r.x, r.v);
     } else {
       slots[k] = predicted[p];
     }
