@@ -82,6 +82,19 @@ export interface WeftExports extends LayoutExports {
   world_mesh_vertices_ptr?(world: Handle): Ptr;
   world_mesh_vertex_normals_ptr?(world: Handle): Ptr;
   world_mesh_indices_ptr?(world: Handle): Ptr;
+  // The rest of the collider as the GPU solver uploads it (weft_mesh_collider_view).
+  world_mesh_sphere_count?(world: Handle): number;
+  world_mesh_cell_count?(world: Handle): number;
+  world_mesh_cell_entry_count?(world: Handle): number;
+  world_mesh_closed?(world: Handle): number;
+  world_mesh_face_normals_ptr?(world: Handle): Ptr;
+  world_mesh_edge_normals_ptr?(world: Handle): Ptr;
+  world_mesh_triangle_spheres_ptr?(world: Handle): Ptr;
+  world_mesh_spheres_ptr?(world: Handle): Ptr;
+  world_mesh_cell_start_ptr?(world: Handle): Ptr;
+  world_mesh_cell_triangles_ptr?(world: Handle): Ptr;
+  world_mesh_cell_flags_ptr?(world: Handle): Ptr;
+  world_mesh_grid?(world: Handle): Ptr; // float[7]: origin xyz, cell size, dims xyz
   layout_tethers_per_particle(): number;
 }
 

@@ -27,6 +27,21 @@ export interface MeshColliderArrays {
   indices: Uint32Array;
 }
 
+/** The whole mesh collider as the GPU solver uploads it (weft_mesh_collider_view in weft.h). */
+export interface MeshColliderGrid extends MeshColliderArrays {
+  faceNormals: Float32Array; // float4 per triangle: n, -n·v0
+  edgeNormals: Float32Array; // 3 float4 per triangle
+  triangleSpheres: Float32Array; // float4 per triangle
+  spheres: Float32Array; // float4 per bounding sphere
+  cellStart: Uint32Array; // cell count + 1
+  cellTriangles: Uint32Array;
+  cellFlags: Uint8Array; // one per cell
+  origin: Vec3; // m
+  cellSize: number; // m
+  dims: [number, number, number];
+  closed: boolean;
+}
+
 type TypedArrayConstructor = Float32ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
 
 export class WeftWorld {
@@ -211,6 +226,33 @@ export class WeftWorld {
       vertices: this.view('meshVertices', Float32Array, e.world_mesh_vertices_ptr(this.handle), vertexCount * 4),
       normals: this.view('meshNormals', Float32Array, e.world_mesh_vertex_normals_ptr(this.handle), vertexCount * 4),
       indices: this.view('meshIndices', Uint32Array, e.world_mesh_indices_ptr(this.handle), triangleCount * 3),
+    };
+  }
+
+  /** The full collider (views on linear memory), or null without a mesh or the exports. */
+  meshColliderGrid(): MeshColliderGrid | null {
+    const base = this.meshCollider();
+    const e = this.exports;
+    if (!base || !e.world_mesh_grid || !e.world_mesh_sphere_count || !e.world_mesh_cell_count || !e.world_mesh_cell_entry_count || !e.world_mesh_closed) return null;
+    if (!e.world_mesh_face_normals_ptr || !e.world_mesh_edge_normals_ptr || !e.world_mesh_triangle_spheres_ptr || !e.world_mesh_spheres_ptr) return null;
+    if (!e.world_mesh_cell_start_ptr || !e.world_mesh_cell_triangles_ptr || !e.world_mesh_cell_flags_ptr) return null;
+    const h = this.handle;
+    const triangles = base.indices.length / 3;
+    const cells = e.world_mesh_cell_count(h);
+    const grid = new Float32Array(this.core.memory, e.world_mesh_grid(h), 7).slice();
+    return {
+      ...base,
+      faceNormals: this.view('meshFaceNormals', Float32Array, e.world_mesh_face_normals_ptr(h), triangles * 4),
+      edgeNormals: this.view('meshEdgeNormals', Float32Array, e.world_mesh_edge_normals_ptr(h), triangles * 12),
+      triangleSpheres: this.view('meshTriangleSpheres', Float32Array, e.world_mesh_triangle_spheres_ptr(h), triangles * 4),
+      spheres: this.view('meshSpheres', Float32Array, e.world_mesh_spheres_ptr(h), e.world_mesh_sphere_count(h) * 4),
+      cellStart: this.view('meshCellStart', Uint32Array, e.world_mesh_cell_start_ptr(h), cells + 1),
+      cellTriangles: this.view('meshCellTriangles', Uint32Array, e.world_mesh_cell_triangles_ptr(h), e.world_mesh_cell_entry_count(h)),
+      cellFlags: this.view('meshCellFlags', Uint8Array, e.world_mesh_cell_flags_ptr(h), cells),
+      origin: { x: grid[0], y: grid[1], z: grid[2] },
+      cellSize: grid[3],
+      dims: [grid[4], grid[5], grid[6]],
+      closed: e.world_mesh_closed(h) !== 0,
     };
   }
 

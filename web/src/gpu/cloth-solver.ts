@@ -25,9 +25,9 @@ export class GpuClothSolver implements ClothSolver {
   private destroyed = false;
 
   constructor(readonly world: WeftWorld, device: GPUDevice, private readonly onFallback: (reason: string) => void) {
-    // Collisions with triangle meshes (and self-collision) run in the C core only: refusing here makes
-    // the page say so and keep the wasm solver, rather than let the cloth fall through the mesh.
-    if (world.meshCollider()) throw new Error('the scene has a mesh collider, which the GPU kernels do not collide with yet');
+    // A mesh collider (the bunny, a dropped OBJ) is uploaded once and collided with by
+    // mesh_collide.wgsl; without the full collider exports the cloth would fall through it.
+    if (world.meshCollider() && !world.meshColliderGrid()) throw new Error('the scene has a mesh collider, but this core does not export its grid');
     this.gpu = new GpuSolver(device, world, physicsSettingsOf(world), sphereDefsOf(world), { schedule: 'tiled', config: kernelConfig(device) });
     void device.lost.then((info) => this.fallBack(`the GPU device was lost: ${info.message || info.reason}`));
   }

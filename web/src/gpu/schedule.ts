@@ -12,6 +12,7 @@
 // Two dispatches a substep instead of 14 (solver.ts). Inside a group the colour order is the core's, but the
 // global order is A-then-B, a different Gauss-Seidel sweep than the C solver's colour-by-colour one:
 // results agree physically, not to float rounding (the plain schedule does that).
+import type { MeshColliderGrid } from '../core/world';
 import { CONSTRAINT_LAYOUT, GROUP_LAYOUT, TILE_CONSTRAINT_LAYOUT } from './layout';
 
 /// The core's arrays the GPU solver reads (WeftWorld in web/src/core/world.ts has them all).
@@ -31,6 +32,8 @@ export interface CoreArrays {
 
   tetherMaxDistances(): Float32Array;
   indices(): Uint32Array;
+  /// The static mesh collider, if the world has one (the kernels then collide with it).
+  meshColliderGrid?(): MeshColliderGrid | null;
 }
 
 export interface Pass {

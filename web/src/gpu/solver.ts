@@ -13,7 +13,12 @@
 //          integrate and a finish per frame. With wind (integrate needs the finished neighbours'
 //          normals) or several iterations the finish and integrate stay separate: 4 a substep.
 // The renderer draws from `buffers.positions/normals/strain` (STORAGE | VERTEX): no read-back.
-import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslPrelude, type KernelConfig } from './layout';
+// A static mesh collider (the core's grid, packed by mesh.ts) is collided with in the finish phase,
+// after the spheres and the ground, as C's weft_collide: in the finish pass (plain) or in pass A
+// (tiled). Its modules bind one more buffer; without a mesh they are built with mesh_off.wgsl.
+import { STORAGE_BUFFERS_TILED_MESH } from './device';
+import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
+import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
 import { buildRenderAdjacency, buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
 import type { PhysicsSettings } from './settings';
 import { SphereMotion, type SphereDef, type Vec3 } from './spheres';
@@ -22,6 +27,8 @@ import finishWgsl from './shaders/finish.wgsl?raw';
 import solveWgsl from './shaders/solve.wgsl?raw';
 import tilesWgsl from './shaders/tiles.wgsl?raw';
 import renderWgsl from './shaders/render.wgsl?raw';
+import meshCollideWgsl from './shaders/mesh_collide.wgsl?raw';
+import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
 
 export type ScheduleKind = 'plain' | 'tiled';
 
@@ -73,6 +80,10 @@ export class GpuSolver {
   };
   settings: PhysicsSettings;
   readonly spheres: SphereMotion[];
+  /// The packed mesh collider (null without one) and whether the kernels collide with it
+  /// (false is for tests and benchmarks: the cloth then falls through).
+  readonly mesh: PackedMesh | null;
+  meshEnabled = true;
   /// Dispatches recorded for the last frame (for benchmarks and reports).
   dispatchesPerFrame = 0;
 
@@ -84,7 +95,7 @@ export class GpuSolver {
   private readonly pipelines: Record<string, GPUComputePipeline>;
   private bindGroups!: Partial<Record<BindGroupName, GPUBindGroup>>;
   private readonly owned: GPUBuffer[] = [];
-  private readonly coreBuffers: { constraints: GPUBuffer; lambdas: GPUBuffer; links: GPUBuffer; leftovers: GPUBuffer; indices: GPUBuffer; adjacency: GPUBuffer };
+  private readonly coreBuffers: { constraints: GPUBuffer; lambdas: GPUBuffer; links: GPUBuffer; leftovers: GPUBuffer; indices: GPUBuffer; adjacency: GPUBuffer; mesh: GPUBuffer | null };
   private readonly tileBuffers: { words: GPUBuffer; constraints: GPUBuffer; predictedNext: GPUBuffer } | null;
   private readonly strainBase: number;
   private grabbed = -1;
@@ -108,7 +119,15 @@ export class GpuSolver {
     this.fuse = options.fuse ?? true;
     this.colorOffsets = core.colorOffsets().slice();
 
-    const tiled = options.schedule === 'plain' ? 'the plain schedule was asked for' : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
+    const meshGrid = core.meshColliderGrid?.() ?? null;
+    this.mesh = meshGrid ? packMeshCollider(meshGrid) : null;
+    const storageLimit = device.limits.maxStorageBuffersPerShaderStage;
+    const tiled =
+      options.schedule === 'plain'
+        ? 'the plain schedule was asked for'
+        : this.mesh && storageLimit < STORAGE_BUFFERS_TILED_MESH
+          ? `the tiled module with a mesh collider binds ${STORAGE_BUFFERS_TILED_MESH} storage buffers; the device allows ${storageLimit}`
+          : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
     this.tiled = typeof tiled === 'string' ? null : tiled;
     this.tiledUnavailable = typeof tiled === 'string' ? tiled : '';
     if (this.tiled && this.tiled.tileSize * this.tiled.tileSize > config.tileCapacity) {
@@ -167,6 +186,7 @@ export class GpuSolver {
       leftovers: make('leftovers', this.tiled?.leftovers ?? new ArrayBuffer(CONSTRAINT_LAYOUT.size), STORAGE()),
       indices: make('indices', core.indices(), STORAGE()),
       adjacency: make('render adjacency', adjacency.words, STORAGE()),
+      mesh: this.mesh ? make('mesh collider', this.mesh.data, STORAGE()) : null,
     };
     this.tileBuffers = this.tiled
       ? {
@@ -188,15 +208,23 @@ export class GpuSolver {
     });
     const layout = (label: string, types: GPUBufferBindingType[]) =>
       device.createBindGroupLayout({ label: `weft ${label}`, entries: types.map((t, i) => entry(i, t)) });
+    // A scene with a mesh collider binds its packed arrays last (the `mesh` binding below).
+    const meshEntry: GPUBufferBindingType[] = this.mesh ? ['read-only-storage'] : [];
+    const solveTypes: GPUBufferBindingType[] = ['uniform', 'storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', ...meshEntry];
+    const tilesTypes: GPUBufferBindingType[] = ['uniform', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', ...meshEntry];
     this.stepLayouts = {
-      solve: layout('solve layout', ['uniform', 'storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage']),
-      tiles: layout('tiles layout', ['uniform', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage']),
+      solve: layout('solve layout', solveTypes),
+      tiles: layout('tiles layout', tilesTypes),
       render: layout('render layout', ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage']),
     };
     const prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 });
     const module = (label: string, ...parts: string[]) => device.createShaderModule({ label: `weft ${label}`, code: [prelude, ...parts].join('\n') });
-    const solveModule = module('solve.wgsl', particleWgsl, finishWgsl, solveWgsl);
-    const tilesModule = module('tiles.wgsl', particleWgsl, finishWgsl, tilesWgsl);
+    const meshParts = (binding: number) =>
+      this.mesh
+        ? [wgslMeshPrelude(), `@group(0) @binding(${binding}) var<storage, read> mesh: array<vec4u>;`, meshCollideWgsl]
+        : [meshOffWgsl];
+    const solveModule = module('solve.wgsl', particleWgsl, finishWgsl, solveWgsl, ...meshParts(solveTypes.length - 1));
+    const tilesModule = module('tiles.wgsl', particleWgsl, finishWgsl, tilesWgsl, ...meshParts(tilesTypes.length - 1));
     const renderModule = module('render.wgsl', renderWgsl);
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
@@ -228,11 +256,12 @@ export class GpuSolver {
     const b = this.buffers, c = this.coreBuffers;
     const t = this.tileBuffers;
     const predicted = [b.predicted, t?.predictedNext ?? b.predicted];
+    const mesh = c.mesh ? [c.mesh] : [];
     this.bindGroups = { render: bind(this.stepLayouts.render, 'render', [this.uniform, b.positions, c.indices, c.constraints, c.adjacency, b.normals, b.strain]) };
     for (const i of t ? [0, 1] : [0]) {
-      this.bindGroups[i ? 'solve1' : 'solve0'] = bind(this.stepLayouts.solve, `solve ${i}`, [this.uniform, predicted[i], b.positions, b.velocities, c.constraints, c.links, c.lambdas, c.leftovers]);
+      this.bindGroups[i ? 'solve1' : 'solve0'] = bind(this.stepLayouts.solve, `solve ${i}`, [this.uniform, predicted[i], b.positions, b.velocities, c.constraints, c.links, c.lambdas, c.leftovers, ...mesh]);
       if (t) {
-        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind(this.stepLayouts.tiles, `tiles ${i}`, [this.uniform, predicted[i], b.positions, predicted[1 - i], t.words, t.constraints, c.lambdas, c.links, c.leftovers]);
+        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind(this.stepLayouts.tiles, `tiles ${i}`, [this.uniform, predicted[i], b.positions, predicted[1 - i], t.words, t.constraints, c.lambdas, c.links, c.leftovers, ...mesh]);
       }
     }
   }
@@ -442,6 +471,7 @@ export class GpuSolver {
     u.set([this.grabbed >= 0 ? this.grabbed : NONE, this.spheres.length, s.groundEnabled ? 1 : 0, 0], o('misc'));
     u.set([this.core.width, this.core.height, this.core.constraintCount, this.tiled?.counts.leftover ?? 0], o('grid'));
     this.writeSpheres(f, this.spheres);
+    if (this.mesh) writeMeshRecord(record, this.mesh, s.collisionMargin, this.meshEnabled);
     return record;
   }
 

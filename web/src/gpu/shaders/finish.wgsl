@@ -59,7 +59,7 @@ fn friction(x: vec3f, start: vec3f, collider_motion: vec3f, n: vec3f) -> vec3f {
   return x - step.ground.y * (s - along * n);
 }
 
-// Spheres in order, then the ground (collide.c: weft_collide).
+// Spheres in order, then the ground, then the mesh (collide.c: weft_collide).
 fn collide_particle(x_in: vec4f, start: vec3f) -> vec4f {
   var x = x_in;
   if (x.w == 0.0) {
@@ -85,7 +85,8 @@ fn collide_particle(x_in: vec4f, start: vec3f) -> vec4f {
     let pushed = vec3f(x.x, floor_y, x.z);
     x = vec4f(friction(pushed, start, vec3f(0.0), vec3f(0.0, 1.0, 0.0)), x.w);
   }
-  return x;
+  // The static triangle mesh last, as in C (mesh_collide.wgsl, or mesh_off.wgsl without one).
+  return collide_mesh(x, start);
 }
 
 // Velocity from the displacement, with the speed clamp (solver.c: update_velocities).

@@ -1,0 +1,69 @@
+// The static mesh collider on the GPU side: the core's arrays (weft_mesh_collider_view, built once by
+// the C core: never rebuilt here) packed into one storage buffer of MESH_SECTIONS (layout.ts), and
+// the scalars the kernels read from the dispatch record (Step.mesh_*). Scalars C derives from the
+// view (1 / cell size, the grid diagonal, the clamped margin) are derived here with Math.fround
+// so they carry the same float bits as mesh.c / grid.c / mesh_collide.c.
+import type { MeshColliderGrid } from '../core/world';
+import { MESH_SECTIONS, STEP, type MeshSectionName } from './layout';
+
+const f = Math.fround;
+
+export interface PackedMesh {
+  readonly data: ArrayBuffer; // vec4<u32> records
+  readonly sections: Readonly<Record<MeshSectionName, number>>; // start of each, in its unit
+  readonly collider: MeshColliderGrid;
+}
+
+export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
+  const triangles = m.indices.length / 3;
+  const cells = m.cellFlags.length;
+  if (!Number.isInteger(triangles) || m.cellStart.length !== cells + 1 || cells !== m.dims[0] * m.dims[1] * m.dims[2]) {
+    throw new Error('the mesh collider arrays do not match their counts');
+  }
+  const contents: Record<MeshSectionName, ArrayLike<number> & { length: number }> = {
+    vertices: m.vertices,
+    vertex_normals: m.normals,
+    face_normals: m.faceNormals,
+    edge_normals: m.edgeNormals,
+    triangle_spheres: m.triangleSpheres,
+    spheres: m.spheres,
+    indices: m.indices,
+    cell_start: m.cellStart,
+    cell_triangles: m.cellTriangles,
+    cell_flags: m.cellFlags,
+  };
+  // Every section starts on a vec4 boundary; its length in words rounds up to one.
+  const sections = {} as Record<MeshSectionName, number>;
+  let words = 0;
+  for (const s of MESH_SECTIONS) {
+    sections[s.name] = s.unit === 'vec4' ? words / 4 : words;
+    words += Math.ceil(contents[s.name].length / 4) * 4;
+  }
+  const data = new ArrayBuffer(Math.max(16, words * 4));
+  const u = new Uint32Array(data), fl = new Float32Array(data);
+  for (const s of MESH_SECTIONS) {
+    const at = s.unit === 'vec4' ? sections[s.name] * 4 : sections[s.name];
+    const src = contents[s.name];
+    if (src instanceof Float32Array) fl.set(src, at);
+    else u.set(src as ArrayLike<number>, at); // u32 arrays, and the u8 cell flags widened to words
+  }
+  return { data, sections, collider: m };
+}
+
+/// Writes the Step.mesh_* fields. enabled = false leaves the sphere count 0: no particle is near.
+export function writeMeshRecord(record: ArrayBuffer, mesh: PackedMesh, collisionMargin: number, enabled: boolean): void {
+  const fl = new Float32Array(record), u = new Uint32Array(record);
+  const o = (name: string) => STEP.offsets[name] / 4;
+  const m = mesh.collider;
+  const cell = f(m.cellSize);
+  const [dx, dy, dz] = m.dims.map((d) => f(d));
+  // mesh.c: cell * sqrtf(dx² + dy² + dz²); grid.c: 1.0f / cell_size; mesh_collide.c: clamp_margin.
+  const diagonal = f(cell * f(Math.sqrt(f(f(f(dx * dx) + f(dy * dy)) + f(dz * dz)))));
+  const maxMargin = f(0.5 * cell);
+  const margin = collisionMargin < 0 ? 0 : Math.min(f(collisionMargin), maxMargin);
+  fl.set([m.origin.x, m.origin.y, m.origin.z, cell], o('mesh_grid'));
+  fl.set([f(1 / cell), diagonal, margin, 0], o('mesh_params'));
+  u.set([m.dims[0], m.dims[1], m.dims[2], m.closed ? 1 : 0], o('mesh_dims'));
+  u.set([m.vertices.length / 4, m.indices.length / 3, enabled ? m.spheres.length / 4 : 0, m.cellFlags.length], o('mesh_counts'));
+  u.set(MESH_SECTIONS.map((s) => mesh.sections[s.name]), o('mesh_sections'));
+}

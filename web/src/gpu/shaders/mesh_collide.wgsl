@@ -1,0 +1,599 @@
+// Push-out from the static triangle mesh: src/mesh_collide.c and src/closest_point.c, operation
+// by operation (explicit dot products, same association, same branches) so the plain schedule
+// stays bit-identical to the C solver. One invocation per particle, after the spheres and the
+// ground (collide_particle in finish.wgsl), on the substep's start `start` → solved `x`:
+//   bounding spheres (reject) → same-cell fast path → continuous crossing (first hit, 3 rounds)
+//   → closest triangle within the margin by Voronoi regions, pseudo-normal side → push to the
+//   margin → friction.
+// The arrays are one packed buffer `mesh` (array<vec4u>, mesh.ts) the module binds; every read is
+// bound-checked against the buffer and against its section's count, so a bad index reads zeros.
+
+const REGION_FACE: u32 = 0u;
+const REGION_VERTEX_A: u32 = 1u;
+const REGION_VERTEX_B: u32 = 2u;
+const REGION_VERTEX_C: u32 = 3u;
+const REGION_EDGE_AB: u32 = 4u;
+const REGION_EDGE_BC: u32 = 5u;
+const REGION_EDGE_CA: u32 = 6u;
+// Cells the searches may visit in one loop, whatever the inputs (a guard, not a tuning).
+const MESH_MAX_SEARCH_ROUNDS: u32 = 32u;
+
+fn mesh_vec4(i: u32) -> vec4f {
+  if (i < arrayLength(&mesh)) {
+    return bitcast<vec4f>(mesh[i]);
+  }
+  return vec4f(0.0);
+}
+
+fn mesh_word(w: u32) -> u32 {
+  let i = w >> 2u;
+  if (i < arrayLength(&mesh)) {
+    return mesh[i][w & 3u];
+  }
+  return 0u;
+}
+
+fn dot3(a: vec3f, b: vec3f) -> f32 {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+fn cross3(a: vec3f, b: vec3f) -> vec3f {
+  return vec3f(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+fn mesh_triangle_count() -> u32 {
+  return step.mesh_counts.y;
+}
+
+fn mesh_vertex(v: u32) -> vec3f {
+  if (v >= step.mesh_counts.x) {
+    return vec3f(0.0);
+  }
+  return mesh_vec4(mesh_section_vertices() + v).xyz;
+}
+
+fn mesh_corner(t: u32, corner: u32) -> vec3f {
+  if (t >= mesh_triangle_count()) {
+    return vec3f(0.0);
+  }
+  return mesh_vertex(mesh_word(mesh_section_indices() + 3u * t + corner));
+}
+
+fn mesh_face(t: u32) -> vec4f {
+  if (t >= mesh_triangle_count()) {
+    return vec4f(0.0);
+  }
+  return mesh_vec4(mesh_section_face_normals() + t);
+}
+
+fn cell_count() -> u32 {
+  return step.mesh_counts.w;
+}
+
+fn cell_start(c: u32) -> u32 {
+  if (c > cell_count()) {
+    return 0u;
+  }
+  return mesh_word(mesh_section_cell_start() + c);
+}
+
+// [first, end) of cell c's entries in cell_triangles.
+fn cell_range(c: u32) -> vec2u {
+  if (c >= cell_count()) {
+    return vec2u(0u);
+  }
+  let first = cell_start(c);
+  return vec2u(first, max(first, cell_start(c + 1u)));
+}
+
+fn cell_triangle(k: u32) -> u32 {
+  return mesh_word(mesh_section_cell_triangles() + k);
+}
+
+fn dims() -> vec3i {
+  return vec3i(step.mesh_dims.xyz);
+}
+
+// mesh.h: weft_grid_coordinate (floor, clamped to ±1e6).
+fn grid_coordinate(axis: u32, x: f32) -> i32 {
+  let cell = (x - step.mesh_grid[axis]) * step.mesh_params.x;
+  if (!(cell > -1.0e6)) {
+    return -1000000;
+  }
+  if (cell > 1.0e6) {
+    return 1000000;
+  }
+  let truncated = i32(cell);
+  return truncated - select(0, 1, cell < f32(truncated));
+}
+
+fn grid_coordinates(p: vec3f) -> vec3i {
+  return vec3i(grid_coordinate(0u, p.x), grid_coordinate(1u, p.y), grid_coordinate(2u, p.z));
+}
+
+fn in_grid(c: vec3i) -> bool {
+  let d = dims();
+  return c.x >= 0 && c.y >= 0 && c.z >= 0 && c.x < d.x && c.y < d.y && c.z < d.z;
+}
+
+fn cell_of(c: vec3i) -> u32 {
+  let d = dims();
+  return u32(c.x + d.x * (c.y + d.y * c.z));
+}
+
+fn cell_flag_at(c: u32) -> u32 {
+  if (c >= cell_count()) {
+    return MESH_CELL_FAR;
+  }
+  return mesh_word(mesh_section_cell_flags() + c);
+}
+
+fn cell_flag(p: vec3f) -> u32 {
+  let c = grid_coordinates(p);
+  if (!in_grid(c)) {
+    return MESH_CELL_FAR;
+  }
+  return cell_flag_at(cell_of(c));
+}
+
+struct ClosestPoint {
+  point: vec3f,
+  region: u32,
+}
+
+// closest_point.c: weft_closest_point_on_triangle (Ericson 5.1.5).
+fn closest_point_on_triangle(p: vec3f, a: vec3f, b: vec3f, c: vec3f) -> ClosestPoint {
+  let ab = b - a;
+  let ac = c - a;
+  let ap = p - a;
+  let d1 = dot3(ab, ap);
+  let d2 = dot3(ac, ap);
+  if (d1 <= 0.0 && d2 <= 0.0) {
+    return ClosestPoint(a, REGION_VERTEX_A);
+  }
+  let bp = p - b;
+  let d3 = dot3(ab, bp);
+  let d4 = dot3(ac, bp);
+  if (d3 >= 0.0 && d4 <= d3) {
+    return ClosestPoint(b, REGION_VERTEX_B);
+  }
+  let vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 && d1 - d3 > 0.0) {
+    return ClosestPoint(a + (b - a) * (d1 / (d1 - d3)), REGION_EDGE_AB);
+  }
+  let cp = p - c;
+  let d5 = dot3(ab, cp);
+  let d6 = dot3(ac, cp);
+  if (d6 >= 0.0 && d5 <= d6) {
+    return ClosestPoint(c, REGION_VERTEX_C);
+  }
+  let vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 && d2 - d6 > 0.0) {
+    return ClosestPoint(a + (c - a) * (d2 / (d2 - d6)), REGION_EDGE_CA);
+  }
+  let va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 && (d4 - d3) + (d5 - d6) > 0.0) {
+    return ClosestPoint(b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), REGION_EDGE_BC);
+  }
+  let sum = va + vb + vc;
+  if (!(sum > 0.0)) {
+    // Degenerate (collinear) triangle: the nearest of its edges.
+    var best = ClosestPoint(a, REGION_EDGE_AB);
+    var best_d2 = -1.0;
+    for (var e = 0u; e < 3u; e += 1u) {
+      var start_point = a;
+      var end_point = b;
+      var region = REGION_EDGE_AB;
+      if (e == 1u) {
+        start_point = b;
+        end_point = c;
+        region = REGION_EDGE_BC;
+      } else if (e == 2u) {
+        start_point = c;
+        end_point = a;
+        region = REGION_EDGE_CA;
+      }
+      let edge = end_point - start_point;
+      let offset = p - start_point;
+      let length2 = dot3(edge, edge);
+      var t = 0.0;
+      if (length2 > 0.0) {
+        t = dot3(offset, edge) / length2;
+      }
+      t = select(select(t, 1.0, t > 1.0), 0.0, t < 0.0);
+      let candidate = start_point + (end_point - start_point) * t;
+      let diff = p - candidate;
+      let distance2 = dot3(diff, diff);
+      if (best_d2 < 0.0 || distance2 < best_d2) {
+        best_d2 = distance2;
+        best = ClosestPoint(candidate, region);
+      }
+    }
+    return best;
+  }
+  let v = vb / sum;
+  let w = vc / sum;
+  return ClosestPoint(a + ab * v + ac * w, REGION_FACE);
+}
+
+// Pseudo-normal of the feature of triangle t that holds a closest point in `region`.
+fn pseudo_normal(t: u32, region: u32) -> vec3f {
+  if (t >= mesh_triangle_count()) {
+    return vec3f(0.0);
+  }
+  if (region >= REGION_VERTEX_A && region <= REGION_VERTEX_C) {
+    let v = mesh_word(mesh_section_indices() + 3u * t + (region - REGION_VERTEX_A));
+    if (v >= step.mesh_counts.x) {
+      return vec3f(0.0);
+    }
+    return mesh_vec4(mesh_section_vertex_normals() + v).xyz;
+  }
+  if (region >= REGION_EDGE_AB && region <= REGION_EDGE_CA) {
+    return mesh_vec4(mesh_section_edge_normals() + 3u * t + (region - REGION_EDGE_AB)).xyz;
+  }
+  return mesh_face(t).xyz;
+}
+
+// The closest triangle found so far within the bound best_d2.
+struct Closest {
+  best_d2: f32,
+  found: bool,
+  triangle: u32,
+  region: u32,
+  point: vec3f,
+}
+
+fn closest_start(max_distance: f32) -> Closest {
+  return Closest(max_distance * max_distance * 1.0001, false, 0u, REGION_FACE, vec3f(0.0));
+}
+
+fn plane_distance_of(t: u32, p: vec3f) -> f32 {
+  let plane = mesh_face(t);
+  return plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w;
+}
+
+fn test_triangle(t: u32, p: vec3f, plane_distance: f32, state: ptr<function, Closest>) {
+  if (plane_distance * plane_distance >= (*state).best_d2) {
+    return;
+  }
+  if (t >= mesh_triangle_count()) {
+    return;
+  }
+  let bound = mesh_vec4(mesh_section_triangle_spheres() + t);
+  let to_centre = p - bound.xyz;
+  let centre_distance2 = dot3(to_centre, to_centre);
+  if (centre_distance2 > bound.w * bound.w) {
+    let gap = sqrt(centre_distance2) - bound.w;
+    if (gap * gap >= (*state).best_d2) {
+      return;
+    }
+  }
+  let q = closest_point_on_triangle(p, mesh_corner(t, 0u), mesh_corner(t, 1u), mesh_corner(t, 2u));
+  let d = p - q.point;
+  let d2 = dot3(d, d);
+  if (d2 < (*state).best_d2) {
+    (*state).best_d2 = d2;
+    (*state).triangle = t;
+    (*state).region = q.region;
+    (*state).point = q.point;
+    (*state).found = true;
+  }
+}
+
+fn scan_cell(cell: u32, p: vec3f, state: ptr<function, Closest>) {
+  let range = cell_range(cell);
+  for (var k = range.x; k < range.y; k += 1u) {
+    let t = cell_triangle(k);
+    test_triangle(t, p, plane_distance_of(t, p), state);
+  }
+}
+
+struct MeshHit {
+  found: bool,
+  point: vec3f,
+  normal: vec3f, // pseudo-normal of the feature holding the point
+  distance2: f32,
+}
+
+// mesh_collide.c: closest_on_mesh_from. own_scanned: p's own cell is already in *state.
+fn closest_on_mesh_from(p: vec3f, max_distance: f32, state: ptr<function, Closest>, own_scanned: bool) -> MeshHit {
+  var none: MeshHit;
+  none.found = false;
+  let c = grid_coordinates(p);
+  let d = dims();
+  let reach = max_distance;
+  let pad = i32(ceil(reach * step.mesh_params.x));
+  if (c.x < -pad || c.y < -pad || c.z < -pad || c.x >= d.x + pad || c.y >= d.y + pad || c.z >= d.z + pad) {
+    return none;
+  }
+  let reach2 = reach * reach;
+  var own = -1;
+  if (in_grid(c)) {
+    own = i32(cell_of(c));
+  }
+  if (own >= 0 && !own_scanned) {
+    scan_cell(u32(own), p, state);
+  }
+  let radius = sqrt((*state).best_d2);
+  var lo = vec3i(0);
+  var hi = vec3i(0);
+  for (var axis = 0u; axis < 3u; axis += 1u) {
+    lo[axis] = max(grid_coordinate(axis, p[axis] - radius), 0);
+    hi[axis] = min(grid_coordinate(axis, p[axis] + radius), d[axis] - 1);
+  }
+  let size = step.mesh_grid.w;
+  for (var z = lo.z; z <= hi.z; z += 1) {
+    for (var y = lo.y; y <= hi.y; y += 1) {
+      for (var x = lo.x; x <= hi.x; x += 1) {
+        // Distance from p to the cell's box (before touching the cell's memory).
+        var gap2 = 0.0;
+        let coordinate = vec3i(x, y, z);
+        for (var axis = 0u; axis < 3u; axis += 1u) {
+          let cell_lo = step.mesh_grid[axis] + size * f32(coordinate[axis]);
+          let q = p[axis];
+          var g = 0.0;
+          if (q < cell_lo) {
+            g = cell_lo - q;
+          } else if (q > cell_lo + size) {
+            g = q - cell_lo - size;
+          }
+          gap2 += g * g;
+        }
+        if (gap2 >= (*state).best_d2) {
+          continue;
+        }
+        let cell = x + d.x * (y + d.y * z);
+        if (cell == own) {
+          continue;
+        }
+        let range = cell_range(u32(cell));
+        if (range.x == range.y) {
+          continue;
+        }
+        scan_cell(u32(cell), p, state);
+      }
+    }
+  }
+  if (!(*state).found || !((*state).best_d2 <= reach2)) {
+    return none;
+  }
+  return MeshHit(true, (*state).point, pseudo_normal((*state).triangle, (*state).region), (*state).best_d2);
+}
+
+fn closest_on_mesh(p: vec3f, max_distance: f32) -> MeshHit {
+  var state = closest_start(max_distance);
+  return closest_on_mesh_from(p, max_distance, &state, false);
+}
+
+// Where segment p0 → p0 + direction crosses triangle t (Möller–Trumbore), or -1.
+fn segment_crosses(t: u32, p0: vec3f, direction: vec3f, s0: f32, s1: f32) -> f32 {
+  if ((s0 > 0.0 && s1 > 0.0) || (s0 < 0.0 && s1 < 0.0)) {
+    return -1.0;
+  }
+  let tolerance: f32 = 1e-5; // barycentric slack: a path through a shared edge hits one side
+  let v0 = mesh_corner(t, 0u);
+  let e1 = mesh_corner(t, 1u) - v0;
+  let e2 = mesh_corner(t, 2u) - v0;
+  let h = cross3(direction, e2);
+  let det = dot3(e1, h);
+  if (det == 0.0) {
+    return -1.0;
+  }
+  let inverse = 1.0 / det;
+  let s = p0 - v0;
+  let u = dot3(s, h) * inverse;
+  if (!(u >= -tolerance && u <= 1.0 + tolerance)) {
+    return -1.0;
+  }
+  let q = cross3(s, e1);
+  let v = dot3(direction, q) * inverse;
+  if (!(v >= -tolerance && u + v <= 1.0 + tolerance)) {
+    return -1.0;
+  }
+  let hit = dot3(e2, q) * inverse;
+  if (!(hit >= 0.0 && hit <= 1.0)) {
+    return -1.0;
+  }
+  return hit;
+}
+
+// p0 and p in one cell: the crossing test and the closest triangle in one pass over it. True if
+// the path crosses a triangle there (the general path takes over).
+fn scan_cell_fused(cell: u32, p0: vec3f, p: vec3f, state: ptr<function, Closest>) -> bool {
+  let direction = p - p0;
+  let moving = direction.x != 0.0 || direction.y != 0.0 || direction.z != 0.0;
+  let range = cell_range(cell);
+  for (var k = range.x; k < range.y; k += 1u) {
+    let t = cell_triangle(k);
+    let s1 = plane_distance_of(t, p);
+    if (moving && segment_crosses(t, p0, direction, plane_distance_of(t, p0), s1) >= 0.0) {
+      return true;
+    }
+    test_triangle(t, p, s1, state);
+  }
+  return false;
+}
+
+struct Crossing {
+  found: bool,
+  t: f32,
+  triangle: u32,
+}
+
+// First crossing of p0 → p1 over the cells the segment's box overlaps.
+fn first_crossing(p0: vec3f, p1: vec3f) -> Crossing {
+  var none: Crossing;
+  none.found = false;
+  let d = dims();
+  let a = grid_coordinates(min(p0, p1));
+  let b = grid_coordinates(max(p0, p1));
+  var lo = vec3i(0);
+  var hi = vec3i(0);
+  for (var axis = 0u; axis < 3u; axis += 1u) {
+    if (b[axis] < 0 || a[axis] >= d[axis]) {
+      return none;
+    }
+    lo[axis] = max(a[axis], 0);
+    hi[axis] = min(b[axis], d[axis] - 1);
+  }
+  let direction = p1 - p0;
+  var best = Crossing(false, 0.0, 0u);
+  for (var z = lo.z; z <= hi.z; z += 1) {
+    for (var y = lo.y; y <= hi.y; y += 1) {
+      for (var x = lo.x; x <= hi.x; x += 1) {
+        let range = cell_range(u32(x + d.x * (y + d.y * z)));
+        for (var k = range.x; k < range.y; k += 1u) {
+          let t = cell_triangle(k);
+          let hit = segment_crosses(t, p0, direction, plane_distance_of(t, p0), plane_distance_of(t, p1));
+          if (hit >= 0.0 && (!best.found || hit < best.t)) {
+            best = Crossing(true, hit, t);
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+// False when p0 → p1 lies in one empty cell or two face-adjacent empty ones: it cannot cross.
+fn may_cross(p0: vec3f, p1: vec3f) -> bool {
+  let a = grid_coordinates(p0);
+  let b = grid_coordinates(p1);
+  let steps = abs(a.x - b.x) + abs(a.y - b.y) + abs(a.z - b.z);
+  if (steps > 1) {
+    return true;
+  }
+  let fa = cell_flag(p0);
+  let fb = cell_flag(p1);
+  return fa == MESH_CELL_SURFACE || fb == MESH_CELL_SURFACE;
+}
+
+// Does p0 → p1 come within a bounding sphere? (The end point first: the usual hit.)
+fn near_mesh(p0: vec3f, p1: vec3f) -> bool {
+  let count = step.mesh_counts.z;
+  let first = mesh_section_spheres();
+  for (var s = 0u; s < count; s += 1u) {
+    let sphere = mesh_vec4(first + s);
+    let offset = p1 - sphere.xyz;
+    if (dot3(offset, offset) <= sphere.w * sphere.w) {
+      return true;
+    }
+  }
+  let d = p1 - p0;
+  let length2 = dot3(d, d);
+  var inverse = 0.0;
+  if (length2 > 0.0) {
+    inverse = 1.0 / length2;
+  }
+  for (var s = 0u; s < count; s += 1u) {
+    let sphere = mesh_vec4(first + s);
+    let c = sphere.xyz;
+    var t = dot3(c - p0, d) * inverse;
+    t = select(select(t, 1.0, t > 1.0), 0.0, t < 0.0);
+    let offset = (p0 + d * t) - c;
+    if (dot3(offset, offset) <= sphere.w * sphere.w) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// mesh_collide.c: collide_point for a particle moving p0 → p_in this substep.
+fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec3f {
+  var p = p_in;
+  if (!near_mesh(p0, p)) {
+    return p;
+  }
+  let margin = step.mesh_params.z;
+  let closed = step.mesh_dims.w != 0u;
+  var normal = vec3f(0.0);
+  var contact = false;
+  var hit: MeshHit;
+  hit.found = false;
+
+  // Fast path: p0 and p in the same surface cell, one pass for the crossing and the closest.
+  var resolved = false;
+  let c0 = grid_coordinates(p0);
+  let c = grid_coordinates(p);
+  if (in_grid(c) && all(c == c0) && cell_flag_at(cell_of(c)) == MESH_CELL_SURFACE) {
+    var state = closest_start(margin);
+    if (!scan_cell_fused(cell_of(c), p0, p, &state)) {
+      hit = closest_on_mesh_from(p, margin, &state, true);
+      resolved = true;
+    }
+  }
+
+  if (!resolved) {
+    // A correction can cross another face in a concave crease: a few rounds until the path is clear.
+    for (var round = 0u; round < 3u; round += 1u) {
+      if (!(p.x != p0.x || p.y != p0.y || p.z != p0.z) || !may_cross(p0, p)) {
+        break;
+      }
+      let crossing = first_crossing(p0, p);
+      if (!crossing.found) {
+        break;
+      }
+      let n = mesh_face(crossing.triangle).xyz;
+      let at = p0 + (p - p0) * crossing.t;
+      let height = dot3(p - at, n);
+      if (dot3(p0 - at, n) >= 0.0) {
+        p = p + n * (margin - height);
+        normal = n;
+        contact = true;
+      } else if (!closed) {
+        p = p + n * (-margin - height);
+        normal = n * -1.0;
+        contact = true;
+      } else {
+        break; // leaving a closed mesh: let it
+      }
+    }
+    let flag = cell_flag(p);
+    if (flag == MESH_CELL_INSIDE) {
+      // Released inside the solid: search outwards until the surface turns up.
+      var search = step.mesh_grid.w;
+      let limit = 2.0 * step.mesh_params.y;
+      for (var k = 0u; k < MESH_MAX_SEARCH_ROUNDS && !hit.found && search < limit; k += 1u) {
+        hit = closest_on_mesh(p, search);
+        search *= 2.0;
+      }
+    } else if (flag != MESH_CELL_FAR) {
+      hit = closest_on_mesh(p, margin);
+    }
+  }
+
+  if (hit.found) {
+    let offset = p - hit.point;
+    let d = sqrt(hit.distance2);
+    let side = dot3(offset, hit.normal);
+    let inside = closed && side < 0.0;
+    if (inside || d < margin) {
+      var direction: vec3f;
+      if (d > 1e-7) {
+        direction = offset * (select(1.0, -1.0, inside) / d);
+      } else if (side < 0.0 && !closed) {
+        direction = hit.normal * -1.0;
+      } else {
+        direction = hit.normal;
+      }
+      p = hit.point + direction * margin;
+      normal = direction;
+      contact = true;
+    }
+  }
+  if (!contact) {
+    return p_in;
+  }
+  // Friction as for the ground and spheres: the mesh is static.
+  let motion = p - p0;
+  let tangential = motion - normal * dot3(motion, normal);
+  return p - tangential * step.ground.y;
+}
+
+// The module's entry from collide_particle (finish.wgsl): pinned and grabbed particles stay.
+fn collide_mesh(x: vec4f, start: vec3f) -> vec4f {
+  if (x.w == 0.0 || step.mesh_counts.z == 0u) {
+    return x;
+  }
+  return vec4f(collide_mesh_point(start, x.xyz), x.w);
+}
