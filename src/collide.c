@@ -62,13 +62,16 @@ static void collide_sphere(weft_world* world, const weft_sphere* sphere) {
 	}
 }
 
-void weft_collide(weft_world* world, float dt) {
-	(void)dt;
+void weft_collide_primitives(weft_world* world) {
 	for (int32_t k = 0; k < world->sphere_count; ++k) {
 		collide_sphere(world, &world->spheres[k]);
 	}
 	if (world->def.ground_enabled) {
 		collide_ground(world);
 	}
+}
+
+void weft_collide(weft_world* world, float dt) {
+	weft_collide_primitives(world);
 	weft_mesh_collide(world, dt); // static triangle mesh (mesh_collide.c), if any
 }

@@ -72,23 +72,21 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 	return WEFT_OK;
 }
 
-weft_result weft_world_create_scene(const char* name, int32_t grid, weft_world** out_world) {
-	if (out_world == NULL) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "out_world is NULL");
+weft_result weft_world_create_from_scene(const weft_scene_def* scene, weft_world** out_world) {
+	if (scene == NULL || out_world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "scene or out_world is NULL");
 	}
 	*out_world = NULL;
-	weft_scene_def scene;
-	weft_result result = weft_scene(name, grid, &scene);
-	if (result != WEFT_OK) {
-		return result;
+	if (scene->sphere_count < 0 || scene->sphere_count > WEFT_MAX_SPHERES) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "sphere_count must be in 0..%d", WEFT_MAX_SPHERES);
 	}
 	weft_world* world = NULL;
-	result = weft_world_create(&scene.world, &scene.cloth, &world);
-	for (int32_t k = 0; result == WEFT_OK && k < scene.sphere_count; ++k) {
-		result = weft_world_add_sphere(world, &scene.spheres[k], NULL);
+	weft_result result = weft_world_create(&scene->world, &scene->cloth, &world);
+	for (int32_t k = 0; result == WEFT_OK && k < scene->sphere_count; ++k) {
+		result = weft_world_add_sphere(world, &scene->spheres[k], NULL);
 	}
-	if (result == WEFT_OK && scene.mesh_collider != NULL) {
-		result = weft_world_set_builtin_mesh_collider(world, scene.mesh_collider);
+	if (result == WEFT_OK && scene->mesh_collider != NULL) {
+		result = weft_world_set_builtin_mesh_collider(world, scene->mesh_collider);
 	}
 	if (result != WEFT_OK) {
 		weft_world_destroy(world);
@@ -96,4 +94,14 @@ weft_result weft_world_create_scene(const char* name, int32_t grid, weft_world**
 	}
 	*out_world = world;
 	return WEFT_OK;
+}
+
+weft_result weft_world_create_scene(const char* name, int32_t grid, weft_world** out_world) {
+	if (out_world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "out_world is NULL");
+	}
+	*out_world = NULL;
+	weft_scene_def scene;
+	weft_result result = weft_scene(name, grid, &scene);
+	return result == WEFT_OK ? weft_world_create_from_scene(&scene, out_world) : result;
 }

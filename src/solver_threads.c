@@ -6,6 +6,7 @@
 // Workers sleep on a condition variable between frames and spin (then yield) on the barriers inside
 // a frame, where waits are microseconds long. The pool is made when the world is created; the step
 // itself allocates nothing. WebAssembly builds have no threads: there the pool is never created.
+#include "mesh.h"
 #include "solver_phases.h"
 
 #if defined(__wasm__) || defined(WEFT_NO_THREADS)
@@ -101,12 +102,26 @@ static void run_frame(weft_thread_pool* pool, int32_t k, int* sense) {
 			weft_phase_tethers(world, p0, p1);
 			barrier(pool, sense);
 		}
+		// Spheres and ground are cheap next to the solve and the spheres hold state: one thread.
+		// The mesh push-out (the dearest part of a bunny frame) is per particle: every thread
+		// takes its slice. Edge contacts move two particles each, so they stay on one thread.
+		const weft_mesh_collider* mesh = world->mesh;
+		const bool mesh_sliced = mesh != NULL && !mesh->edge_contacts;
 		if (k == 0) {
-			// Colliders are cheap next to the solve and may hold state of their own: one thread.
 			weft_spheres_advance(world, h);
-			weft_collide(world, h);
+			if (mesh_sliced) {
+				weft_collide_primitives(world);
+			} else {
+				weft_collide(world, h);
+			}
 		}
 		barrier(pool, sense);
+		if (mesh_sliced) {
+			weft_mesh_collide_particles(mesh, world->positions + 4 * (int64_t)p0,
+			                            world->previous_positions + 4 * (int64_t)p0, p1 - p0,
+			                            world->def.collision_margin, world->def.friction);
+			barrier(pool, sense);
+		}
 		weft_phase_update(world, h, p0, p1);
 		barrier(pool, sense);
 	}

@@ -88,6 +88,8 @@ void weft_tethers_build(weft_world* world);
 
 // Solver phases (solver.c) and collisions (collide.c), per substep.
 void weft_collide(weft_world* world, float dt);
+// Spheres and ground only (weft_collide = these, then the mesh).
+void weft_collide_primitives(weft_world* world);
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
 void weft_spheres_reset(weft_world* world);

@@ -6,13 +6,9 @@
 
 // --collider FILE.obj replaces the scene's mesh collider (centred and scaled to fit under the
 // cloth); --collider none removes it (e.g. to bench without mesh collision).
-static weft_result mesh_collider_setup(const args* a, const weft_scene_def* scene, weft_world* world) {
-	const char* path = args_get(a, "collider");
-	if (path != NULL && strcmp(path, "none") == 0) {
+static weft_result user_collider_setup(const char* path, weft_world* world) {
+	if (path == NULL || strcmp(path, "none") == 0) {
 		return WEFT_OK;
-	}
-	if (path == NULL) {
-		return scene->mesh_collider ? weft_world_set_builtin_mesh_collider(world, scene->mesh_collider) : WEFT_OK;
 	}
 	weft_mesh_data mesh;
 	weft_result result = weft_obj_load(path, NULL, &mesh);
@@ -40,12 +36,13 @@ int scene_setup_create(const args* a, scene_setup* out) {
 	if (args_get(a, "substeps")) scene.world.substeps = (int32_t)substeps;
 	if (args_get(a, "iterations")) scene.world.iterations = (int32_t)iterations;
 	scene.world.thread_count = (int32_t)threads;
-	weft_result result = weft_world_create(&scene.world, &scene.cloth, &out->world);
-	for (int32_t k = 0; result == WEFT_OK && k < scene.sphere_count; ++k) {
-		result = weft_world_add_sphere(out->world, &scene.spheres[k], NULL);
+	const char* collider = args_get(a, "collider");
+	if (collider != NULL) {
+		scene.mesh_collider = NULL; // the user's mesh (or none) instead of the scene's
 	}
+	weft_result result = weft_world_create_from_scene(&scene, &out->world);
 	if (result == WEFT_OK) {
-		result = mesh_collider_setup(a, &scene, out->world);
+		result = user_collider_setup(collider, out->world);
 	}
 	if (result != WEFT_OK) {
 		cli_error("%s", weft_last_error());

@@ -378,6 +378,9 @@ typedef struct weft_scene_def {
 weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out);
 /// Creates a world from a scene definition (cloth + spheres + any scene collider).
 weft_result weft_world_create_scene(const char* name, int32_t grid, weft_world** out_world);
+/// Creates a world from a (possibly edited) scene definition: cloth, spheres and its built-in mesh
+/// collider, if it names one.
+weft_result weft_world_create_from_scene(const weft_scene_def* scene, weft_world** out_world);
 /// NULL-terminated list of scene names.
 const char* const* weft_scene_names(void);
 

@@ -1,6 +1,7 @@
 // The C core as the solver: every call goes through the wasm exports, arrays are read in place.
-import { BEND, SHEAR, STRETCH, type SphereState, type Vec3, type WeftWorld } from './core/world';
+import type { SphereState, Vec3, WeftWorld } from './core/world';
 import type { ClothSolver, PickHit, RenderSource, SolverSettings } from './solver';
+import { applySolverSettings, solverSettingsOf } from './solver-settings';
 
 export class WasmSolver implements ClothSolver {
   readonly kind = 'wasm' as const;
@@ -33,30 +34,11 @@ export class WasmSolver implements ClothSolver {
   }
 
   settings(): SolverSettings {
-    const w = this.world;
-    return {
-      substeps: w.substeps,
-      iterations: w.iterations,
-      stretchCompliance: w.compliance(STRETCH),
-      shearCompliance: w.compliance(SHEAR),
-      bendCompliance: w.compliance(BEND),
-      damping: w.damping,
-      drag: w.drag,
-      wind: w.wind,
-    };
+    return solverSettingsOf(this.world);
   }
 
   apply(settings: Partial<SolverSettings>): void {
-    const w = this.world;
-    if (settings.substeps !== undefined || settings.iterations !== undefined) {
-      w.setSubsteps(settings.substeps ?? w.substeps, settings.iterations ?? w.iterations);
-    }
-    if (settings.stretchCompliance !== undefined) w.setCompliance(STRETCH, settings.stretchCompliance);
-    if (settings.shearCompliance !== undefined) w.setCompliance(SHEAR, settings.shearCompliance);
-    if (settings.bendCompliance !== undefined) w.setCompliance(BEND, settings.bendCompliance);
-    if (settings.damping !== undefined) w.setDamping(settings.damping);
-    if (settings.drag !== undefined) w.setDrag(settings.drag);
-    if (settings.wind !== undefined) w.setWind(settings.wind);
+    applySolverSettings(this.world, settings);
   }
 
   spheres(): SphereState[] {

@@ -5,9 +5,10 @@
 // The world's own arrays are refreshed from the GPU now and then (CHECKPOINT_FRAMES, an async copy,
 // never per frame), so picking sees the cloth where it is and a lost device can hand the cloth to
 // the wasm solver where it was: after a loss this object becomes a wasm solver on the same world.
-import { BEND, SHEAR, STRETCH, type SphereState, type Vec3, type WeftWorld } from '../core/world';
+import type { SphereState, Vec3, WeftWorld } from '../core/world';
 import type { ClothSolver, PickHit, RenderSource, SolverKind, SolverSettings } from '../solver';
 import { WasmSolver } from '../solver-wasm';
+import { applySolverSettings, solverSettingsOf } from '../solver-settings';
 import { kernelConfig } from './device';
 import { physicsSettingsOf, sphereDefsOf } from './from-world';
 import { GpuSolver } from './solver';
@@ -95,33 +96,16 @@ export class GpuClothSolver implements ClothSolver {
   }
 
   settings(): SolverSettings {
-    const w = this.world;
-    return {
-      substeps: w.substeps,
-      iterations: w.iterations,
-      stretchCompliance: w.compliance(STRETCH),
-      shearCompliance: w.compliance(SHEAR),
-      bendCompliance: w.compliance(BEND),
-      damping: w.damping,
-      drag: w.drag,
-      wind: w.wind,
-    };
+    return solverSettingsOf(this.world);
   }
 
   /// The world validates and keeps the settings (its setters throw on bad input); the GPU copies them.
   apply(settings: Partial<SolverSettings>): void {
     const w = this.world;
-    if (settings.substeps !== undefined || settings.iterations !== undefined) {
-      w.setSubsteps(settings.substeps ?? w.substeps, settings.iterations ?? w.iterations);
-    }
-    const compliance = [settings.stretchCompliance, settings.shearCompliance, settings.bendCompliance];
-    [STRETCH, SHEAR, BEND].forEach((type, i) => compliance[i] !== undefined && w.setCompliance(type, compliance[i]!));
-    if (settings.damping !== undefined) w.setDamping(settings.damping);
-    if (settings.drag !== undefined) w.setDrag(settings.drag);
-    if (settings.wind !== undefined) w.setWind(settings.wind);
+    const complianceChanged = applySolverSettings(w, settings);
     if (!this.gpu) return;
     this.gpu.settings = { ...this.gpu.settings, ...physicsSettingsOf(w) };
-    if (compliance.some((c) => c !== undefined)) this.gpu.uploadConstraints();
+    if (complianceChanged) this.gpu.uploadConstraints();
   }
 
   spheres(): SphereState[] {

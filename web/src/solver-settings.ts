@@ -1,0 +1,31 @@
+// The live solver settings (the panel's "Solver" and "Air" folders) read from and written to a core
+// world. Both solvers keep their settings in the world, which validates them (its setters throw on
+// bad input); the GPU solver then copies what it needs.
+import { BEND, SHEAR, STRETCH, type WeftWorld } from './core/world';
+import type { SolverSettings } from './solver';
+
+export function solverSettingsOf(w: WeftWorld): SolverSettings {
+  return {
+    substeps: w.substeps,
+    iterations: w.iterations,
+    stretchCompliance: w.compliance(STRETCH),
+    shearCompliance: w.compliance(SHEAR),
+    bendCompliance: w.compliance(BEND),
+    damping: w.damping,
+    drag: w.drag,
+    wind: w.wind,
+  };
+}
+
+/// Applies the given settings; returns whether a compliance changed (constraint data to re-upload).
+export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettings>): boolean {
+  if (settings.substeps !== undefined || settings.iterations !== undefined) {
+    w.setSubsteps(settings.substeps ?? w.substeps, settings.iterations ?? w.iterations);
+  }
+  const compliance = [settings.stretchCompliance, settings.shearCompliance, settings.bendCompliance];
+  [STRETCH, SHEAR, BEND].forEach((type, i) => compliance[i] !== undefined && w.setCompliance(type, compliance[i]!));
+  if (settings.damping !== undefined) w.setDamping(settings.damping);
+  if (settings.drag !== undefined) w.setDrag(settings.drag);
+  if (settings.wind !== undefined) w.setWind(settings.wind);
+  return compliance.some((c) => c !== undefined);
+}
