@@ -3,7 +3,10 @@
 // solver's bytes as the bandwidth ceiling. Prints one JSON document (bench/results/<machine>/gpu.json).
 //
 // usage: node bench.mjs --backend vulkan|opengles --wasm weft.wasm [--grids 128,256] [--tiles 8,16,32]
-//        [--frames 50] [--repeats 7] [--out file.json]
+//        [--frames 50] [--repeats 7] [--out file.json] [--scene hang|bunny]
+// --scene bunny: the cloth dropped on the Stanford bunny (mesh collider), each schedule timed with
+// the mesh kernel on and off (mesh_collision true/false), no copy ceiling; timed from the rest pose
+// after a short warm-up, so a run covers the fall and the first contacts (frames 1-60 or so).
 // Timing: GPU timestamps around one compute pass of `frames` frames where the device has them,
 // else wall time from submit to onSubmittedWorkDone; the median of `repeats` runs.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +27,8 @@ const frames = Number(args.get('frames') ?? 50);
 const repeats = Number(args.get('repeats') ?? 7);
 const SUBSTEPS = 5;
 const ITERATIONS = 1;
+const scene = args.get('scene') ?? 'hang';
+const mesh = scene === 'bunny';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -129,17 +134,19 @@ async function copyCeiling(bytes: number) {
 
 const results = [];
 for (const grid of grids) {
-  const world = new WeftWorld(core, 'hang', grid);
+  const world = new WeftWorld(core, scene, grid);
   world.setSubsteps(SUBSTEPS, ITERATIONS);
   const settings = physicsSettingsOf(world);
   const runs = [];
-  const variants: { schedule: ScheduleKind; tile?: number }[] = [{ schedule: 'plain' }, ...tiles.map((tile) => ({ schedule: 'tiled' as const, tile }))];
+  const schedules: { schedule: ScheduleKind; tile?: number }[] = [{ schedule: 'plain' }, ...tiles.map((tile) => ({ schedule: 'tiled' as const, tile }))];
+  const variants = schedules.flatMap((v) => (mesh ? [true, false].map((on) => ({ ...v, mesh: on })) : [{ ...v, mesh: false }]));
   let stateBytes = 0;
   for (const v of variants) {
     const config = kernelConfig(device, v.tile);
     if (v.tile && config.tileSize !== v.tile) continue; // does not fit this device's workgroup memory
     world.reset();
     const solver = new GpuSolver(device, world, settings, [], { schedule: v.schedule, tileSize: v.tile, config });
+    solver.meshEnabled = v.mesh;
     stateBytes = grid * grid * 16 * 4 + world.constraintCount * 16; // positions, predicted, velocities, links + constraints
     const n = frames;
     await warm(() => solver.step(world.frameDt, 5));
@@ -148,6 +155,7 @@ for (const grid of grids) {
     const positions = await solver.read();
     const finite = positions.every(Number.isFinite);
     runs.push({
+      ...(mesh ? { mesh_collision: v.mesh } : {}),
       schedule: solver.schedule,
       tile: solver.tiled?.tileSize ?? null,
       dispatches_per_frame: solver.dispatchesPerFrame,
@@ -160,7 +168,20 @@ for (const grid of grids) {
       nan: !finite,
     });
     solver.destroy();
-    console.error(`grid ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`);
+    console.error(`${scene} ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''}${mesh ? (v.mesh ? ' mesh on' : ' mesh off') : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`);
+  }
+  if (mesh) {
+    const m = world.meshColliderGrid()!;
+    const best = (on: boolean) => runs.filter((r) => r.mesh_collision === on && !r.nan).sort((a, b) => a.ms_per_frame - b.ms_per_frame)[0];
+    const [on, off] = [best(true), best(false)];
+    results.push({
+      scene, grid, particles: world.particleCount, constraints: world.constraintCount, colors: world.colorCount,
+      substeps: SUBSTEPS, iterations: ITERATIONS, mesh: { triangles: m.indices.length / 3, cells: m.cellFlags.length, spheres: m.spheres.length / 4 },
+      runs,
+      best: on && off ? { with_mesh: { schedule: on.schedule, tile: on.tile, ms_per_frame: on.ms_per_frame }, without_mesh: { schedule: off.schedule, tile: off.tile, ms_per_frame: off.ms_per_frame } } : null,
+    });
+    world.destroy();
+    continue;
   }
   const copy = await copyCeiling(stateBytes);
   // A frame reads and writes the solver's arrays at least once per substep.

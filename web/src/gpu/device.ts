@@ -6,14 +6,11 @@ import type { KernelConfig } from './layout';
 
 /// Storage buffers the largest solver module binds in one stage (tiles.wgsl: 8, WebGPU's default).
 export const STORAGE_BUFFERS_NEEDED = 8;
-/// With a mesh collider the tiled module binds one more (its packed arrays); where the adapter
-/// allows only 8, a scene with a mesh runs the plain schedule (solver.ts).
-export const STORAGE_BUFFERS_TILED_MESH = 9;
 
 export function requiredLimits(adapter: GPUAdapter): Record<string, number> {
   const l = adapter.limits;
   return {
-    maxStorageBuffersPerShaderStage: Math.min(l.maxStorageBuffersPerShaderStage, STORAGE_BUFFERS_TILED_MESH),
+    maxStorageBuffersPerShaderStage: Math.min(l.maxStorageBuffersPerShaderStage, 8),
     maxComputeInvocationsPerWorkgroup: Math.min(l.maxComputeInvocationsPerWorkgroup, 256),
     maxComputeWorkgroupSizeX: Math.min(l.maxComputeWorkgroupSizeX, 256),
     maxComputeWorkgroupStorageSize: Math.min(l.maxComputeWorkgroupStorageSize, 32768),

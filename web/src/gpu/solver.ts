@@ -14,9 +14,9 @@
 //          normals) or several iterations the finish and integrate stay separate: 4 a substep.
 // The renderer draws from `buffers.positions/normals/strain` (STORAGE | VERTEX): no read-back.
 // A static mesh collider (the core's grid, packed by mesh.ts) is collided with in the finish phase,
-// after the spheres and the ground, as C's weft_collide: in the finish pass (plain) or in pass A
-// (tiled). Its modules bind one more buffer; without a mesh they are built with mesh_off.wgsl.
-import { STORAGE_BUFFERS_TILED_MESH } from './device';
+// after the spheres and the ground, as C's weft_collide, in the finish pass of either schedule (the
+// tiled one then does not fuse the finish into pass A). The solve module binds one more buffer
+// then; without a mesh, and always in the tiled module, mesh_off.wgsl stands in.
 import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
 import { buildRenderAdjacency, buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
@@ -121,13 +121,7 @@ export class GpuSolver {
 
     const meshGrid = core.meshColliderGrid?.() ?? null;
     this.mesh = meshGrid ? packMeshCollider(meshGrid) : null;
-    const storageLimit = device.limits.maxStorageBuffersPerShaderStage;
-    const tiled =
-      options.schedule === 'plain'
-        ? 'the plain schedule was asked for'
-        : this.mesh && storageLimit < STORAGE_BUFFERS_TILED_MESH
-          ? `the tiled module with a mesh collider binds ${STORAGE_BUFFERS_TILED_MESH} storage buffers; the device allows ${storageLimit}`
-          : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
+    const tiled = options.schedule === 'plain' ? 'the plain schedule was asked for' : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
     this.tiled = typeof tiled === 'string' ? null : tiled;
     this.tiledUnavailable = typeof tiled === 'string' ? tiled : '';
     if (this.tiled && this.tiled.tileSize * this.tiled.tileSize > config.tileCapacity) {
@@ -208,10 +202,11 @@ export class GpuSolver {
     });
     const layout = (label: string, types: GPUBufferBindingType[]) =>
       device.createBindGroupLayout({ label: `weft ${label}`, entries: types.map((t, i) => entry(i, t)) });
-    // A scene with a mesh collider binds its packed arrays last (the `mesh` binding below).
-    const meshEntry: GPUBufferBindingType[] = this.mesh ? ['read-only-storage'] : [];
-    const solveTypes: GPUBufferBindingType[] = ['uniform', 'storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', ...meshEntry];
-    const tilesTypes: GPUBufferBindingType[] = ['uniform', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', ...meshEntry];
+    // A scene with a mesh collider binds its packed arrays last in the solve module (the `mesh`
+    // binding below): its finish pass collides. The tiled module never does (not fused, see encode):
+    // it stays at 8 storage buffers.
+    const solveTypes: GPUBufferBindingType[] = ['uniform', 'storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', ...(this.mesh ? ['read-only-storage' as const] : [])];
+    const tilesTypes: GPUBufferBindingType[] = ['uniform', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage'];
     this.stepLayouts = {
       solve: layout('solve layout', solveTypes),
       tiles: layout('tiles layout', tilesTypes),
@@ -219,12 +214,11 @@ export class GpuSolver {
     };
     const prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 });
     const module = (label: string, ...parts: string[]) => device.createShaderModule({ label: `weft ${label}`, code: [prelude, ...parts].join('\n') });
-    const meshParts = (binding: number) =>
-      this.mesh
-        ? [wgslMeshPrelude(), `@group(0) @binding(${binding}) var<storage, read> mesh: array<vec4u>;`, meshCollideWgsl]
-        : [meshOffWgsl];
-    const solveModule = module('solve.wgsl', particleWgsl, finishWgsl, solveWgsl, ...meshParts(solveTypes.length - 1));
-    const tilesModule = module('tiles.wgsl', particleWgsl, finishWgsl, tilesWgsl, ...meshParts(tilesTypes.length - 1));
+    const meshParts = this.mesh
+      ? [wgslMeshPrelude(), `@group(0) @binding(${solveTypes.length - 1}) var<storage, read> mesh: array<vec4u>;`, meshCollideWgsl]
+      : [meshOffWgsl];
+    const solveModule = module('solve.wgsl', particleWgsl, finishWgsl, solveWgsl, ...meshParts);
+    const tilesModule = module('tiles.wgsl', particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl);
     const renderModule = module('render.wgsl', renderWgsl);
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
@@ -261,7 +255,7 @@ export class GpuSolver {
     for (const i of t ? [0, 1] : [0]) {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind(this.stepLayouts.solve, `solve ${i}`, [this.uniform, predicted[i], b.positions, b.velocities, c.constraints, c.links, c.lambdas, c.leftovers, ...mesh]);
       if (t) {
-        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind(this.stepLayouts.tiles, `tiles ${i}`, [this.uniform, predicted[i], b.positions, predicted[1 - i], t.words, t.constraints, c.lambdas, c.links, c.leftovers, ...mesh]);
+        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind(this.stepLayouts.tiles, `tiles ${i}`, [this.uniform, predicted[i], b.positions, predicted[1 - i], t.words, t.constraints, c.lambdas, c.links, c.leftovers]);
       }
     }
   }
@@ -347,8 +341,11 @@ export class GpuSolver {
         base = this.baseRecord(h);
         if (this.tiled) {
           // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
-          // wind (integrate reads the finished neighbours for the normals) or several iterations.
-          const fused = this.fuse && s.drag <= 0 && iterations === 1;
+          // wind (integrate reads the finished neighbours for the normals), several iterations, or
+          // a mesh collider: its search would stall a whole tile workgroup on the few particles
+          // near the mesh, the tiled module would need a 9th storage buffer, and SwiftShader
+          // (Chromium's software WebGPU) took minutes to compile it into the barrier kernel.
+          const fused = this.fuse && s.drag <= 0 && iterations === 1 && !this.mesh;
           const buffer = fused ? sub % 2 : 0;
           const solveBind: BindGroupName = buffer ? 'solve1' : 'solve0';
           const tilesBind: BindGroupName = buffer ? 'tiles1' : 'tiles0';

@@ -5,7 +5,7 @@
 //   bounding spheres (reject) → same-cell fast path → continuous crossing (first hit, 3 rounds)
 //   → closest triangle within the margin by Voronoi regions, pseudo-normal side → push to the
 //   margin → friction.
-// The arrays are one packed buffer `mesh` (array<vec4u>, mesh.ts) the module binds; every read is
+// The arrays are one packed buffer `mesh` (array<vec4u>, mesh.ts) the solve module binds; every read is
 // bound-checked against the buffer and against its section's count, so a bad index reads zeros.
 
 const REGION_FACE: u32 = 0u;
@@ -94,21 +94,15 @@ fn dims() -> vec3i {
   return vec3i(step.mesh_dims.xyz);
 }
 
-// mesh.h: weft_grid_coordinate (floor, clamped to ±1e6).
-fn grid_coordinate(axis: u32, x: f32) -> i32 {
-  let cell = (x - step.mesh_grid[axis]) * step.mesh_params.x;
-  if (!(cell > -1.0e6)) {
-    return -1000000;
-  }
-  if (cell > 1.0e6) {
-    return 1000000;
-  }
-  let truncated = i32(cell);
-  return truncated - select(0, 1, cell < f32(truncated));
-}
-
+// mesh.h: weft_grid_coordinate on the three axes (floor, clamped to ±1e6; NaN → −1e6). Vector
+// operations, no dynamic component indexing: SwiftShader's JIT (Chromium's software WebGPU) did not
+// finish compiling the per-axis loops of the first version.
 fn grid_coordinates(p: vec3f) -> vec3i {
-  return vec3i(grid_coordinate(0u, p.x), grid_coordinate(1u, p.y), grid_coordinate(2u, p.z));
+  let cell = (p - step.mesh_grid.xyz) * step.mesh_params.x;
+  let truncated = vec3i(cell);
+  var c = truncated - select(vec3i(0), vec3i(1), cell < vec3f(truncated));
+  c = select(c, vec3i(1000000), cell > vec3f(1.0e6));
+  return select(c, vec3i(-1000000), !(cell > vec3f(-1.0e6)));
 }
 
 fn in_grid(c: vec3i) -> bool {
@@ -141,79 +135,73 @@ struct ClosestPoint {
   region: u32,
 }
 
-// closest_point.c: weft_closest_point_on_triangle (Ericson 5.1.5).
+// The point of segment [from, to] nearest p (closest_point.c's fallback for degenerate triangles):
+// xyz the point, w its squared distance.
+fn nearest_on_edge(p: vec3f, from_point: vec3f, to_point: vec3f) -> vec4f {
+  let edge = to_point - from_point;
+  let offset = p - from_point;
+  let length2 = dot3(edge, edge);
+  var t = 0.0;
+  if (length2 > 0.0) {
+    t = dot3(offset, edge) / length2;
+  }
+  t = select(select(t, 1.0, t > 1.0), 0.0, t < 0.0);
+  let candidate = from_point + (to_point - from_point) * t;
+  let diff = p - candidate;
+  return vec4f(candidate, dot3(diff, diff));
+}
+
+// closest_point.c: weft_closest_point_on_triangle (Ericson 5.1.5). One exit, nested branches: the
+// early-return form, inlined into the cell loops, never finished compiling on SwiftShader.
 fn closest_point_on_triangle(p: vec3f, a: vec3f, b: vec3f, c: vec3f) -> ClosestPoint {
   let ab = b - a;
   let ac = c - a;
   let ap = p - a;
   let d1 = dot3(ab, ap);
   let d2 = dot3(ac, ap);
-  if (d1 <= 0.0 && d2 <= 0.0) {
-    return ClosestPoint(a, REGION_VERTEX_A);
-  }
-  let bp = p - b;
-  let d3 = dot3(ab, bp);
-  let d4 = dot3(ac, bp);
-  if (d3 >= 0.0 && d4 <= d3) {
-    return ClosestPoint(b, REGION_VERTEX_B);
-  }
-  let vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 && d1 - d3 > 0.0) {
-    return ClosestPoint(a + (b - a) * (d1 / (d1 - d3)), REGION_EDGE_AB);
-  }
-  let cp = p - c;
-  let d5 = dot3(ab, cp);
-  let d6 = dot3(ac, cp);
-  if (d6 >= 0.0 && d5 <= d6) {
-    return ClosestPoint(c, REGION_VERTEX_C);
-  }
-  let vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 && d2 - d6 > 0.0) {
-    return ClosestPoint(a + (c - a) * (d2 / (d2 - d6)), REGION_EDGE_CA);
-  }
-  let va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 && (d4 - d3) + (d5 - d6) > 0.0) {
-    return ClosestPoint(b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), REGION_EDGE_BC);
-  }
-  let sum = va + vb + vc;
-  if (!(sum > 0.0)) {
-    // Degenerate (collinear) triangle: the nearest of its edges.
-    var best = ClosestPoint(a, REGION_EDGE_AB);
-    var best_d2 = -1.0;
-    for (var e = 0u; e < 3u; e += 1u) {
-      var start_point = a;
-      var end_point = b;
-      var region = REGION_EDGE_AB;
-      if (e == 1u) {
-        start_point = b;
-        end_point = c;
-        region = REGION_EDGE_BC;
-      } else if (e == 2u) {
-        start_point = c;
-        end_point = a;
-        region = REGION_EDGE_CA;
-      }
-      let edge = end_point - start_point;
-      let offset = p - start_point;
-      let length2 = dot3(edge, edge);
-      var t = 0.0;
-      if (length2 > 0.0) {
-        t = dot3(offset, edge) / length2;
-      }
-      t = select(select(t, 1.0, t > 1.0), 0.0, t < 0.0);
-      let candidate = start_point + (end_point - start_point) * t;
-      let diff = p - candidate;
-      let distance2 = dot3(diff, diff);
-      if (best_d2 < 0.0 || distance2 < best_d2) {
-        best_d2 = distance2;
-        best = ClosestPoint(candidate, region);
+  var r = ClosestPoint(a, REGION_VERTEX_A);
+  if (!(d1 <= 0.0 && d2 <= 0.0)) {
+    let bp = p - b;
+    let d3 = dot3(ab, bp);
+    let d4 = dot3(ac, bp);
+    let cp = p - c;
+    let d5 = dot3(ab, cp);
+    let d6 = dot3(ac, cp);
+    let vc = d1 * d4 - d3 * d2;
+    let vb = d5 * d2 - d1 * d6;
+    let va = d3 * d6 - d5 * d4;
+    if (d3 >= 0.0 && d4 <= d3) {
+      r = ClosestPoint(b, REGION_VERTEX_B);
+    } else if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 && d1 - d3 > 0.0) {
+      r = ClosestPoint(a + (b - a) * (d1 / (d1 - d3)), REGION_EDGE_AB);
+    } else if (d6 >= 0.0 && d5 <= d6) {
+      r = ClosestPoint(c, REGION_VERTEX_C);
+    } else if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 && d2 - d6 > 0.0) {
+      r = ClosestPoint(a + (c - a) * (d2 / (d2 - d6)), REGION_EDGE_CA);
+    } else if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 && (d4 - d3) + (d5 - d6) > 0.0) {
+      r = ClosestPoint(b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), REGION_EDGE_BC);
+    } else {
+      let sum = va + vb + vc;
+      if (sum > 0.0) {
+        r = ClosestPoint(a + ab * (vb / sum) + ac * (vc / sum), REGION_FACE);
+      } else {
+        // Degenerate (collinear) triangle: the nearest of its edges (the first on ties).
+        let e0 = nearest_on_edge(p, a, b);
+        let e1 = nearest_on_edge(p, b, c);
+        let e2 = nearest_on_edge(p, c, a);
+        r = ClosestPoint(e0.xyz, REGION_EDGE_AB);
+        var best = e0.w;
+        if (e1.w < best) {
+          r = ClosestPoint(e1.xyz, REGION_EDGE_BC);
+          best = e1.w;
+        }
+        if (e2.w < best) {
+          r = ClosestPoint(e2.xyz, REGION_EDGE_CA);
+        }
       }
     }
-    return best;
   }
-  let v = vb / sum;
-  let w = vc / sum;
-  return ClosestPoint(a + ab * v + ac * w, REGION_FACE);
+  return r;
 }
 
 // Pseudo-normal of the feature of triangle t that holds a closest point in `region`.
@@ -243,8 +231,11 @@ struct Closest {
   point: vec3f,
 }
 
-fn closest_start(max_distance: f32) -> Closest {
-  return Closest(max_distance * max_distance * 1.0001, false, 0u, REGION_FACE, vec3f(0.0));
+// The search state lives in one private variable rather than behind pointer parameters.
+var<private> closest: Closest;
+
+fn closest_start(max_distance: f32) {
+  closest = Closest(max_distance * max_distance * 1.0001, false, 0u, REGION_FACE, vec3f(0.0));
 }
 
 fn plane_distance_of(t: u32, p: vec3f) -> f32 {
@@ -252,39 +243,33 @@ fn plane_distance_of(t: u32, p: vec3f) -> f32 {
   return plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w;
 }
 
-fn test_triangle(t: u32, p: vec3f, plane_distance: f32, state: ptr<function, Closest>) {
-  if (plane_distance * plane_distance >= (*state).best_d2) {
-    return;
-  }
-  if (t >= mesh_triangle_count()) {
-    return;
-  }
-  let bound = mesh_vec4(mesh_section_triangle_spheres() + t);
-  let to_centre = p - bound.xyz;
-  let centre_distance2 = dot3(to_centre, to_centre);
-  if (centre_distance2 > bound.w * bound.w) {
-    let gap = sqrt(centre_distance2) - bound.w;
-    if (gap * gap >= (*state).best_d2) {
-      return;
+fn test_triangle(t: u32, p: vec3f, plane_distance: f32) {
+  // The plane distance is a lower bound, then the triangle's bounding sphere, then the exact test.
+  var near = plane_distance * plane_distance < closest.best_d2 && t < mesh_triangle_count();
+  if (near) {
+    let bound = mesh_vec4(mesh_section_triangle_spheres() + t);
+    let to_centre = p - bound.xyz;
+    let centre_distance2 = dot3(to_centre, to_centre);
+    if (centre_distance2 > bound.w * bound.w) {
+      let gap = sqrt(centre_distance2) - bound.w;
+      near = gap * gap < closest.best_d2;
     }
   }
-  let q = closest_point_on_triangle(p, mesh_corner(t, 0u), mesh_corner(t, 1u), mesh_corner(t, 2u));
-  let d = p - q.point;
-  let d2 = dot3(d, d);
-  if (d2 < (*state).best_d2) {
-    (*state).best_d2 = d2;
-    (*state).triangle = t;
-    (*state).region = q.region;
-    (*state).point = q.point;
-    (*state).found = true;
+  if (near) {
+    let q = closest_point_on_triangle(p, mesh_corner(t, 0u), mesh_corner(t, 1u), mesh_corner(t, 2u));
+    let d = p - q.point;
+    let d2 = dot3(d, d);
+    if (d2 < closest.best_d2) {
+      closest = Closest(d2, true, t, q.region, q.point);
+    }
   }
 }
 
-fn scan_cell(cell: u32, p: vec3f, state: ptr<function, Closest>) {
+fn scan_cell(cell: u32, p: vec3f) {
   let range = cell_range(cell);
   for (var k = range.x; k < range.y; k += 1u) {
     let t = cell_triangle(k);
-    test_triangle(t, p, plane_distance_of(t, p), state);
+    test_triangle(t, p, plane_distance_of(t, p));
   }
 }
 
@@ -296,122 +281,96 @@ struct MeshHit {
 }
 
 // mesh_collide.c: closest_on_mesh_from. own_scanned: p's own cell is already in *state.
-fn closest_on_mesh_from(p: vec3f, max_distance: f32, state: ptr<function, Closest>, own_scanned: bool) -> MeshHit {
-  var none: MeshHit;
-  none.found = false;
+fn closest_on_mesh_from(p: vec3f, max_distance: f32, own_scanned: bool) -> MeshHit {
+  var hit: MeshHit;
+  hit.found = false;
   let c = grid_coordinates(p);
   let d = dims();
   let reach = max_distance;
-  let pad = i32(ceil(reach * step.mesh_params.x));
-  if (c.x < -pad || c.y < -pad || c.z < -pad || c.x >= d.x + pad || c.y >= d.y + pad || c.z >= d.z + pad) {
-    return none;
-  }
-  let reach2 = reach * reach;
-  var own = -1;
-  if (in_grid(c)) {
-    own = i32(cell_of(c));
-  }
-  if (own >= 0 && !own_scanned) {
-    scan_cell(u32(own), p, state);
-  }
-  let radius = sqrt((*state).best_d2);
-  var lo = vec3i(0);
-  var hi = vec3i(0);
-  for (var axis = 0u; axis < 3u; axis += 1u) {
-    lo[axis] = max(grid_coordinate(axis, p[axis] - radius), 0);
-    hi[axis] = min(grid_coordinate(axis, p[axis] + radius), d[axis] - 1);
-  }
-  let size = step.mesh_grid.w;
-  for (var z = lo.z; z <= hi.z; z += 1) {
-    for (var y = lo.y; y <= hi.y; y += 1) {
-      for (var x = lo.x; x <= hi.x; x += 1) {
-        // Distance from p to the cell's box (before touching the cell's memory).
-        var gap2 = 0.0;
-        let coordinate = vec3i(x, y, z);
-        for (var axis = 0u; axis < 3u; axis += 1u) {
-          let cell_lo = step.mesh_grid[axis] + size * f32(coordinate[axis]);
-          let q = p[axis];
-          var g = 0.0;
-          if (q < cell_lo) {
-            g = cell_lo - q;
-          } else if (q > cell_lo + size) {
-            g = q - cell_lo - size;
+  let pad = vec3i(i32(ceil(reach * step.mesh_params.x)));
+  // Outside the grid's box by more than the reach: nothing can be that close.
+  if (all(c >= -pad) && all(c < d + pad)) {
+    let reach2 = reach * reach;
+    var own = -1;
+    if (in_grid(c)) {
+      own = i32(cell_of(c));
+    }
+    if (own >= 0 && !own_scanned) {
+      scan_cell(u32(own), p);
+    }
+    let radius = sqrt(closest.best_d2);
+    let lo = max(grid_coordinates(p - vec3f(radius)), vec3i(0));
+    let hi = min(grid_coordinates(p + vec3f(radius)), d - vec3i(1));
+    let size = step.mesh_grid.w;
+    for (var z = lo.z; z <= hi.z; z += 1) {
+      for (var y = lo.y; y <= hi.y; y += 1) {
+        for (var x = lo.x; x <= hi.x; x += 1) {
+          // Distance from p to the cell's box (before touching the cell's memory); C sums the
+          // axes from 0, and 0 + a is a: the same bits as g.x² + g.y² + g.z².
+          let cell_lo = step.mesh_grid.xyz + size * vec3f(vec3i(x, y, z));
+          let g = select(select(vec3f(0.0), p - cell_lo - size, p > cell_lo + size), cell_lo - p, p < cell_lo);
+          let gap2 = g.x * g.x + g.y * g.y + g.z * g.z;
+          let cell = x + d.x * (y + d.y * z);
+          if (gap2 < closest.best_d2 && cell != own) {
+            scan_cell(u32(cell), p); // an empty cell scans nothing
           }
-          gap2 += g * g;
         }
-        if (gap2 >= (*state).best_d2) {
-          continue;
-        }
-        let cell = x + d.x * (y + d.y * z);
-        if (cell == own) {
-          continue;
-        }
-        let range = cell_range(u32(cell));
-        if (range.x == range.y) {
-          continue;
-        }
-        scan_cell(u32(cell), p, state);
       }
     }
-  }
-  if (!(*state).found || !((*state).best_d2 <= reach2)) {
-    return none;
-  }
-  return MeshHit(true, (*state).point, pseudo_normal((*state).triangle, (*state).region), (*state).best_d2);
-}
-
-fn closest_on_mesh(p: vec3f, max_distance: f32) -> MeshHit {
-  var state = closest_start(max_distance);
-  return closest_on_mesh_from(p, max_distance, &state, false);
-}
-
-// Where segment p0 → p0 + direction crosses triangle t (Möller–Trumbore), or -1.
-fn segment_crosses(t: u32, p0: vec3f, direction: vec3f, s0: f32, s1: f32) -> f32 {
-  if ((s0 > 0.0 && s1 > 0.0) || (s0 < 0.0 && s1 < 0.0)) {
-    return -1.0;
-  }
-  let tolerance: f32 = 1e-5; // barycentric slack: a path through a shared edge hits one side
-  let v0 = mesh_corner(t, 0u);
-  let e1 = mesh_corner(t, 1u) - v0;
-  let e2 = mesh_corner(t, 2u) - v0;
-  let h = cross3(direction, e2);
-  let det = dot3(e1, h);
-  if (det == 0.0) {
-    return -1.0;
-  }
-  let inverse = 1.0 / det;
-  let s = p0 - v0;
-  let u = dot3(s, h) * inverse;
-  if (!(u >= -tolerance && u <= 1.0 + tolerance)) {
-    return -1.0;
-  }
-  let q = cross3(s, e1);
-  let v = dot3(direction, q) * inverse;
-  if (!(v >= -tolerance && u + v <= 1.0 + tolerance)) {
-    return -1.0;
-  }
-  let hit = dot3(e2, q) * inverse;
-  if (!(hit >= 0.0 && hit <= 1.0)) {
-    return -1.0;
+    if (closest.found && closest.best_d2 <= reach2) {
+      hit = MeshHit(true, closest.point, pseudo_normal(closest.triangle, closest.region), closest.best_d2);
+    }
   }
   return hit;
 }
 
+fn closest_on_mesh(p: vec3f, max_distance: f32) -> MeshHit {
+  closest_start(max_distance);
+  return closest_on_mesh_from(p, max_distance, false);
+}
+
+// Where segment p0 → p0 + direction crosses triangle t (Möller–Trumbore), or -1.
+fn segment_crosses(t: u32, p0: vec3f, direction: vec3f, s0: f32, s1: f32) -> f32 {
+  var result = -1.0;
+  // Both ends on one side of the triangle's plane: no crossing.
+  if (!((s0 > 0.0 && s1 > 0.0) || (s0 < 0.0 && s1 < 0.0))) {
+    let tolerance: f32 = 1e-5; // barycentric slack: a path through a shared edge hits one side
+    let v0 = mesh_corner(t, 0u);
+    let e1 = mesh_corner(t, 1u) - v0;
+    let e2 = mesh_corner(t, 2u) - v0;
+    let h = cross3(direction, e2);
+    let det = dot3(e1, h);
+    if (det != 0.0) {
+      let inverse = 1.0 / det;
+      let s = p0 - v0;
+      let u = dot3(s, h) * inverse;
+      let q = cross3(s, e1);
+      let v = dot3(direction, q) * inverse;
+      let hit = dot3(e2, q) * inverse;
+      if (u >= -tolerance && u <= 1.0 + tolerance && v >= -tolerance && u + v <= 1.0 + tolerance && hit >= 0.0 && hit <= 1.0) {
+        result = hit;
+      }
+    }
+  }
+  return result;
+}
+
 // p0 and p in one cell: the crossing test and the closest triangle in one pass over it. True if
 // the path crosses a triangle there (the general path takes over).
-fn scan_cell_fused(cell: u32, p0: vec3f, p: vec3f, state: ptr<function, Closest>) -> bool {
+fn scan_cell_fused(cell: u32, p0: vec3f, p: vec3f) -> bool {
   let direction = p - p0;
   let moving = direction.x != 0.0 || direction.y != 0.0 || direction.z != 0.0;
   let range = cell_range(cell);
-  for (var k = range.x; k < range.y; k += 1u) {
+  var crossed = false;
+  for (var k = range.x; k < range.y && !crossed; k += 1u) {
     let t = cell_triangle(k);
     let s1 = plane_distance_of(t, p);
-    if (moving && segment_crosses(t, p0, direction, plane_distance_of(t, p0), s1) >= 0.0) {
-      return true;
+    crossed = moving && segment_crosses(t, p0, direction, plane_distance_of(t, p0), s1) >= 0.0;
+    if (!crossed) {
+      test_triangle(t, p, s1);
     }
-    test_triangle(t, p, s1, state);
   }
-  return false;
+  return crossed;
 }
 
 struct Crossing {
@@ -422,20 +381,12 @@ struct Crossing {
 
 // First crossing of p0 → p1 over the cells the segment's box overlaps.
 fn first_crossing(p0: vec3f, p1: vec3f) -> Crossing {
-  var none: Crossing;
-  none.found = false;
   let d = dims();
   let a = grid_coordinates(min(p0, p1));
   let b = grid_coordinates(max(p0, p1));
-  var lo = vec3i(0);
-  var hi = vec3i(0);
-  for (var axis = 0u; axis < 3u; axis += 1u) {
-    if (b[axis] < 0 || a[axis] >= d[axis]) {
-      return none;
-    }
-    lo[axis] = max(a[axis], 0);
-    hi[axis] = min(b[axis], d[axis] - 1);
-  }
+  // A box outside the grid loops over nothing.
+  let lo = max(a, vec3i(0));
+  let hi = min(b, d - vec3i(1));
   let direction = p1 - p0;
   var best = Crossing(false, 0.0, 0u);
   for (var z = lo.z; z <= hi.z; z += 1) {
@@ -472,12 +423,11 @@ fn may_cross(p0: vec3f, p1: vec3f) -> bool {
 fn near_mesh(p0: vec3f, p1: vec3f) -> bool {
   let count = step.mesh_counts.z;
   let first = mesh_section_spheres();
-  for (var s = 0u; s < count; s += 1u) {
+  var near = false;
+  for (var s = 0u; s < count && !near; s += 1u) {
     let sphere = mesh_vec4(first + s);
     let offset = p1 - sphere.xyz;
-    if (dot3(offset, offset) <= sphere.w * sphere.w) {
-      return true;
-    }
+    near = dot3(offset, offset) <= sphere.w * sphere.w;
   }
   let d = p1 - p0;
   let length2 = dot3(d, d);
@@ -485,25 +435,20 @@ fn near_mesh(p0: vec3f, p1: vec3f) -> bool {
   if (length2 > 0.0) {
     inverse = 1.0 / length2;
   }
-  for (var s = 0u; s < count; s += 1u) {
+  for (var s = 0u; s < count && !near; s += 1u) {
     let sphere = mesh_vec4(first + s);
     let c = sphere.xyz;
     var t = dot3(c - p0, d) * inverse;
     t = select(select(t, 1.0, t > 1.0), 0.0, t < 0.0);
     let offset = (p0 + d * t) - c;
-    if (dot3(offset, offset) <= sphere.w * sphere.w) {
-      return true;
-    }
+    near = dot3(offset, offset) <= sphere.w * sphere.w;
   }
-  return false;
+  return near;
 }
 
 // mesh_collide.c: collide_point for a particle moving p0 → p_in this substep.
 fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec3f {
   var p = p_in;
-  if (!near_mesh(p0, p)) {
-    return p;
-  }
   let margin = step.mesh_params.z;
   let closed = step.mesh_dims.w != 0u;
   var normal = vec3f(0.0);
@@ -516,22 +461,24 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec3f {
   let c0 = grid_coordinates(p0);
   let c = grid_coordinates(p);
   if (in_grid(c) && all(c == c0) && cell_flag_at(cell_of(c)) == MESH_CELL_SURFACE) {
-    var state = closest_start(margin);
-    if (!scan_cell_fused(cell_of(c), p0, p, &state)) {
-      hit = closest_on_mesh_from(p, margin, &state, true);
+    closest_start(margin);
+    if (!scan_cell_fused(cell_of(c), p0, p)) {
+      hit = closest_on_mesh_from(p, margin, true);
       resolved = true;
     }
   }
 
   if (!resolved) {
     // A correction can cross another face in a concave crease: a few rounds until the path is clear.
-    for (var round = 0u; round < 3u; round += 1u) {
-      if (!(p.x != p0.x || p.y != p0.y || p.z != p0.z) || !may_cross(p0, p)) {
-        break;
+    var clear = false;
+    for (var round = 0u; round < 3u && !clear; round += 1u) {
+      var crossing = Crossing(false, 0.0, 0u);
+      if ((p.x != p0.x || p.y != p0.y || p.z != p0.z) && may_cross(p0, p)) {
+        crossing = first_crossing(p0, p);
       }
-      let crossing = first_crossing(p0, p);
       if (!crossing.found) {
-        break;
+        clear = true;
+        continue;
       }
       let n = mesh_face(crossing.triangle).xyz;
       let at = p0 + (p - p0) * crossing.t;
@@ -545,7 +492,7 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec3f {
         normal = n * -1.0;
         contact = true;
       } else {
-        break; // leaving a closed mesh: let it
+        clear = true; // leaving a closed mesh: let it
       }
     }
     let flag = cell_flag(p);
@@ -582,18 +529,21 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec3f {
     }
   }
   if (!contact) {
-    return p_in;
+    p = p_in;
+  } else {
+    // Friction as for the ground and spheres: the mesh is static.
+    let motion = p - p0;
+    let tangential = motion - normal * dot3(motion, normal);
+    p = p - tangential * step.ground.y;
   }
-  // Friction as for the ground and spheres: the mesh is static.
-  let motion = p - p0;
-  let tangential = motion - normal * dot3(motion, normal);
-  return p - tangential * step.ground.y;
+  return p;
 }
 
 // The module's entry from collide_particle (finish.wgsl): pinned and grabbed particles stay.
 fn collide_mesh(x: vec4f, start: vec3f) -> vec4f {
-  if (x.w == 0.0 || step.mesh_counts.z == 0u) {
-    return x;
+  var result = x;
+  if (x.w != 0.0 && near_mesh(start, x.xyz)) {
+    result = vec4f(collide_mesh_point(start, x.xyz), x.w);
   }
-  return vec4f(collide_mesh_point(start, x.xyz), x.w);
+  return result;
 }
