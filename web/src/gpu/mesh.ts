@@ -4,7 +4,7 @@
 // view (1 / cell size, the grid diagonal, the clamped margin) are derived here with Math.fround
 // so they carry the same float bits as mesh.c / grid.c / mesh_collide.c.
 import type { MeshColliderGrid } from '../core/world';
-import { MESH_SECTIONS, STEP, type MeshSectionName } from './layout';
+import { MESH_SECTIONS, STEP, TRIANGLE_RECORD, type MeshSectionName } from './layout';
 
 const f = Math.fround;
 
@@ -20,12 +20,22 @@ export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
   if (!Number.isInteger(triangles) || m.cellStart.length !== cells + 1 || cells !== m.dims[0] * m.dims[1] * m.dims[2]) {
     throw new Error('the mesh collider arrays do not match their counts');
   }
+  const records = new Float32Array(triangles * TRIANGLE_RECORD.vec4s * 4);
+  const vertexCount = m.vertices.length / 4;
+  for (let t = 0; t < triangles; ++t) {
+    const at = t * TRIANGLE_RECORD.vec4s * 4;
+    for (let k = 0; k < 3; ++k) {
+      const v = m.indices[3 * t + k];
+      if (v >= vertexCount) throw new Error(`mesh triangle ${t} names vertex ${v} of ${vertexCount}`);
+      records.set(m.vertices.subarray(4 * v, 4 * v + 4), at + 4 * (TRIANGLE_RECORD.corners + k));
+    }
+    records.set(m.faceNormals.subarray(4 * t, 4 * t + 4), at + 4 * TRIANGLE_RECORD.plane);
+    records.set(m.triangleSpheres.subarray(4 * t, 4 * t + 4), at + 4 * TRIANGLE_RECORD.bound);
+  }
   const contents: Record<MeshSectionName, ArrayLike<number> & { length: number }> = {
-    vertices: m.vertices,
     vertex_normals: m.normals,
-    face_normals: m.faceNormals,
+    triangles: records,
     edge_normals: m.edgeNormals,
-    triangle_spheres: m.triangleSpheres,
     spheres: m.spheres,
     indices: m.indices,
     cell_start: m.cellStart,

@@ -45,25 +45,21 @@ fn mesh_triangle_count() -> u32 {
   return step.mesh_counts.y;
 }
 
-fn mesh_vertex(v: u32) -> vec3f {
-  if (v >= step.mesh_counts.x) {
-    return vec3f(0.0);
-  }
-  return mesh_vec4(mesh_section_vertices() + v).xyz;
-}
-
-fn mesh_corner(t: u32, corner: u32) -> vec3f {
-  if (t >= mesh_triangle_count()) {
-    return vec3f(0.0);
-  }
-  return mesh_vertex(mesh_word(mesh_section_indices() + 3u * t + corner));
-}
-
-fn mesh_face(t: u32) -> vec4f {
+// Item `item` of triangle t's TRIANGLE_RECORD (layout.ts): its corners, plane and bound.
+fn triangle_item(t: u32, item: u32) -> vec4f {
   if (t >= mesh_triangle_count()) {
     return vec4f(0.0);
   }
-  return mesh_vec4(mesh_section_face_normals() + t);
+  return mesh_vec4(mesh_section_triangles() + t * TRIANGLE_VEC4S + item);
+}
+
+fn mesh_corner(t: u32, corner: u32) -> vec3f {
+  return triangle_item(t, TRIANGLE_CORNERS + corner).xyz;
+}
+
+// Unit normal n and -dot(n, v0) (face_normals).
+fn mesh_face(t: u32) -> vec4f {
+  return triangle_item(t, TRIANGLE_PLANE);
 }
 
 fn cell_count() -> u32 {
@@ -247,7 +243,7 @@ fn test_triangle(t: u32, p: vec3f, plane_distance: f32) {
   // The plane distance is a lower bound, then the triangle's bounding sphere, then the exact test.
   var near = plane_distance * plane_distance < closest.best_d2 && t < mesh_triangle_count();
   if (near) {
-    let bound = mesh_vec4(mesh_section_triangle_spheres() + t);
+    let bound = triangle_item(t, TRIANGLE_BOUND);
     let to_centre = p - bound.xyz;
     let centre_distance2 = dot3(to_centre, to_centre);
     if (centre_distance2 > bound.w * bound.w) {
