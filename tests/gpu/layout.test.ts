@@ -5,7 +5,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, STEP, TETHERS_PER_PARTICLE, wgslPrelude } from '../../web/src/gpu/layout';
+import type { MeshColliderGrid } from '../../web/src/core/world';
+import { CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_SECTIONS, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
+import { packMeshCollider, writeMeshRecord } from '../../web/src/gpu/mesh';
+import meshCollideWgsl from '../../web/src/gpu/shaders/mesh_collide.wgsl?raw';
 import { CORE_DEFAULTS } from '../../web/src/gpu/settings';
 import { nodeDevice } from './node-gpu';
 
@@ -68,4 +71,65 @@ test('the generated WGSL structs have the sizes TypeScript writes', async () => 
   assert.equal(stepCount, 3, 'WGSL Step stride differs from STEP.size');
   assert.equal(constraintCount, 5, 'WGSL Constraint stride differs from CONSTRAINT_LAYOUT.size');
   assert.equal(linkCount, 7, 'WGSL Link stride differs from LINK_LAYOUT.size');
+});
+
+test('the packed mesh collider: each section where Step.mesh_sections says, triangle records as mesh_collide.wgsl reads them', async () => {
+  const device = await nodeDevice('opengles');
+  // One triangle in a 1×1×1 grid, every array with distinct values.
+  const collider: MeshColliderGrid = {
+    vertices: new Float32Array([0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0]),
+    normals: new Float32Array([0.1, 0.2, 0.3, 0, 0.4, 0.5, 0.6, 0, 0.7, 0.8, 0.9, 0]),
+    indices: new Uint32Array([2, 0, 1]),
+    faceNormals: new Float32Array([0, 1, 0, -0.5]),
+    edgeNormals: new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]),
+    triangleSpheres: new Float32Array([0.3, 0.3, 0.3, 0.75]),
+    spheres: new Float32Array([0.5, 0.5, 0.5, 2]),
+    cellStart: new Uint32Array([0, 1]),
+    cellTriangles: new Uint32Array([0]),
+    cellFlags: new Uint8Array([MESH_CELL.SURFACE]),
+    origin: { x: -1, y: -1, z: -1 },
+    cellSize: 3,
+    dims: [1, 1, 1],
+    closed: false,
+  };
+  const packed = packMeshCollider(collider);
+  const record = new ArrayBuffer(STEP.size);
+  writeMeshRecord(record, packed, 0.005, true);
+  const outputs = [...MESH_SECTIONS.map((s) => `f32(mesh_section_${s.name}())`), 'mesh_corner(0u, 0u).z', 'mesh_corner(0u, 1u).x', 'mesh_corner(0u, 2u).x', 'mesh_face(0u).w', 'triangle_item(0u, TRIANGLE_BOUND).w', 'pseudo_normal(0u, REGION_VERTEX_A).x', 'f32(cell_flag_at(0u))'];
+  const code = `${wgslPrelude({ workgroupSize: 64, tileWorkgroupSize: 64, tileCapacity: 64 })}
+${wgslMeshPrelude()}
+@group(0) @binding(0) var<uniform> step: Step;
+@group(0) @binding(1) var<storage, read> mesh: array<vec4u>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+${meshCollideWgsl}
+@compute @workgroup_size(1) fn main() {
+${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
+}`;
+  const module = device.createShaderModule({ code });
+  const info = await module.getCompilationInfo();
+  assert.deepEqual(info.messages.filter((m) => m.type === 'error').map((m) => m.message), []);
+  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const make = (data: ArrayBuffer | number, usage: number) => {
+    const size = typeof data === 'number' ? data : data.byteLength;
+    const buffer = device.createBuffer({ size, usage: usage | GPUBufferUsage.COPY_DST });
+    if (typeof data !== 'number') device.queue.writeBuffer(buffer, 0, data);
+    return buffer;
+  };
+  const buffers = [make(record, GPUBufferUsage.UNIFORM), make(packed.data, GPUBufferUsage.STORAGE), make(outputs.length * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC)];
+  const read = device.createBuffer({ size: outputs.length * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })) }));
+  pass.dispatchWorkgroups(1);
+  pass.end();
+  encoder.copyBufferToBuffer(buffers[2], 0, read, 0, outputs.length * 4);
+  device.queue.submit([encoder.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const got = Array.from(new Float32Array(read.getMappedRange().slice(0)));
+  device.destroy();
+  assert.ok(MESH_SECTIONS.length <= 4 * STEP.fields.find((field) => field.name === 'mesh_sections')!.count!, 'Step.mesh_sections holds every section');
+  assert.deepEqual(got.slice(0, MESH_SECTIONS.length), MESH_SECTIONS.map((s) => packed.sections[s.name]));
+  // Corners through the indices (2, 0, 1), the plane's w, the bound's radius, vertex A's normal, the flag.
+  assert.deepEqual(got.slice(MESH_SECTIONS.length), [1, 0, 1, -0.5, 0.75, Math.fround(0.7), MESH_CELL.SURFACE]);
 });

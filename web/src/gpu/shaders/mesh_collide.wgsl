@@ -7,6 +7,12 @@
 //   margin → friction.
 // The arrays are one packed buffer `mesh` (array<vec4u>, mesh.ts) the solve module binds; every read is
 // bound-checked against the buffer and against its section's count, so a bad index reads zeros.
+//
+// Written for shader compilers as much as for the GPU: functions with loops have one exit, the
+// search state is a private variable (no pointer parameters), grid coordinates are vector
+// operations. Chromium's software WebGPU (SwiftShader) compiles this kernel in ≈15 s that way; the
+// first, early-return version did not finish compiling within minutes. It also stays out of the
+// barrier kernel of the tiled schedule (solver.ts), which SwiftShader compiles far more slowly.
 
 const REGION_FACE: u32 = 0u;
 const REGION_VERTEX_A: u32 = 1u;
@@ -90,9 +96,8 @@ fn dims() -> vec3i {
   return vec3i(step.mesh_dims.xyz);
 }
 
-// mesh.h: weft_grid_coordinate on the three axes (floor, clamped to ±1e6; NaN → −1e6). Vector
-// operations, no dynamic component indexing: SwiftShader's JIT (Chromium's software WebGPU) did not
-// finish compiling the per-axis loops of the first version.
+// mesh.h: weft_grid_coordinate on the three axes (floor, clamped to ±1e6; NaN → −1e6), as vector
+// operations rather than per-axis loops with dynamic indexing (see the note at the top).
 fn grid_coordinates(p: vec3f) -> vec3i {
   let cell = (p - step.mesh_grid.xyz) * step.mesh_params.x;
   let truncated = vec3i(cell);
@@ -147,8 +152,7 @@ fn nearest_on_edge(p: vec3f, from_point: vec3f, to_point: vec3f) -> vec4f {
   return vec4f(candidate, dot3(diff, diff));
 }
 
-// closest_point.c: weft_closest_point_on_triangle (Ericson 5.1.5). One exit, nested branches: the
-// early-return form, inlined into the cell loops, never finished compiling on SwiftShader.
+// closest_point.c: weft_closest_point_on_triangle (Ericson 5.1.5), with one exit (see the top).
 fn closest_point_on_triangle(p: vec3f, a: vec3f, b: vec3f, c: vec3f) -> ClosestPoint {
   let ab = b - a;
   let ac = c - a;
