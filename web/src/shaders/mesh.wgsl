@@ -1,5 +1,7 @@
 // Static triangle-mesh colliders (the bunny, a user OBJ): the core's world-space vertices and
-// pseudo-normals, drawn as glazed porcelain so the cloth's colour stays the star.
+// pseudo-normals, drawn in the current shading mode: normals as RGB and gold as gold (both say
+// something about the surface), strain as the heatmap's rest colour (a rigid mesh never stretches).
+// Silk stays glazed porcelain: a velvet collider under velvet cloth would hide the cloth's folds.
 struct MeshVarying {
   @builtin(position) clip: vec4f,
   @location(0) world: vec3f,
@@ -20,6 +22,16 @@ fn fs_mesh(in: MeshVarying) -> @location(0) vec4f {
   let n = normalize(in.normal);
   let v = normalize(frame.eye.xyz - in.world);
   let l = frame.light_dir.xyz;
+  let mode = i32(frame.params.x);
+  if (mode == MODE_NORMAL) {
+    return vec4f(n * 0.5 + 0.5, 1.0);
+  }
+  if (mode == MODE_GOLD) {
+    return to_display(shade_gold(n, v, l));
+  }
+  if (mode == MODE_STRAIN) {
+    return to_display(vec3f(0.3, 0.36, 0.45) * (0.5 + 0.6 * max(dot(n, l), 0.0)));
+  }
   let albedo = vec3f(0.62, 0.6, 0.56);
   let h = normalize(l + v);
   let diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;

@@ -1,4 +1,4 @@
-// GLSL twin of mesh.wgsl.
+// GLSL twin of mesh.wgsl (why each mode looks as it does: see there).
 #ifdef VERTEX
 layout(location = 0) in vec4 position;
 layout(location = 1) in vec4 normal;
@@ -17,6 +17,19 @@ void main() {
   vec3 n = normalize(v_normal);
   vec3 v = normalize(frame.eye.xyz - v_world);
   vec3 l = frame.light_dir.xyz;
+  int mode = int(frame.params.x);
+  if (mode == MODE_NORMAL) {
+    out_color = vec4(n * 0.5 + 0.5, 1.0);
+    return;
+  }
+  if (mode == MODE_GOLD) {
+    out_color = to_display(shade_gold(n, v, l));
+    return;
+  }
+  if (mode == MODE_STRAIN) {
+    out_color = to_display(vec3(0.3, 0.36, 0.45) * (0.5 + 0.6 * max(dot(n, l), 0.0)));
+    return;
+  }
   vec3 albedo = vec3(0.62, 0.6, 0.56);
   vec3 h = normalize(l + v);
   vec3 diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
