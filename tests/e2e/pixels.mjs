@@ -116,3 +116,24 @@ export function colourfulDifference(page, a, b, { threshold = 24, notGreen = fal
     return count / (x.length / 4);
   }, [a, b, threshold, notGreen]);
 }
+
+/** Mean colour of the strongly coloured pixels (the gold cloth; ground and sky are grey) and their share. */
+export function colourfulMean(page, dataUrl) {
+  return page.evaluate(async (url) => {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const { data } = context.getImageData(0, 0, image.width, image.height);
+    let r = 0, g = 0, b = 0, count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) <= 40) continue;
+      r += data[i], g += data[i + 1], b += data[i + 2], count++;
+    }
+    return { r: r / count, g: g / count, b: b / count, fraction: count / (data.length / 4) };
+  }, dataUrl);
+}
