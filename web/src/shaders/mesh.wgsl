@@ -6,6 +6,8 @@ struct MeshVarying {
   @builtin(position) clip: vec4f,
   @location(0) world: vec3f,
   @location(1) normal: vec3f,
+  // One corner's pseudo-normal, the same over the whole triangle (crease test below).
+  @location(2) @interpolate(flat) corner: vec3f,
 };
 
 @vertex
@@ -13,13 +15,24 @@ fn vs_mesh(@location(0) position: vec4f, @location(1) normal: vec4f) -> MeshVary
   var out: MeshVarying;
   out.world = position.xyz;
   out.normal = normal.xyz;
+  out.corner = normal.xyz;
   out.clip = frame.view_projection * vec4f(position.xyz, 1.0);
   return out;
 }
 
 @fragment
 fn fs_mesh(in: MeshVarying) -> @location(0) vec4f {
-  let n = normalize(in.normal);
+  // Pseudo-normals are smooth across every edge, which rounds a box's faces into gradients. A
+  // triangle whose corner normal strays far (> ~37°) from its own normal sits on a crease and is
+  // shaded flat; a finely tessellated mesh (the bunny) stays smooth. Decided once per triangle
+  // (a flat-interpolated corner), never per fragment, which would cut discs into large faces.
+  // (`smooth` is a reserved word in WGSL.)
+  let smooth_normal = normalize(in.normal);
+  var face = normalize(cross(dpdx(in.world), dpdy(in.world)));
+  if (dot(face, smooth_normal) < 0.0) {
+    face = -face;
+  }
+  let n = select(smooth_normal, face, dot(face, normalize(in.corner)) < 0.8);
   let v = normalize(frame.eye.xyz - in.world);
   let l = frame.light_dir.xyz;
   let mode = i32(frame.params.x);
