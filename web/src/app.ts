@@ -117,7 +117,7 @@ export class App implements Grabber {
       this.userObj = obj;
       await this.install(world, this.scenario);
       const triangles = world.meshTriangleCount;
-      this.messages.show(`${name}: ${triangles} triangles, fitted under the cloth as the collider. Choose a scene to go back.`, 'info', 'obj');
+      this.messages.show(`${name}: ${triangles} triangles, fitted under the cloth as the collider (the panel's "scene's own collider" goes back).`, 'info', 'obj');
       return { ok: true, triangles };
     });
   }
@@ -164,7 +164,11 @@ export class App implements Grabber {
     this.grabPlane = null;
     this.renderer.setCloth(world);
     this.redraw++;
+    this.onRebuilt?.();
   }
+
+  /** Called after every rebuild (a new world has its scene's settings: the panel reads them back). */
+  onRebuilt: (() => void) | null = null;
 
   /** Points the camera at the cloth's rest pose and the colliders. */
   private frameCamera(world: WeftWorld): void {

@@ -110,6 +110,7 @@ async function boot(): Promise<void> {
 
   const drop = canLoadObj(core) ? new ObjDrop(app, messages, document.getElementById('drop')!) : null;
   const panel = new Panel(app, scenes, messages, drop ? () => drop.pick() : undefined);
+  app.onRebuilt = () => panel.refresh();
   input = new Input(app.camera, app, {
     togglePause: () => {
       app.paused = !app.paused;
