@@ -23,10 +23,12 @@ WASM_CFLAGS += -I$(dir $(WEFT_BUNNY_HEADER))
 $(WASM_DIR)/core/bunny.o: $(WEFT_BUNNY_HEADER)
 endif
 
-# The mesh collider's exports need the core's mesh API (it arrives with the mesh collision work).
-WASM_BOUNDARY_SOURCES := $(filter-out wasm/weft_wasm_mesh.c,$(wildcard wasm/*.c))
+# The mesh collider's exports (and a user OBJ as the collider) need the core's mesh API (it arrives
+# with the mesh collision work).
+WASM_MESH_SOURCES := wasm/weft_wasm_mesh.c wasm/weft_wasm_obj.c
+WASM_BOUNDARY_SOURCES := $(filter-out $(WASM_MESH_SOURCES),$(wildcard wasm/*.c))
 ifneq ($(shell grep -l 'weft_world_mesh_collider' include/weft/weft.h 2>/dev/null),)
-WASM_BOUNDARY_SOURCES += wasm/weft_wasm_mesh.c
+WASM_BOUNDARY_SOURCES += $(WASM_MESH_SOURCES)
 endif
 WASM_BOUNDARY_OBJECTS := $(patsubst wasm/%.c,$(WASM_DIR)/boundary/%.o,$(WASM_BOUNDARY_SOURCES))
 WASM_UNIT_TESTS := $(patsubst tests/unit/%.c,$(WASM_DIR)/tests/%.wasm,$(wildcard tests/unit/test_*.c))

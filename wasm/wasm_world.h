@@ -14,4 +14,9 @@ typedef struct wasm_world {
 	float out[16];             // small results (sphere centre, ray hit) read by JS after a call
 } wasm_world;
 
+// Wraps a world built from `scene` in a handle (destroys the world if that fails). 0 on failure.
+wasm_world* wasm_world_adopt(weft_world* world, const weft_scene_def* scene);
+// The scene name JS wrote into the string buffer before the call (0-terminated here).
+const char* wasm_scene_name_argument(void);
+
 #endif

@@ -51,20 +51,32 @@ WASM_EXPORT(scene_name) const char* wasm_scene_name(int32_t index) {
 
 // ---- world lifetime -------------------------------------------------------------------------
 
-// Creates the named scene (name read from string_buffer) at grid × grid particles. 0 on failure.
-WASM_EXPORT(world_create_scene) wasm_world* wasm_world_create_scene(int32_t grid) {
-	string_buffer[sizeof string_buffer - 1] = '\0';
+wasm_world* wasm_world_adopt(weft_world* world, const weft_scene_def* scene) {
 	wasm_world* handle = calloc(1, sizeof *handle);
-	if (!handle) return NULL;
-	if (weft_scene(string_buffer, grid, &handle->scene) != WEFT_OK ||
-	    weft_world_create_scene(string_buffer, grid, &handle->world) != WEFT_OK) {
-		free(handle);
+	if (!handle) {
+		weft_world_destroy(world);
 		return NULL;
 	}
-	handle->compliance[WEFT_STRETCH] = handle->scene.cloth.stretch_compliance;
-	handle->compliance[WEFT_SHEAR] = handle->scene.cloth.shear_compliance;
-	handle->compliance[WEFT_BEND] = handle->scene.cloth.bend_compliance;
+	handle->world = world;
+	handle->scene = *scene;
+	handle->compliance[WEFT_STRETCH] = scene->cloth.stretch_compliance;
+	handle->compliance[WEFT_SHEAR] = scene->cloth.shear_compliance;
+	handle->compliance[WEFT_BEND] = scene->cloth.bend_compliance;
 	return handle;
+}
+
+const char* wasm_scene_name_argument(void) {
+	string_buffer[sizeof string_buffer - 1] = '\0';
+	return string_buffer;
+}
+
+// Creates the named scene (name read from string_buffer) at grid × grid particles. 0 on failure.
+WASM_EXPORT(world_create_scene) wasm_world* wasm_world_create_scene(int32_t grid) {
+	const char* name = wasm_scene_name_argument();
+	weft_scene_def scene;
+	weft_world* world = NULL;
+	if (weft_scene(name, grid, &scene) != WEFT_OK || weft_world_create_scene(name, grid, &world) != WEFT_OK) return NULL;
+	return wasm_world_adopt(world, &scene);
 }
 
 WASM_EXPORT(world_destroy) void wasm_world_destroy(wasm_world* h) {

@@ -85,3 +85,55 @@ export function clothCentre(page, dataUrl) {
     return { x: best[0] / scale, y: best[1] / scale, count: points.length };
   }, dataUrl);
 }
+
+/**
+ * Fraction of all pixels that differ between two PNGs (as imageDifference) AND are strongly
+ * coloured in the first: where something colourful is drawn in `a` that is not in `b`. With
+ * notGreen, pixels whose strongest channel is green do not count (in the normals mode that is
+ * whatever faces up, e.g. a cloth lying flat).
+ */
+export function colourfulDifference(page, a, b, { threshold = 24, notGreen = false } = {}) {
+  return page.evaluate(async ([urlA, urlB, limit, skipGreen]) => {
+    const decode = async (url) => {
+      const image = new Image();
+      image.src = url;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      return context.getImageData(0, 0, image.width, image.height).data;
+    };
+    const [x, y] = await Promise.all([decode(urlA), decode(urlB)]);
+    if (x.length !== y.length) return 1;
+    let count = 0;
+    for (let i = 0; i < x.length; i += 4) {
+      const differs = Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2])) > limit;
+      const green = x[i + 1] >= x[i] && x[i + 1] >= x[i + 2];
+      if (differs && Math.max(x[i], x[i + 1], x[i + 2]) - Math.min(x[i], x[i + 1], x[i + 2]) > 60 && !(skipGreen && green)) count++;
+    }
+    return count / (x.length / 4);
+  }, [a, b, threshold, notGreen]);
+}
+
+/** Mean colour of the strongly coloured pixels (the gold cloth; ground and sky are grey) and their share. */
+export function colourfulMean(page, dataUrl) {
+  return page.evaluate(async (url) => {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const { data } = context.getImageData(0, 0, image.width, image.height);
+    let r = 0, g = 0, b = 0, count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) <= 40) continue;
+      r += data[i], g += data[i + 1], b += data[i + 2], count++;
+    }
+    return { r: r / count, g: g / count, b: b / count, fraction: count / (data.length / 4) };
+  }, dataUrl);
+}

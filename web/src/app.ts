@@ -4,6 +4,7 @@
 // so step(n) from the hooks and the loop never interleave.
 import { OrbitCamera } from './camera';
 import type { WeftCore } from './core/wasm';
+import { createSceneWithObj } from './core/obj';
 import { WeftWorld, type Vec3 } from './core/world';
 import { add, dot, scale, sub } from './render/math';
 import type { ShadingMode } from './render/modes';
@@ -27,6 +28,23 @@ export interface Stats {
   mode: ShadingMode;
   /** Beyond DESIGN §5's list (a superset): where the sphere colliders are, for tools and tests. */
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
+  /** The mesh collider: the scene's own (the bunny) or a user's OBJ (with its file name); null for none. */
+  mesh: { triangles: number; source: 'scene' | 'obj'; name: string | null; min: Vec3; max: Vec3 } | null;
+}
+
+/** What loading an OBJ as the collider gave (window.weft.loadObj resolves to this). */
+export interface ObjResult {
+  ok: boolean;
+  /** Why the file was refused: the core reader's "name:line: reason". */
+  error?: string;
+  /** Triangles of the collider as simulated (0 when refused). */
+  triangles: number;
+}
+
+/** A user's OBJ, kept so a rebuild of the same scene (grid, solver) keeps it as the collider. */
+interface UserObj {
+  bytes: Uint8Array;
+  name: string;
 }
 
 export interface Scenario {
@@ -52,6 +70,8 @@ export class App implements Grabber {
   private grabPlane: { point: Vec3; normal: Vec3 } | null = null;
   private scenario!: Scenario;
   private lastDrawn = '';
+  private userObj: UserObj | null = null;
+  private meshBounds: { world: WeftWorld; min: Vec3; max: Vec3 } | null = null;
   /** Bumped by anything else that changes the picture (a rebuild, a resize, a new renderer). */
   redraw = 0;
 
@@ -63,39 +83,92 @@ export class App implements Grabber {
     return { ...this.scenario };
   }
 
-  /** Builds (or rebuilds) the cloth without reloading; keeps the old one if the new one fails. */
+  /**
+   * Builds (or rebuilds) the cloth without reloading; keeps the old one if the new one fails. A
+   * user's OBJ stays the collider while the scene stays the same; another scene brings its own.
+   */
   async load(scenario: Scenario): Promise<void> {
     await this.enqueue(async () => {
-      const world = new WeftWorld(this.core, scenario.scene, scenario.grid);
-      let solver: ClothSolver = new WasmSolver(world);
-      let kind = scenario.solver;
-      if (kind === 'gpu') {
-        const factory = solverFactories.gpu;
-        if (!factory) {
-          this.messages.show('The GPU solver is not part of this build yet; running the C core (wasm) solver.', 'warning', 'solver');
-          kind = 'wasm';
-        } else if (!this.renderer.device) {
-          this.messages.show('The GPU solver needs WebGPU; running the C core (wasm) solver.', 'warning', 'solver');
-          kind = 'wasm';
-        } else {
-          try {
-            solver = await factory({ world, gpuDevice: this.renderer.device });
-            this.messages.clear('solver');
-          } catch (error) {
-            this.messages.show(`The GPU solver failed to start (${(error as Error).message}); running the wasm solver.`, 'warning', 'solver');
-            kind = 'wasm';
-          }
-        }
-      } else this.messages.clear('solver');
-      this.solver?.release();
-      this.solver?.destroy();
-      this.solver = solver;
-      this.scenario = { ...scenario, solver: kind };
-      this.renderer.setCloth(world);
+      const obj = this.scenario?.scene === scenario.scene ? this.userObj : null;
+      const world = obj ? this.worldWithObj(scenario, obj) : new WeftWorld(this.core, scenario.scene, scenario.grid);
+      this.userObj = obj;
+      await this.install(world, scenario);
       this.frameCamera(world);
-      this.redraw++;
     });
   }
+
+  /**
+   * Makes the OBJ in `bytes` the collider of the current scene (in place of its spheres or mesh)
+   * and starts the cloth over from rest above it. A file the core refuses changes nothing: the
+   * running world goes on as it was, and the message names the line and the reason.
+   */
+  loadObj(bytes: Uint8Array, name: string): Promise<ObjResult> {
+    return this.enqueue(async () => {
+      const obj = { bytes, name };
+      let world: WeftWorld;
+      try {
+        world = this.worldWithObj(this.scenario, obj);
+      } catch (error) {
+        const reason = (error as Error).message;
+        // A warning, not an error: the page is fine, the file is not.
+        this.messages.show(`Could not use ${name} as the collider: ${reason}. The scene keeps running unchanged.`, 'warning', 'obj');
+        return { ok: false, error: reason, triangles: 0 };
+      }
+      this.userObj = obj;
+      await this.install(world, this.scenario);
+      const triangles = world.meshTriangleCount;
+      this.messages.show(`${name}: ${triangles} triangles, fitted under the cloth as the collider (the panel's "scene's own collider" goes back).`, 'info', 'obj');
+      return { ok: true, triangles };
+    });
+  }
+
+  /** Back to the scene's own colliders (no-op without a user OBJ). */
+  async clearObj(): Promise<void> {
+    if (!this.userObj) return;
+    const scenario = this.current;
+    await this.enqueue(() => (this.userObj = null));
+    await this.load(scenario);
+    this.messages.clear('obj');
+  }
+
+  private worldWithObj(scenario: Scenario, obj: UserObj): WeftWorld {
+    return new WeftWorld(this.core, scenario.scene, scenario.grid, () => createSceneWithObj(this.core, scenario.scene, scenario.grid, obj.bytes, obj.name));
+  }
+
+  /** Puts a freshly built world behind the requested solver (falling back to wasm, saying why). */
+  private async install(world: WeftWorld, scenario: Scenario): Promise<void> {
+    let solver: ClothSolver = new WasmSolver(world);
+    let kind = scenario.solver;
+    if (kind === 'gpu') {
+      const factory = solverFactories.gpu;
+      if (!factory) {
+        this.messages.show('The GPU solver is not part of this build yet; running the C core (wasm) solver.', 'warning', 'solver');
+        kind = 'wasm';
+      } else if (!this.renderer.device) {
+        this.messages.show('The GPU solver needs WebGPU; running the C core (wasm) solver.', 'warning', 'solver');
+        kind = 'wasm';
+      } else {
+        try {
+          solver = await factory({ world, gpuDevice: this.renderer.device });
+          this.messages.clear('solver');
+        } catch (error) {
+          this.messages.show(`The GPU solver failed to start (${(error as Error).message}); running the wasm solver.`, 'warning', 'solver');
+          kind = 'wasm';
+        }
+      }
+    } else this.messages.clear('solver');
+    this.solver?.release();
+    this.solver?.destroy();
+    this.solver = solver;
+    this.scenario = { ...scenario, solver: kind };
+    this.grabPlane = null;
+    this.renderer.setCloth(world);
+    this.redraw++;
+    this.onRebuilt?.();
+  }
+
+  /** Called after every rebuild (a new world has its scene's settings: the panel reads them back). */
+  onRebuilt: (() => void) | null = null;
 
   /** Points the camera at the cloth's rest pose and the colliders. */
   private frameCamera(world: WeftWorld): void {
@@ -171,7 +244,27 @@ export class App implements Grabber {
       sphereMoving: this.sphereMoving,
       mode: this.mode,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
+      mesh: this.meshStats(world),
     };
+  }
+
+  private meshStats(world: WeftWorld): Stats['mesh'] {
+    const mesh = world.meshCollider();
+    if (!mesh) return null;
+    // The collider is static: its bounds are computed once per world (stats() runs every frame).
+    if (this.meshBounds?.world !== world) {
+      const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+      for (let i = 0; i < mesh.vertices.length; i += 4) {
+        for (let k = 0; k < 3; k++) {
+          min[k] = Math.min(min[k], mesh.vertices[i + k]);
+          max[k] = Math.max(max[k], mesh.vertices[i + k]);
+        }
+      }
+      this.meshBounds = { world, min: { x: min[0], y: min[1], z: min[2] }, max: { x: max[0], y: max[1], z: max[2] } };
+    }
+    const { min, max } = this.meshBounds;
+    const triangles = world.meshTriangleCount;
+    return this.userObj ? { triangles, source: 'obj', name: this.userObj.name, min, max } : { triangles, source: 'scene', name: null, min, max };
   }
 
   frameInput(): FrameInput {

@@ -1,5 +1,5 @@
-// window.weft: the page's contract with tests and tooling (DESIGN.md §5). Nothing more, nothing less.
-import type { App, Stats } from './app';
+// window.weft: the page's contract with tests and tooling (DESIGN.md §5, plus loadObj).
+import type { App, ObjResult, Stats } from './app';
 
 export interface WeftHooks {
   stats(): Stats;
@@ -9,6 +9,8 @@ export interface WeftHooks {
   resume(): void;
   reset(): Promise<void>;
   step(n: number): Promise<void>;
+  /** Makes OBJ text the collider of the current scene, as dropping a file does (the page shows the same message). */
+  loadObj(text: string): Promise<ObjResult>;
 }
 
 declare global {
@@ -35,6 +37,10 @@ export function installHooks(app: App, changed: () => void): void {
       const frames = Math.floor(Number(n));
       if (!Number.isFinite(frames) || frames < 0) return Promise.reject(new Error(`step(n) needs a whole number ≥ 0, got ${n}`));
       return app.step(frames);
+    },
+    loadObj: (text: string) => {
+      if (typeof text !== 'string') return Promise.reject(new Error(`loadObj(text) needs the OBJ file's text, got ${typeof text}`));
+      return app.loadObj(new TextEncoder().encode(text), 'loadObj');
     },
   };
 }

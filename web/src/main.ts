@@ -9,6 +9,8 @@ import { WebGl2Renderer } from './render/webgl2';
 import { NoWebGpuError, WebGpuRenderer } from './render/webgpu';
 import { Hud } from './ui/hud';
 import { Input } from './ui/input';
+import { canLoadObj } from './core/obj';
+import { ObjDrop } from './ui/drop';
 import { Messages } from './ui/messages';
 import { Panel } from './ui/panel';
 
@@ -106,7 +108,9 @@ async function boot(): Promise<void> {
   window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', resize);
   resize();
 
-  const panel = new Panel(app, scenes, messages);
+  const drop = canLoadObj(core) ? new ObjDrop(app, messages, document.getElementById('drop')!) : null;
+  const panel = new Panel(app, scenes, messages, drop ? () => drop.pick() : undefined);
+  app.onRebuilt = () => panel.refresh();
   input = new Input(app.camera, app, {
     togglePause: () => {
       app.paused = !app.paused;

@@ -95,6 +95,12 @@ export interface WeftExports extends LayoutExports {
   world_mesh_cell_triangles_ptr?(world: Handle): Ptr;
   world_mesh_cell_flags_ptr?(world: Handle): Ptr;
   world_mesh_grid?(world: Handle): Ptr; // float[7]: origin xyz, cell size, dims xyz
+  // A user OBJ as the collider (wasm/weft_wasm_obj.c; same condition as the mesh exports).
+  obj_name_buffer?(): Ptr;
+  obj_name_buffer_size?(): number;
+  obj_alloc?(size: number): Ptr;
+  obj_free?(data: Ptr): void;
+  world_create_scene_obj?(grid: number, data: Ptr, size: number): Handle;
   layout_tethers_per_particle(): number;
 }
 
@@ -133,11 +139,11 @@ export class WeftCore {
     return new TextDecoder().decode(bytes.subarray(0, end < 0 ? 0 : end));
   }
 
-  /** Puts s into the module's string buffer (truncated to fit) for the next call. */
-  writeString(s: string): void {
-    const size = this.exports.string_buffer_size();
+  /** Puts s into the module's string buffer, or another 0-terminated one, truncated to fit. */
+  writeString(s: string, buffer = { ptr: this.exports.string_buffer(), size: this.exports.string_buffer_size() }): void {
+    const { ptr, size } = buffer;
     const encoded = new TextEncoder().encode(s).subarray(0, size - 1);
-    const target = new Uint8Array(this.memory, this.exports.string_buffer(), size);
+    const target = new Uint8Array(this.memory, ptr, size);
     target.set(encoded);
     target[encoded.length] = 0;
   }

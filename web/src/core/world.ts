@@ -57,11 +57,17 @@ export class WeftWorld {
   private viewBuffer: ArrayBuffer | null = null;
   private views = new Map<string, ArrayBufferView>();
 
-  /** Builds the named scene at grid × grid; throws with the core's message on bad input. */
-  constructor(readonly core: WeftCore, readonly scene: string, readonly grid: number) {
+  /**
+   * Builds the named scene at grid × grid; throws with the core's message on bad input. With
+   * `create`, that makes the core world instead (returns its handle or throws), e.g. createSceneWithObj.
+   */
+  constructor(readonly core: WeftCore, readonly scene: string, readonly grid: number, create?: () => number) {
     this.exports = core.exports;
-    core.writeString(scene);
-    this.handle = this.exports.world_create_scene(grid);
+    if (create) this.handle = create();
+    else {
+      core.writeString(scene);
+      this.handle = this.exports.world_create_scene(grid);
+    }
     if (!this.handle) throw new Error(`cannot create scene "${scene}" at grid ${grid}: ${core.lastError() || 'unknown error'}`);
     const e = this.exports;
     this.width = e.world_grid_width(this.handle);
@@ -213,6 +219,11 @@ export class WeftWorld {
   }
   get grabbed(): number {
     return this.exports.world_grabbed(this.handle);
+  }
+
+  /** Triangles of the mesh collider as simulated (degenerate ones dropped); 0 without one. */
+  get meshTriangleCount(): number {
+    return this.exports.world_mesh_triangle_count?.(this.handle) ?? 0;
   }
 
   /** The static mesh collider as simulated (world space), or null when the scene has none. */

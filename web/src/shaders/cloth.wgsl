@@ -37,24 +37,6 @@ fn shade_silk(n: vec3f, v: vec3f, l: vec3f, uv: vec2f, front: bool) -> vec3f {
   return base * wrap * weave * LIGHT_COLOR + sheen + rim + ambient;
 }
 
-// Polished gold: GGX specular from the key light plus the sky reflected, Fresnel-weighted.
-fn shade_gold(n: vec3f, v: vec3f, l: vec3f) -> vec3f {
-  let f0 = vec3f(1.0, 0.766, 0.336);
-  let roughness = 0.3;
-  let a2 = pow(roughness * roughness, 2.0);
-  let h = normalize(l + v);
-  let n_dot_l = max(dot(n, l), 0.0);
-  let n_dot_v = max(dot(n, v), 1e-3);
-  let n_dot_h = max(dot(n, h), 0.0);
-  let d = a2 / (PI * pow(n_dot_h * n_dot_h * (a2 - 1.0) + 1.0, 2.0));
-  let k = pow(roughness + 1.0, 2.0) / 8.0;
-  let g = (n_dot_l / (n_dot_l * (1.0 - k) + k)) * (n_dot_v / (n_dot_v * (1.0 - k) + k));
-  let f = fresnel_schlick(f0, dot(h, v));
-  let specular = d * g * f / max(4.0 * n_dot_l * n_dot_v, 1e-3) * n_dot_l;
-  let environment = sky(reflect(-v, n)) * fresnel_schlick(f0, n_dot_v);
-  return specular * LIGHT_COLOR + environment * 1.7 + f0 * 0.03;
-}
-
 // Blue (compressed) → grey (rest length) → yellow → red (stretched by the full scale or more).
 fn heat(strain: f32) -> vec3f {
   let t = clamp(strain / frame.params.y, -1.0, 1.0);

@@ -30,6 +30,30 @@ fn fresnel_schlick(f0: vec3f, cos_theta: f32) -> vec3f {
   return f0 + (vec3f(1.0) - f0) * pow(1.0 - clamp(cos_theta, 0.0, 1.0), 5.0);
 }
 
+const GOLD_F0: vec3f = vec3f(1.0, 0.62, 0.15);
+
+// Polished yellow gold (the cloth's gold mode and a mesh collider's): GGX specular from the key light
+// plus the sky reflected, Fresnel-weighted. Tuned for how it reads after to_display, not for the
+// measured F0 of gold (1.0, 0.77, 0.34): per-channel tone mapping pushes bright reflections toward
+// white, so that F0 under a sky this bright came out pale cream. A deeper F0 and a reflection about
+// half as strong keep most of the surface in the curve's saturated middle; the hot spot still clips.
+fn shade_gold(n: vec3f, v: vec3f, l: vec3f) -> vec3f {
+  let f0 = GOLD_F0;
+  let roughness = 0.3;
+  let a2 = pow(roughness * roughness, 2.0);
+  let h = normalize(l + v);
+  let n_dot_l = max(dot(n, l), 0.0);
+  let n_dot_v = max(dot(n, v), 1e-3);
+  let n_dot_h = max(dot(n, h), 0.0);
+  let d = a2 / (PI * pow(n_dot_h * n_dot_h * (a2 - 1.0) + 1.0, 2.0));
+  let k = pow(roughness + 1.0, 2.0) / 8.0;
+  let g = (n_dot_l / (n_dot_l * (1.0 - k) + k)) * (n_dot_v / (n_dot_v * (1.0 - k) + k));
+  let f = fresnel_schlick(f0, dot(h, v));
+  let specular = d * g * f / max(4.0 * n_dot_l * n_dot_v, 1e-3) * n_dot_l;
+  let environment = sky(reflect(-v, n)) * fresnel_schlick(f0, n_dot_v);
+  return specular * LIGHT_COLOR + environment * 0.85 + f0 * 0.02;
+}
+
 // ACES-like curve then gamma: the canvas is a plain 8-bit target.
 fn to_display(linear: vec3f) -> vec4f {
   let color = linear * 0.75; // exposure

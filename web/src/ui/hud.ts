@@ -11,6 +11,7 @@ export interface HudStats {
   frame: number;
   scene: string;
   grid: string;
+  mesh: { triangles: number; name: string | null } | null;
 }
 
 export class Hud {
@@ -25,6 +26,7 @@ export class Hud {
       `${stats.fps.toFixed(0).padStart(3)} fps   sim ${stats.simMs.toFixed(2)} ms/frame${stats.paused ? '   PAUSED' : ''}`,
       `${stats.particles} particles   ${stats.constraints} constraints   ${stats.colors} colours`,
       `${stats.scene} ${stats.grid}   solver ${stats.solver}   renderer ${stats.renderer}   frame ${stats.frame}`,
+      ...(stats.mesh ? [`collider ${stats.mesh.name ?? 'mesh'}: ${stats.mesh.triangles} triangles`] : []),
     ].join('\n');
   }
 }

@@ -28,7 +28,8 @@ export class Panel {
     reset: () => void this.app.reset(),
   };
 
-  constructor(private readonly app: App, sceneNames: string[], private readonly messages: Messages) {
+  /** pickObj opens a file picker for a user OBJ collider (ui/drop.ts); without it no such buttons. */
+  constructor(private readonly app: App, sceneNames: string[], private readonly messages: Messages, pickObj?: () => void) {
     const m = this.model;
     const grids = [...new Set([...GRID_CHOICES, app.current.grid])].sort((a, b) => a - b); // a URL grid may be off the list
     const rebuild = () => this.rebuild();
@@ -46,6 +47,11 @@ export class Panel {
       scene.add(m, 'solver', ['wasm', 'gpu']).onChange(rebuild),
       scene.add(m, 'mode', [...SHADING_MODES]).name('shading').onChange(() => (app.mode = m.mode as typeof app.mode)),
     );
+    if (pickObj) {
+      // Drag-and-drop does the same; this is for users who cannot drag a file onto the page.
+      scene.add({ load: pickObj }, 'load').name('collider from .obj…');
+      scene.add({ clear: () => void app.clearObj().then(() => this.refresh()) }, 'clear').name("scene's own collider");
+    }
     const solver = this.gui.addFolder('Solver');
     const applySubsteps = live(() => app.solver.apply({ substeps: m.substeps, iterations: m.iterations }));
     this.controllers.push(

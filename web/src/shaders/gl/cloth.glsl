@@ -39,23 +39,6 @@ vec3 shade_silk(vec3 n, vec3 v, vec3 l, vec2 uv, bool front) {
   return base * wrap * weave * LIGHT_COLOR + sheen + rim + ambient;
 }
 
-vec3 shade_gold(vec3 n, vec3 v, vec3 l) {
-  vec3 f0 = vec3(1.0, 0.766, 0.336);
-  float roughness = 0.3;
-  float a2 = pow(roughness * roughness, 2.0);
-  vec3 h = normalize(l + v);
-  float n_dot_l = max(dot(n, l), 0.0);
-  float n_dot_v = max(dot(n, v), 1e-3);
-  float n_dot_h = max(dot(n, h), 0.0);
-  float d = a2 / (PI * pow(n_dot_h * n_dot_h * (a2 - 1.0) + 1.0, 2.0));
-  float k = pow(roughness + 1.0, 2.0) / 8.0;
-  float g = (n_dot_l / (n_dot_l * (1.0 - k) + k)) * (n_dot_v / (n_dot_v * (1.0 - k) + k));
-  vec3 f = fresnel_schlick(f0, dot(h, v));
-  vec3 specular = d * g * f / max(4.0 * n_dot_l * n_dot_v, 1e-3) * n_dot_l;
-  vec3 environment = sky(reflect(-v, n)) * fresnel_schlick(f0, n_dot_v);
-  return specular * LIGHT_COLOR + environment * 1.7 + f0 * 0.03;
-}
-
 vec3 heat(float strain) {
   float t = clamp(strain / frame.params.y, -1.0, 1.0);
   if (t < 0.0) return mix(vec3(0.3, 0.36, 0.45), vec3(0.1, 0.3, 0.95), -t);

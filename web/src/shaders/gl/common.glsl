@@ -29,6 +29,26 @@ vec3 fresnel_schlick(vec3 f0, float cos_theta) {
   return f0 + (vec3(1.0) - f0) * pow(1.0 - clamp(cos_theta, 0.0, 1.0), 5.0);
 }
 
+// Twin of common.wgsl's shade_gold (why the F0 is deeper than measured gold: see there).
+const vec3 GOLD_F0 = vec3(1.0, 0.62, 0.15);
+
+vec3 shade_gold(vec3 n, vec3 v, vec3 l) {
+  vec3 f0 = GOLD_F0;
+  float roughness = 0.3;
+  float a2 = pow(roughness * roughness, 2.0);
+  vec3 h = normalize(l + v);
+  float n_dot_l = max(dot(n, l), 0.0);
+  float n_dot_v = max(dot(n, v), 1e-3);
+  float n_dot_h = max(dot(n, h), 0.0);
+  float d = a2 / (PI * pow(n_dot_h * n_dot_h * (a2 - 1.0) + 1.0, 2.0));
+  float k = pow(roughness + 1.0, 2.0) / 8.0;
+  float g = (n_dot_l / (n_dot_l * (1.0 - k) + k)) * (n_dot_v / (n_dot_v * (1.0 - k) + k));
+  vec3 f = fresnel_schlick(f0, dot(h, v));
+  vec3 specular = d * g * f / max(4.0 * n_dot_l * n_dot_v, 1e-3) * n_dot_l;
+  vec3 environment = sky(reflect(-v, n)) * fresnel_schlick(f0, n_dot_v);
+  return specular * LIGHT_COLOR + environment * 0.85 + f0 * 0.02;
+}
+
 vec4 to_display(vec3 linear_color) {
   vec3 color = linear_color * 0.75; // exposure
   vec3 mapped = clamp((color * (2.51 * color + 0.03)) / (color * (2.43 * color + 0.59) + 0.14), 0.0, 1.0);
