@@ -1,6 +1,6 @@
 // The GPU solver with a mesh collider in the page (headless Chromium, WebGPU on SwiftShader):
 // ?scene=bunny&solver=gpu runs mesh_collide.wgsl instead of refusing the scene, and step(n) +
-// positions() agree with ?solver=wasm. The page runs the tiled schedule (another Gauss-Seidel
+// positions() agree with ?solver=wasm; a user's OBJ (window.weft.loadObj) keeps the GPU solver. The page runs the tiled schedule (another Gauss-Seidel
 // order than C): folds slide differently (measured 0.19 m max difference at frame 60), so the
 // agreement is physical: ≤ 1e-6 m after one frame (free fall); at frame 60 the centre vertex rests
 // on the bunny's back at the same height (≤ 1 cm; measured 2.7 mm) and the cloth's mean height
@@ -51,6 +51,48 @@ test('?scene=bunny&solver=gpu: the GPU collides with the bunny and agrees with ?
     assert.equal(g60.stats.solver, 'gpu');
     assert.deepEqual(gpu.errors, []);
     assert.deepEqual(wasm.errors, []);
+  } finally {
+    await gpu.page.close();
+    await wasm.page.close();
+  }
+});
+
+// A unit box, counter-clockwise from outside (fitted under the cloth by the core: 0.96 m wide and tall).
+const BOX = `v -0.5 0 -0.5
+v 0.5 0 -0.5
+v 0.5 0 0.5
+v -0.5 0 0.5
+v -0.5 1 -0.5
+v 0.5 1 -0.5
+v 0.5 1 0.5
+v -0.5 1 0.5
+f 1 2 3 4
+f 5 8 7 6
+f 1 5 6 2
+f 2 6 7 3
+f 3 7 8 4
+f 4 8 5 1
+`;
+
+test('a user OBJ as the collider keeps ?solver=gpu, and the cloth rests on it as on wasm (box, grid 16)', async () => {
+  const gpu = await openApp(session, '?solver=gpu&scene=bunny&grid=16');
+  const wasm = await openApp(session, '?solver=wasm&scene=bunny&grid=16');
+  try {
+    const centreAfter = (page) =>
+      page.evaluate(async (box) => {
+        const result = await window.weft.loadObj(box);
+        window.weft.pause();
+        await window.weft.reset();
+        await window.weft.step(60);
+        const p = await window.weft.positions();
+        return { result, stats: window.weft.stats(), y: p[4 * (8 * 16 + 8) + 1] };
+      }, BOX);
+    const g = await centreAfter(gpu.page), w = await centreAfter(wasm.page);
+    assert.ok(!g.result.error, `the box was taken: ${g.result.error}`);
+    assert.equal(g.stats.solver, 'gpu', 'the GPU solver runs with the user collider');
+    assert.ok(w.y > 0.8, `the wasm cloth rests on the box top (${w.y} m)`);
+    assert.ok(Math.abs(g.y - w.y) <= 1e-2, `centre height: gpu ${g.y} m, wasm ${w.y} m`);
+    assert.deepEqual(gpu.errors, []);
   } finally {
     await gpu.page.close();
     await wasm.page.close();
