@@ -16,7 +16,7 @@ struct Projection {
   valid: bool,
 }
 
-// XPBD distance constraint (solver.c: solve_constraints). λ is the multiplier accumulated so far in
+// XPBD distance constraint (solver_simd.c: solve_scalar). λ is the multiplier accumulated so far in
 // this substep (0 in its first iteration).
 fn project_distance(a: vec4f, b: vec4f, rest_length: f32, compliance: f32, lambda: f32,
                     inverse_h2: f32) -> Projection {

@@ -15,8 +15,8 @@ fn solved(i: u32) -> vec4f {
   return predicted[i];
 }
 
-fn solve_constraint(k: u32) {
-  let c = constraints[k];
+// One XPBD distance constraint c whose multiplier lives at lambdas[k].
+fn solve_link(c: Constraint, k: u32) {
   let n = particle_count();
   if (c.a >= n || c.b >= n) {
     return;
@@ -52,7 +52,7 @@ fn solve_color(@builtin(global_invocation_id) id: vec3u,
   if (k >= step.range.z || k >= arrayLength(&constraints)) {
     return;
   }
-  solve_constraint(k);
+  solve_link(constraints[k], k);
 }
 
 // The overflow batch (constraints that fit no colour) in order, by one invocation.
@@ -60,7 +60,7 @@ fn solve_color(@builtin(global_invocation_id) id: vec3u,
 fn solve_overflow() {
   let end = min(step.range.z, arrayLength(&constraints));
   for (var k = step.range.y; k < end; k += 1u) {
-    solve_constraint(k);
+    solve_link(constraints[k], k);
   }
 }
 
@@ -84,22 +84,7 @@ fn solve_leftovers(@builtin(global_invocation_id) id: vec3u,
   if (l >= min(step.grid.w, arrayLength(&leftovers))) {
     return;
   }
-  let c = leftovers[l];
-  let n = particle_count();
-  if (c.a >= n || c.b >= n) {
-    return;
-  }
-  let h = step.gravity_h.w;
-  let k = step.grid.z + l;
-  let lambda = load_lambda(k);
-  let r = project_distance(predicted[c.a], predicted[c.b], c.rest_length, c.compliance, lambda,
-                           1.0 / (h * h));
-  if (!r.valid) {
-    return;
-  }
-  store_lambda(k, lambda + r.delta_lambda);
-  predicted[c.a] = vec4f(predicted[c.a].xyz + r.da, predicted[c.a].w);
-  predicted[c.b] = vec4f(predicted[c.b].xyz + r.db, predicted[c.b].w);
+  solve_link(leftovers[l], step.grid.z + l);
 }
 
 // End of a substep: (leftover), tethers, collisions, velocity update. Reads `predicted`, writes the
