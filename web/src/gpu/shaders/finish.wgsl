@@ -89,7 +89,7 @@ fn collide_particle(x_in: vec4f, start: vec3f) -> vec4f {
   return collide_mesh(x, start);
 }
 
-// Velocity from the displacement, with the speed clamp (solver.c: update_velocities).
+// Velocity from the displacement, with the speed clamp (solver.c: weft_phase_update).
 fn update_velocity(x: vec3f, start: vec3f) -> vec3f {
   let h = step.gravity_h.w;
   var v = (x - start) * (1.0 / h);

@@ -44,7 +44,7 @@ fn particle_count() -> u32 {
   return step.range.x;
 }
 
-// Normal of the grid at p by central differences on the finished positions (solver.c: grid_normals).
+// Normal of the grid at p by central differences on the finished positions (solver.c: weft_phase_wind_normals).
 fn grid_normal(p: u32) -> vec3f {
   let w = step.grid.x;
   let h = step.grid.y;
@@ -66,7 +66,7 @@ fn grid_normal(p: u32) -> vec3f {
 }
 
 // Forces, damping and the predicted position of particle p from its state at the start of the
-// substep (solver.c: integrate); returns the prediction (w = inverse mass). The new velocity is not
+// substep (solver.c: weft_phase_integrate); returns the prediction (w = inverse mass). The new velocity is not
 // stored: the update at the end of the substep replaces it before anything reads it.
 fn integrate_state(p: u32, x: vec4f, v: vec3f) -> vec4f {
   let h = step.gravity_h.w;
