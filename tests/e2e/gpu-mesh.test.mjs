@@ -8,7 +8,8 @@
 // lower. The first load compiles the mesh kernel on SwiftShader: about 15 s.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, startBrowser } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { maxDifference, openApp, runFrames, startBrowser } from './harness.mjs';
 
 let session;
 before(async () => {
@@ -18,26 +19,15 @@ after(async () => {
   await session?.close();
 });
 
-async function run(page, frames) {
-  return page.evaluate(async (n) => {
-    window.weft.pause();
-    await window.weft.reset();
-    await window.weft.step(n);
-    return { positions: Array.from(await window.weft.positions()), stats: window.weft.stats() };
-  }, frames);
-}
-
-const maxDifference = (a, b) => a.reduce((m, v, i) => (i % 4 === 3 ? m : Math.max(m, Math.abs(v - b[i]))), 0);
-
 test('?scene=bunny&solver=gpu: the GPU collides with the bunny and agrees with ?solver=wasm (bunny 24)', async () => {
   const gpu = await openApp(session, '?solver=gpu&scene=bunny&grid=24');
   const wasm = await openApp(session, '?solver=wasm&scene=bunny&grid=24');
   try {
-    const g1 = await run(gpu.page, 1), w1 = await run(wasm.page, 1);
+    const g1 = await runFrames(gpu.page, 1), w1 = await runFrames(wasm.page, 1);
     assert.equal(g1.stats.solver, 'gpu', 'the GPU solver runs the bunny scene (no fallback)');
     assert.equal(w1.stats.solver, 'wasm');
     assert.ok(maxDifference(g1.positions, w1.positions) <= 1e-6, `frame 1: ${maxDifference(g1.positions, w1.positions)} m`);
-    const g60 = await run(gpu.page, 60), w60 = await run(wasm.page, 60);
+    const g60 = await runFrames(gpu.page, 60), w60 = await runFrames(wasm.page, 60);
     const height = (p, i) => p[4 * i + 1];
     const mean = (p) => p.reduce((m, v, i) => (i % 4 === 1 ? m + v : m), 0) / (p.length / 4);
     const centre = 12 * 24 + 12;
@@ -58,21 +48,7 @@ test('?scene=bunny&solver=gpu: the GPU collides with the bunny and agrees with ?
 });
 
 // A unit box, counter-clockwise from outside (fitted under the cloth by the core: 0.96 m wide and tall).
-const BOX = `v -0.5 0 -0.5
-v 0.5 0 -0.5
-v 0.5 0 0.5
-v -0.5 0 0.5
-v -0.5 1 -0.5
-v 0.5 1 -0.5
-v 0.5 1 0.5
-v -0.5 1 0.5
-f 1 2 3 4
-f 5 8 7 6
-f 1 5 6 2
-f 2 6 7 3
-f 3 7 8 4
-f 4 8 5 1
-`;
+const BOX = readFileSync(new URL('./fixtures/box.obj', import.meta.url), 'utf8');
 
 test('a user OBJ as the collider keeps ?solver=gpu, and the cloth rests on it as on wasm (box, grid 16)', async () => {
   const gpu = await openApp(session, '?solver=gpu&scene=bunny&grid=16');

@@ -5,7 +5,7 @@
 // after 30 frames on a 2 m cloth, and ≤ 1e-6 m after one frame (still mostly free fall).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, startBrowser } from './harness.mjs';
+import { maxDifference, openApp, runFrames, startBrowser } from './harness.mjs';
 
 let session;
 before(async () => {
@@ -15,30 +15,18 @@ after(async () => {
   await session?.close();
 });
 
-/** Pauses, resets, steps n frames; returns the positions and stats. */
-async function run(page, frames) {
-  return page.evaluate(async (n) => {
-    window.weft.pause();
-    await window.weft.reset();
-    await window.weft.step(n);
-    return { positions: Array.from(await window.weft.positions()), stats: window.weft.stats() };
-  }, frames);
-}
-
-const maxDifference = (a, b) => a.reduce((m, v, i) => (i % 4 === 3 ? m : Math.max(m, Math.abs(v - b[i]))), 0);
-
 test('?solver=gpu: step(n) + positions() agree with ?solver=wasm (hang 24)', async () => {
   const gpu = await openApp(session, '?solver=gpu&scene=hang&grid=24');
   const wasm = await openApp(session, '?solver=wasm&scene=hang&grid=24');
   try {
-    const g1 = await run(gpu.page, 1), w1 = await run(wasm.page, 1);
+    const g1 = await runFrames(gpu.page, 1), w1 = await runFrames(wasm.page, 1);
     assert.equal(g1.stats.solver, 'gpu', 'the GPU solver runs (no fallback)');
     assert.equal(g1.stats.renderer, 'webgpu');
     assert.equal(w1.stats.solver, 'wasm');
     assert.equal(g1.stats.frame, 1);
     assert.equal(g1.positions.length, 24 * 24 * 4);
     assert.ok(maxDifference(g1.positions, w1.positions) <= 1e-6, `frame 1: ${maxDifference(g1.positions, w1.positions)} m`);
-    const g30 = await run(gpu.page, 30), w30 = await run(wasm.page, 30);
+    const g30 = await runFrames(gpu.page, 30), w30 = await runFrames(wasm.page, 30);
     const start = await wasm.page.evaluate(async () => {
       await window.weft.reset();
       return Array.from(await window.weft.positions());

@@ -54,3 +54,16 @@ export async function openApp(session, query = '', { width = 800, height = 600, 
 export function waitFor(page, fn, arg, timeout = 30_000) {
   return page.waitForFunction(fn, arg, { timeout, polling: 50 });
 }
+
+/** Pauses, resets and steps n frames (window.weft hooks); returns the positions and stats. */
+export function runFrames(page, frames) {
+  return page.evaluate(async (n) => {
+    window.weft.pause();
+    await window.weft.reset();
+    await window.weft.step(n);
+    return { positions: Array.from(await window.weft.positions()), stats: window.weft.stats() };
+  }, frames);
+}
+
+/** Largest coordinate difference between two xyzw position arrays (w ignored). */
+export const maxDifference = (a, b) => a.reduce((m, v, i) => (i % 4 === 3 ? m : Math.max(m, Math.abs(v - b[i]))), 0);

@@ -4,26 +4,12 @@
 // test runs on WebGL2 too, where it costs one page.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { openApp, startBrowser, waitFor } from './harness.mjs';
 import { colourfulDifference } from './pixels.mjs';
 
 // A unit box, 6 quads (12 triangles once fan-triangulated), faces counter-clockwise from outside.
-const BOX = `# unit box
-v -0.5 0 -0.5
-v 0.5 0 -0.5
-v 0.5 0 0.5
-v -0.5 0 0.5
-v -0.5 1 -0.5
-v 0.5 1 -0.5
-v 0.5 1 0.5
-v -0.5 1 0.5
-f 1 2 3 4
-f 5 8 7 6
-f 1 5 6 2
-f 2 6 7 3
-f 3 7 8 4
-f 4 8 5 1
-`;
+const BOX = readFileSync(new URL('./fixtures/box.obj', import.meta.url), 'utf8');
 
 // Each refused with the line that is wrong in the message.
 const MALFORMED = [

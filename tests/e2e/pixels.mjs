@@ -1,17 +1,30 @@
 // Pixel checks done inside the page (the browser decodes PNGs; Node needs no image library).
 
+// Installs window.__weftDecodePng(url) → ImageData in the page, once: every check below decodes
+// PNGs through it.
+async function installDecoder(page) {
+  await page.evaluate(() => {
+    if (window.__weftDecodePng) return;
+    window.__weftDecodePng = async (url) => {
+      const image = new Image();
+      image.src = url;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      return context.getImageData(0, 0, image.width, image.height);
+    };
+  });
+}
+
 /** Decodes a PNG data URL in the page and returns summary statistics of its pixels. */
-export function imageStats(page, dataUrl) {
+export async function imageStats(page, dataUrl) {
+  await installDecoder(page);
   return page.evaluate(async (url) => {
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.width;
-    canvas.height = image.height;
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
+    const image = await window.__weftDecodePng(url);
+    const { data } = image;
     const colours = new Set();
     let sum = 0, sumSq = 0, saturated = 0, reddish = 0;
     const n = data.length / 4;
@@ -30,20 +43,10 @@ export function imageStats(page, dataUrl) {
 }
 
 /** Fraction of pixels whose colour differs by more than `threshold` (max channel) between two PNGs. */
-export function imageDifference(page, a, b, threshold = 24) {
+export async function imageDifference(page, a, b, threshold = 24) {
+  await installDecoder(page);
   return page.evaluate(async ([urlA, urlB, limit]) => {
-    const decode = async (url) => {
-      const image = new Image();
-      image.src = url;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.width;
-      canvas.height = image.height;
-      const context = canvas.getContext('2d');
-      context.drawImage(image, 0, 0);
-      return context.getImageData(0, 0, image.width, image.height).data;
-    };
-    const [x, y] = await Promise.all([decode(urlA), decode(urlB)]);
+    const [x, y] = (await Promise.all([window.__weftDecodePng(urlA), window.__weftDecodePng(urlB)])).map((i) => i.data);
     if (x.length !== y.length) return 1;
     let differing = 0;
     for (let i = 0; i < x.length; i += 4) {
@@ -54,17 +57,11 @@ export function imageDifference(page, a, b, threshold = 24) {
 }
 
 /** Centre (CSS pixels) of the cloth in a normals-mode capture: the strongly coloured pixels. */
-export function clothCentre(page, dataUrl) {
+export async function clothCentre(page, dataUrl) {
+  await installDecoder(page);
   return page.evaluate(async (url) => {
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.width;
-    canvas.height = image.height;
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
+    const image = await window.__weftDecodePng(url);
+    const { data } = image;
     const points = [];
     for (let y = 0; y < image.height; y += 2) {
       for (let x = 0; x < image.width; x += 2) {
@@ -92,20 +89,10 @@ export function clothCentre(page, dataUrl) {
  * notGreen, pixels whose strongest channel is green do not count (in the normals mode that is
  * whatever faces up, e.g. a cloth lying flat).
  */
-export function colourfulDifference(page, a, b, { threshold = 24, notGreen = false } = {}) {
+export async function colourfulDifference(page, a, b, { threshold = 24, notGreen = false } = {}) {
+  await installDecoder(page);
   return page.evaluate(async ([urlA, urlB, limit, skipGreen]) => {
-    const decode = async (url) => {
-      const image = new Image();
-      image.src = url;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.width;
-      canvas.height = image.height;
-      const context = canvas.getContext('2d');
-      context.drawImage(image, 0, 0);
-      return context.getImageData(0, 0, image.width, image.height).data;
-    };
-    const [x, y] = await Promise.all([decode(urlA), decode(urlB)]);
+    const [x, y] = (await Promise.all([window.__weftDecodePng(urlA), window.__weftDecodePng(urlB)])).map((i) => i.data);
     if (x.length !== y.length) return 1;
     let count = 0;
     for (let i = 0; i < x.length; i += 4) {
@@ -118,17 +105,11 @@ export function colourfulDifference(page, a, b, { threshold = 24, notGreen = fal
 }
 
 /** Mean colour of the strongly coloured pixels (the gold cloth; ground and sky are grey) and their share. */
-export function colourfulMean(page, dataUrl) {
+export async function colourfulMean(page, dataUrl) {
+  await installDecoder(page);
   return page.evaluate(async (url) => {
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.width;
-    canvas.height = image.height;
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
+    const image = await window.__weftDecodePng(url);
+    const { data } = image;
     let r = 0, g = 0, b = 0, count = 0;
     for (let i = 0; i < data.length; i += 4) {
       if (Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) <= 40) continue;
