@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mesh.h"
+#include "mesh_oracle.h"
 #include "test.h"
 
 // Winding number of the closed mesh around p (1 inside, 0 outside), in double.
@@ -31,18 +32,8 @@ static double winding_number(const weft_mesh_collider_view* mesh, const float* p
 	return total / (4.0 * 3.14159265358979323846);
 }
 
-// Distance to the mesh by brute force.
 static float brute_distance(const weft_mesh_collider_view* mesh, const float* p) {
-	float best = INFINITY;
-	for (int32_t t = 0; t < mesh->triangle_count; t++) {
-		float q[3];
-		weft_closest_point_on_triangle(p, mesh->vertices + 4 * mesh->indices[3 * t],
-		                               mesh->vertices + 4 * mesh->indices[3 * t + 1],
-		                               mesh->vertices + 4 * mesh->indices[3 * t + 2], q);
-		float d = sqrtf((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
-		best = d < best ? d : best;
-	}
-	return best;
+	return oracle_mesh_distance(mesh->vertices, mesh->indices, mesh->triangle_count, p);
 }
 
 // Deepest penetration (m, ≥ 0) of the cloth vertices into the mesh.

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mesh.h"
+#include "mesh_oracle.h"
 #include "test.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
@@ -67,16 +68,7 @@ static void make_box(box_mesh* box, const float lo[3], const float hi[3], int n)
 }
 
 static float brute_distance(const weft_mesh_collider* mesh, const float p[3]) {
-	float best = INFINITY;
-	for (int32_t t = 0; t < mesh->triangle_count; t++) {
-		float q[3];
-		weft_closest_point_on_triangle(p, mesh->vertices + 4 * mesh->indices[3 * t],
-		                               mesh->vertices + 4 * mesh->indices[3 * t + 1],
-		                               mesh->vertices + 4 * mesh->indices[3 * t + 2], q);
-		float d = sqrtf((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
-		best = d < best ? d : best;
-	}
-	return best;
+	return oracle_mesh_distance(mesh->vertices, mesh->indices, mesh->triangle_count, p);
 }
 
 int main(void) {
