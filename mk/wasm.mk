@@ -23,14 +23,7 @@ WASM_CFLAGS += -I$(dir $(WEFT_BUNNY_HEADER))
 $(WASM_DIR)/core/bunny.o: $(WEFT_BUNNY_HEADER)
 endif
 
-# The mesh collider's exports (and a user OBJ as the collider) need the core's mesh API (it arrives
-# with the mesh collision work).
-WASM_MESH_SOURCES := wasm/weft_wasm_mesh.c wasm/weft_wasm_obj.c
-WASM_BOUNDARY_SOURCES := $(filter-out $(WASM_MESH_SOURCES),$(wildcard wasm/*.c))
-ifneq ($(shell grep -l 'weft_world_mesh_collider' include/weft/weft.h 2>/dev/null),)
-WASM_BOUNDARY_SOURCES += $(WASM_MESH_SOURCES)
-endif
-WASM_BOUNDARY_OBJECTS := $(patsubst wasm/%.c,$(WASM_DIR)/boundary/%.o,$(WASM_BOUNDARY_SOURCES))
+WASM_BOUNDARY_OBJECTS := $(patsubst wasm/%.c,$(WASM_DIR)/boundary/%.o,$(wildcard wasm/*.c))
 WASM_UNIT_TESTS := $(patsubst tests/unit/%.c,$(WASM_DIR)/tests/%.wasm,$(wildcard tests/unit/test_*.c))
 
 .PHONY: wasm test-wasm bench-wasm

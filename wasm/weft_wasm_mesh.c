@@ -1,6 +1,5 @@
 // Boundary exports of the static mesh collider (the bunny, a user OBJ): what the page draws and
-// what the GPU solver uploads. Built only when the core declares weft_world_mesh_collider
-// (mk/wasm.mk checks weft.h), so the boundary follows the core without a stub.
+// what the GPU solver uploads.
 // All counts are 0 and all pointers 0 when the world has no mesh collider. Arrays as documented
 // on weft_mesh_collider_view: float4 strides, cells indexed x + dims[0] * (y + dims[1] * z).
 #include <stdint.h>

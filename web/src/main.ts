@@ -9,7 +9,6 @@ import { WebGl2Renderer } from './render/webgl2';
 import { NoWebGpuError, WebGpuRenderer } from './render/webgpu';
 import { Hud } from './ui/hud';
 import { Input } from './ui/input';
-import { canLoadObj } from './core/obj';
 import { ObjDrop } from './ui/drop';
 import { Messages } from './ui/messages';
 import { Panel } from './ui/panel';
@@ -108,8 +107,8 @@ async function boot(): Promise<void> {
   window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', resize);
   resize();
 
-  const drop = canLoadObj(core) ? new ObjDrop(app, messages, document.getElementById('drop')!) : null;
-  const panel = new Panel(app, scenes, messages, drop ? () => drop.pick() : undefined);
+  const drop = new ObjDrop(app, messages, document.getElementById('drop')!);
+  const panel = new Panel(app, scenes, messages, () => drop.pick());
   app.onRebuilt = () => panel.refresh();
   input = new Input(app.camera, app, {
     togglePause: () => {

@@ -9,12 +9,6 @@ import type { WeftCore } from './wasm';
  */
 export const MAX_OBJ_BYTES = 512 * 1024 * 1024;
 
-/** True when this build of the core can take an OBJ as the collider. */
-export function canLoadObj(core: WeftCore): boolean {
-  const e = core.exports;
-  return !!(e.obj_alloc && e.obj_free && e.obj_name_buffer && e.obj_name_buffer_size && e.world_create_scene_obj);
-}
-
 /**
  * Creates `scene` at grid × grid with the OBJ in `bytes` as its collider (in place of the scene's
  * spheres or mesh; fitted under the cloth) and returns the core world's handle. Throws with the
@@ -22,21 +16,20 @@ export function canLoadObj(core: WeftCore): boolean {
  */
 export function createSceneWithObj(core: WeftCore, scene: string, grid: number, bytes: Uint8Array, name: string): number {
   const e = core.exports;
-  if (!canLoadObj(core)) throw new Error('this build of the core has no mesh colliders');
   if (bytes.length > MAX_OBJ_BYTES) {
     throw new Error(`${name}: ${(bytes.length / 2 ** 20).toFixed(0)} MiB is more than the ${MAX_OBJ_BYTES / 2 ** 20} MiB an OBJ may have here`);
   }
-  const data = e.obj_alloc!(bytes.length);
+  const data = e.obj_alloc(bytes.length);
   if (!data) throw new Error(`${name}: not enough memory for a ${(bytes.length / 2 ** 20).toFixed(1)} MiB file`);
   try {
     // After the allocation: it may have grown memory, and core.memory is the current buffer.
     new Uint8Array(core.memory, data, bytes.length).set(bytes);
     core.writeString(scene);
-    core.writeString(name, { ptr: e.obj_name_buffer!(), size: e.obj_name_buffer_size!() });
-    const handle = e.world_create_scene_obj!(grid, data, bytes.length);
+    core.writeString(name, { ptr: e.obj_name_buffer(), size: e.obj_name_buffer_size() });
+    const handle = e.world_create_scene_obj(grid, data, bytes.length);
     if (!handle) throw new Error(core.lastError() || `${name}: could not be used as a collider`);
     return handle;
   } finally {
-    e.obj_free!(data);
+    e.obj_free(data);
   }
 }

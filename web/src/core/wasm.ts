@@ -75,32 +75,32 @@ export interface WeftExports extends LayoutExports {
   world_tether_max_distance_ptr(world: Handle): Ptr;
   world_tether_count(world: Handle): number;
   layout_color_budget(): number;
-  // Mesh collider (present once the core has mesh colliders): world-space float4 vertices and
+  // Mesh collider: world-space float4 vertices and
   // pseudo-normals, 3 indices per triangle; counts are 0 without a mesh.
-  world_mesh_vertex_count?(world: Handle): number;
-  world_mesh_triangle_count?(world: Handle): number;
-  world_mesh_vertices_ptr?(world: Handle): Ptr;
-  world_mesh_vertex_normals_ptr?(world: Handle): Ptr;
-  world_mesh_indices_ptr?(world: Handle): Ptr;
+  world_mesh_vertex_count(world: Handle): number;
+  world_mesh_triangle_count(world: Handle): number;
+  world_mesh_vertices_ptr(world: Handle): Ptr;
+  world_mesh_vertex_normals_ptr(world: Handle): Ptr;
+  world_mesh_indices_ptr(world: Handle): Ptr;
   // The rest of the collider as the GPU solver uploads it (weft_mesh_collider_view).
-  world_mesh_sphere_count?(world: Handle): number;
-  world_mesh_cell_count?(world: Handle): number;
-  world_mesh_cell_entry_count?(world: Handle): number;
-  world_mesh_closed?(world: Handle): number;
-  world_mesh_face_normals_ptr?(world: Handle): Ptr;
-  world_mesh_edge_normals_ptr?(world: Handle): Ptr;
-  world_mesh_triangle_spheres_ptr?(world: Handle): Ptr;
-  world_mesh_spheres_ptr?(world: Handle): Ptr;
-  world_mesh_cell_start_ptr?(world: Handle): Ptr;
-  world_mesh_cell_triangles_ptr?(world: Handle): Ptr;
-  world_mesh_cell_flags_ptr?(world: Handle): Ptr;
-  world_mesh_grid?(world: Handle): Ptr; // float[7]: origin xyz, cell size, dims xyz
-  // A user OBJ as the collider (wasm/weft_wasm_obj.c; same condition as the mesh exports).
-  obj_name_buffer?(): Ptr;
-  obj_name_buffer_size?(): number;
-  obj_alloc?(size: number): Ptr;
-  obj_free?(data: Ptr): void;
-  world_create_scene_obj?(grid: number, data: Ptr, size: number): Handle;
+  world_mesh_sphere_count(world: Handle): number;
+  world_mesh_cell_count(world: Handle): number;
+  world_mesh_cell_entry_count(world: Handle): number;
+  world_mesh_closed(world: Handle): number;
+  world_mesh_face_normals_ptr(world: Handle): Ptr;
+  world_mesh_edge_normals_ptr(world: Handle): Ptr;
+  world_mesh_triangle_spheres_ptr(world: Handle): Ptr;
+  world_mesh_spheres_ptr(world: Handle): Ptr;
+  world_mesh_cell_start_ptr(world: Handle): Ptr;
+  world_mesh_cell_triangles_ptr(world: Handle): Ptr;
+  world_mesh_cell_flags_ptr(world: Handle): Ptr;
+  world_mesh_grid(world: Handle): Ptr; // float[7]: origin xyz, cell size, dims xyz
+  // A user OBJ as the collider (wasm/weft_wasm_obj.c).
+  obj_name_buffer(): Ptr;
+  obj_name_buffer_size(): number;
+  obj_alloc(size: number): Ptr;
+  obj_free(data: Ptr): void;
+  world_create_scene_obj(grid: number, data: Ptr, size: number): Handle;
   layout_tethers_per_particle(): number;
 }
 

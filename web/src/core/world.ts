@@ -223,13 +223,12 @@ export class WeftWorld {
 
   /** Triangles of the mesh collider as simulated (degenerate ones dropped); 0 without one. */
   get meshTriangleCount(): number {
-    return this.exports.world_mesh_triangle_count?.(this.handle) ?? 0;
+    return this.exports.world_mesh_triangle_count(this.handle);
   }
 
   /** The static mesh collider as simulated (world space), or null when the scene has none. */
   meshCollider(): MeshColliderArrays | null {
     const e = this.exports;
-    if (!e.world_mesh_vertex_count || !e.world_mesh_triangle_count || !e.world_mesh_vertices_ptr || !e.world_mesh_vertex_normals_ptr || !e.world_mesh_indices_ptr) return null;
     const vertexCount = e.world_mesh_vertex_count(this.handle);
     const triangleCount = e.world_mesh_triangle_count(this.handle);
     if (vertexCount <= 0 || triangleCount <= 0) return null;
@@ -240,13 +239,11 @@ export class WeftWorld {
     };
   }
 
-  /** The full collider (views on linear memory), or null without a mesh or the exports. */
+  /** The full collider (views on linear memory), or null without a mesh. */
   meshColliderGrid(): MeshColliderGrid | null {
     const base = this.meshCollider();
     const e = this.exports;
-    if (!base || !e.world_mesh_grid || !e.world_mesh_sphere_count || !e.world_mesh_cell_count || !e.world_mesh_cell_entry_count || !e.world_mesh_closed) return null;
-    if (!e.world_mesh_face_normals_ptr || !e.world_mesh_edge_normals_ptr || !e.world_mesh_triangle_spheres_ptr || !e.world_mesh_spheres_ptr) return null;
-    if (!e.world_mesh_cell_start_ptr || !e.world_mesh_cell_triangles_ptr || !e.world_mesh_cell_flags_ptr) return null;
+    if (!base) return null;
     const h = this.handle;
     const triangles = base.indices.length / 3;
     const cells = e.world_mesh_cell_count(h);
