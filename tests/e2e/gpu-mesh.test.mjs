@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { maxDifference, openApp, runFrames, startBrowser } from './harness.mjs';
+import { maxDifference, openApp, openGpuApp, runFrames, startBrowser } from './harness.mjs';
 
 let session;
 before(async () => {
@@ -20,11 +20,11 @@ after(async () => {
 });
 
 test('?scene=bunny&solver=gpu: the GPU collides with the bunny and agrees with ?solver=wasm (bunny 24)', async () => {
-  const gpu = await openApp(session, '?solver=gpu&scene=bunny&grid=24');
+  const gpu = await openGpuApp(session, '?solver=gpu&scene=bunny&grid=24');
   const wasm = await openApp(session, '?solver=wasm&scene=bunny&grid=24');
   try {
     const g1 = await runFrames(gpu.page, 1), w1 = await runFrames(wasm.page, 1);
-    assert.equal(g1.stats.solver, 'gpu', 'the GPU solver runs the bunny scene (no fallback)');
+    assert.equal(g1.stats.solver, 'gpu', `the GPU solver runs the bunny scene (no fallback); page says: ${await gpu.page.textContent('#messages')}`);
     assert.equal(w1.stats.solver, 'wasm');
     assert.ok(maxDifference(g1.positions, w1.positions) <= 1e-6, `frame 1: ${maxDifference(g1.positions, w1.positions)} m`);
     const g60 = await runFrames(gpu.page, 60), w60 = await runFrames(wasm.page, 60);
@@ -51,7 +51,7 @@ test('?scene=bunny&solver=gpu: the GPU collides with the bunny and agrees with ?
 const BOX = readFileSync(new URL('./fixtures/box.obj', import.meta.url), 'utf8');
 
 test('a user OBJ as the collider keeps ?solver=gpu, and the cloth rests on it as on wasm (box, grid 16)', async () => {
-  const gpu = await openApp(session, '?solver=gpu&scene=bunny&grid=16');
+  const gpu = await openGpuApp(session, '?solver=gpu&scene=bunny&grid=16');
   const wasm = await openApp(session, '?solver=wasm&scene=bunny&grid=16');
   try {
     const centreAfter = (page) =>

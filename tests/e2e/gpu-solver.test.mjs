@@ -5,7 +5,7 @@
 // after 30 frames on a 2 m cloth, and ≤ 1e-6 m after one frame (still mostly free fall).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maxDifference, openApp, runFrames, startBrowser } from './harness.mjs';
+import { maxDifference, openApp, openGpuApp, runFrames, startBrowser } from './harness.mjs';
 
 let session;
 before(async () => {
@@ -16,11 +16,11 @@ after(async () => {
 });
 
 test('?solver=gpu: step(n) + positions() agree with ?solver=wasm (hang 24)', async () => {
-  const gpu = await openApp(session, '?solver=gpu&scene=hang&grid=24');
+  const gpu = await openGpuApp(session, '?solver=gpu&scene=hang&grid=24');
   const wasm = await openApp(session, '?solver=wasm&scene=hang&grid=24');
   try {
     const g1 = await runFrames(gpu.page, 1), w1 = await runFrames(wasm.page, 1);
-    assert.equal(g1.stats.solver, 'gpu', 'the GPU solver runs (no fallback)');
+    assert.equal(g1.stats.solver, 'gpu', `the GPU solver runs (no fallback); page says: ${await gpu.page.textContent('#messages')}`);
     assert.equal(g1.stats.renderer, 'webgpu');
     assert.equal(w1.stats.solver, 'wasm');
     assert.equal(g1.stats.frame, 1);

@@ -67,3 +67,14 @@ export function runFrames(page, frames) {
 
 /** Largest coordinate difference between two xyzw position arrays (w ignored). */
 export const maxDifference = (a, b) => a.reduce((m, v, i) => (i % 4 === 3 ? m : Math.max(m, Math.abs(v - b[i]))), 0);
+
+/**
+ * Opens the app with ?solver=gpu and waits until the GPU solver runs. In headless Chromium the first
+ * present can lose the renderer's device some time after start; the page then recovers on a fresh
+ * device and puts the cloth back on the GPU, so the wait covers that too.
+ */
+export async function openGpuApp(session, query, options) {
+  const opened = await openApp(session, query, options);
+  await waitFor(opened.page, () => window.weft.stats().solver === 'gpu', undefined, 60_000).catch(() => {});
+  return opened;
+}

@@ -122,6 +122,34 @@ export class App implements Grabber {
     });
   }
 
+  /**
+   * After a lost device: a GPU solver that handed the cloth to wasm goes back to the GPU on the new
+   * renderer's device, from the cloth's current state (nothing is rebuilt or reset). Returns
+   * whether it did.
+   */
+  resumeOnGpu(): Promise<boolean> {
+    return this.enqueue(async () => {
+      const factory = solverFactories.gpu;
+      const device = this.renderer.device;
+      if (this.scenario.solver !== 'gpu' || this.solver.kind !== 'wasm' || !factory || !device) return false;
+      const world = this.solver.world;
+      try {
+        const solver = await factory({ world, gpuDevice: device, startFrame: this.solver.frame });
+        // The old solver owns the same world: let it go without destroying the world.
+        this.solver.release();
+        this.solver = solver;
+        this.messages.clear('gpu-solver');
+        return true;
+      } catch (error) {
+        this.messages.show(`The GPU solver could not start again (${(error as Error).message}); the wasm solver goes on.`, 'warning', 'solver');
+        return false;
+      } finally {
+        this.renderer.setCloth(world);
+        this.redraw++;
+      }
+    });
+  }
+
   /** Back to the scene's own colliders (no-op without a user OBJ). */
   async clearObj(): Promise<void> {
     if (!this.userObj) return;

@@ -86,9 +86,9 @@ async function boot(): Promise<void> {
     }
     input.attach(canvas);
     // A GPU solver that lost its device has already handed the cloth to wasm (gpu/cloth-solver.ts):
-    // only one still on the GPU is rebuilt.
+    // it goes back to the GPU from where the cloth is now. One still on the GPU is rebuilt.
     if (app.solver.kind === 'gpu') await app.load({ ...app.current, solver: app.renderer.device ? 'gpu' : 'wasm' });
-    else app.renderer.setCloth(app.solver.world);
+    else if (!(await app.resumeOnGpu())) app.renderer.setCloth(app.solver.world);
     resize();
     app.start();
     recovering = false;

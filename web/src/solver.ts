@@ -84,6 +84,8 @@ export interface SolverContext {
   world: WeftWorld;
   /** The renderer's device when it is WebGPU (a GPU solver must share it to hand out buffers). */
   gpuDevice: GPUDevice | null;
+  /** Frames the world has already run (a solver taking over a cloth mid-run); default 0. */
+  startFrame?: number;
 }
 
 export type SolverFactory = (context: SolverContext) => Promise<ClothSolver>;

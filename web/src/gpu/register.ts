@@ -6,9 +6,9 @@ import { solverFactories } from '../app';
 import { Messages } from '../ui/messages';
 import { GpuClothSolver } from './cloth-solver';
 
-solverFactories.gpu = async ({ world, gpuDevice }) => {
+solverFactories.gpu = async ({ world, gpuDevice, startFrame }) => {
   if (!gpuDevice) throw new Error('no WebGPU device');
   const container = document.getElementById('messages');
   const messages = container ? new Messages(container) : null;
-  return new GpuClothSolver(world, gpuDevice, (text) => messages?.show(text, 'warning', 'gpu-solver'));
+  return new GpuClothSolver(world, gpuDevice, (text) => messages?.show(text, 'warning', 'gpu-solver'), startFrame ?? 0);
 };
