@@ -41,7 +41,7 @@ static bool colours_valid(const uint32_t* pairs, int32_t count, int32_t particle
 }
 
 int main(void) {
-	const int grids[][2] = {{2, 2}, {3, 7}, {5, 5}, {8, 8}, {33, 17}, {128, 128}};
+	const int grids[][2] = {{2, 2}, {3, 7}, {5, 5}, {8, 8}, {33, 17}, {48, 40}, {128, 128}};
 	for (size_t g = 0; g < sizeof grids / sizeof grids[0]; ++g) {
 		weft_world_def wd = weft_default_world_def();
 		weft_cloth_def cd = weft_default_cloth_def();
@@ -55,19 +55,31 @@ int main(void) {
 		if (cd.width >= 5 && cd.height >= 5) CHECK(v.color_count == 12);
 		CHECK(v.color_offsets[v.color_count + 1] - v.color_offsets[v.color_count] == 0); // no overflow
 
-		// Plain greedy (no hints) on the same topology: valid and at most 13 colours.
-		int32_t n = v.count, particles = weft_world_particle_count(world);
-		uint32_t* pairs = malloc((size_t)n * 2 * sizeof(uint32_t));
-		uint8_t* colours = malloc((size_t)n);
+		// Plain greedy (no hints) on the same constraints in build order (row by row, each particle's
+		// six families): valid and at most 13 colours; on larger grids exactly 13, one more than the
+		// hinted colouring above.
+		int32_t particles = weft_world_particle_count(world), w = cd.width, h = cd.height, n = 0;
+		uint32_t* pairs = malloc((size_t)v.count * 2 * sizeof(uint32_t));
+		uint8_t* colours = malloc((size_t)v.count);
 		void* scratch = malloc(weft_coloring_scratch_size(particles));
-		for (int32_t k = 0; k < n; ++k) {
-			pairs[2 * k] = v.constraints[k].a;
-			pairs[2 * k + 1] = v.constraints[k].b;
+#define ADD_PAIR(a, b) (pairs[2 * n] = (uint32_t)(a), pairs[2 * n + 1] = (uint32_t)(b), n++)
+		for (int32_t j = 0; j < h; ++j) {
+			for (int32_t i = 0; i < w; ++i) {
+				int32_t q = j * w + i;
+				if (i + 1 < w) ADD_PAIR(q, q + 1);
+				if (j + 1 < h) ADD_PAIR(q, q + w);
+				if (i + 1 < w && j + 1 < h) ADD_PAIR(q, q + w + 1), ADD_PAIR(q + 1, q + w);
+				if (i + 2 < w) ADD_PAIR(q, q + 2);
+				if (j + 2 < h) ADD_PAIR(q, q + 2 * w);
+			}
 		}
+#undef ADD_PAIR
+		CHECK(n == v.count);
 		int32_t used = 0;
 		CHECK(weft_color_constraints(pairs, n, particles, WEFT_COLOR_BUDGET, NULL, colours, &used, scratch) ==
 		      WEFT_OK);
 		CHECK(used <= 13);
+		if (w >= 32 && h >= 32) CHECK(used == 13);
 		CHECK(colours_valid(pairs, n, particles, colours, used));
 		free(pairs);
 		free(colours);
