@@ -60,3 +60,15 @@ fn to_display(linear: vec3f) -> vec4f {
   let mapped = clamp((color * (2.51 * color + 0.03)) / (color * (2.43 * color + 0.59) + 0.14), vec3f(0.0), vec3f(1.0));
   return vec4f(pow(mapped, vec3f(1.0 / 2.2)), 1.0);
 }
+
+// A glazed, non-metallic collider surface (sphere, mesh): Lambert + Blinn-Phong under the light, sky
+// ambient, and a Fresnel glaze reflecting the sky. Returns linear colour (before to_display).
+fn shade_glazed(albedo: vec3f, n: vec3f, v: vec3f, l: vec3f, shininess: f32, specular_strength: f32,
+                ambient_strength: f32, glaze_strength: f32) -> vec3f {
+  let h = normalize(l + v);
+  let diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
+  let specular = pow(max(dot(n, h), 0.0), shininess) * specular_strength * LIGHT_COLOR;
+  let ambient = albedo * sky(n) * ambient_strength;
+  let glaze = fresnel_schlick(vec3f(0.04), dot(n, v)) * sky(reflect(-v, n)) * glaze_strength;
+  return diffuse + specular + ambient + glaze;
+}

@@ -45,11 +45,5 @@ fn fs_mesh(in: MeshVarying) -> @location(0) vec4f {
   if (mode == MODE_STRAIN) {
     return to_display(vec3f(0.3, 0.36, 0.45) * (0.5 + 0.6 * max(dot(n, l), 0.0)));
   }
-  let albedo = vec3f(0.62, 0.6, 0.56);
-  let h = normalize(l + v);
-  let diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
-  let specular = pow(max(dot(n, h), 0.0), 80.0) * 0.4 * LIGHT_COLOR;
-  let ambient = albedo * sky(n) * 0.35;
-  let glaze = fresnel_schlick(vec3f(0.04), dot(n, v)) * sky(reflect(-v, n)) * 0.5;
-  return to_display(diffuse + specular + ambient + glaze);
+  return to_display(shade_glazed(vec3f(0.62, 0.6, 0.56), n, v, l, 80.0, 0.4, 0.35, 0.5));
 }

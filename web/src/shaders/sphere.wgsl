@@ -20,11 +20,5 @@ fn fs_sphere(in: SphereVarying) -> @location(0) vec4f {
   let n = normalize(in.normal);
   let v = normalize(frame.eye.xyz - in.world);
   let l = frame.light_dir.xyz;
-  let albedo = vec3f(0.3, 0.34, 0.4);
-  let h = normalize(l + v);
-  let diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
-  let specular = pow(max(dot(n, h), 0.0), 64.0) * 0.35 * LIGHT_COLOR;
-  let ambient = albedo * sky(n) * 0.4;
-  let rim = fresnel_schlick(vec3f(0.04), dot(n, v)) * sky(reflect(-v, n)) * 0.6;
-  return to_display(diffuse + specular + ambient + rim);
+  return to_display(shade_glazed(vec3f(0.3, 0.34, 0.4), n, v, l, 64.0, 0.35, 0.4, 0.6));
 }

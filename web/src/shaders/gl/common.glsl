@@ -54,3 +54,14 @@ vec4 to_display(vec3 linear_color) {
   vec3 mapped = clamp((color * (2.51 * color + 0.03)) / (color * (2.43 * color + 0.59) + 0.14), 0.0, 1.0);
   return vec4(pow(mapped, vec3(1.0 / 2.2)), 1.0);
 }
+
+// Twin of common.wgsl's shade_glazed (a glazed collider surface, linear colour).
+vec3 shade_glazed(vec3 albedo, vec3 n, vec3 v, vec3 l, float shininess, float specular_strength,
+                  float ambient_strength, float glaze_strength) {
+  vec3 h = normalize(l + v);
+  vec3 diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
+  vec3 specular = pow(max(dot(n, h), 0.0), shininess) * specular_strength * LIGHT_COLOR;
+  vec3 ambient = albedo * sky(n) * ambient_strength;
+  vec3 glaze = fresnel_schlick(vec3(0.04), dot(n, v)) * sky(reflect(-v, n)) * glaze_strength;
+  return diffuse + specular + ambient + glaze;
+}

@@ -36,12 +36,6 @@ void main() {
     out_color = to_display(vec3(0.3, 0.36, 0.45) * (0.5 + 0.6 * max(dot(n, l), 0.0)));
     return;
   }
-  vec3 albedo = vec3(0.62, 0.6, 0.56);
-  vec3 h = normalize(l + v);
-  vec3 diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
-  vec3 specular = pow(max(dot(n, h), 0.0), 80.0) * 0.4 * LIGHT_COLOR;
-  vec3 ambient = albedo * sky(n) * 0.35;
-  vec3 glaze = fresnel_schlick(vec3(0.04), dot(n, v)) * sky(reflect(-v, n)) * 0.5;
-  out_color = to_display(diffuse + specular + ambient + glaze);
+  out_color = to_display(shade_glazed(vec3(0.62, 0.6, 0.56), n, v, l, 80.0, 0.4, 0.35, 0.5));
 }
 #endif

@@ -17,12 +17,6 @@ void main() {
   vec3 n = normalize(v_normal);
   vec3 v = normalize(frame.eye.xyz - v_world);
   vec3 l = frame.light_dir.xyz;
-  vec3 albedo = vec3(0.3, 0.34, 0.4);
-  vec3 h = normalize(l + v);
-  vec3 diffuse = albedo * max(dot(n, l), 0.0) * LIGHT_COLOR;
-  vec3 specular = pow(max(dot(n, h), 0.0), 64.0) * 0.35 * LIGHT_COLOR;
-  vec3 ambient = albedo * sky(n) * 0.4;
-  vec3 rim = fresnel_schlick(vec3(0.04), dot(n, v)) * sky(reflect(-v, n)) * 0.6;
-  out_color = to_display(diffuse + specular + ambient + rim);
+  out_color = to_display(shade_glazed(vec3(0.3, 0.34, 0.4), n, v, l, 64.0, 0.35, 0.4, 0.6));
 }
 #endif
