@@ -63,7 +63,7 @@ export class WebGpuRenderer implements Renderer {
   static async create(canvas: HTMLCanvasElement, onLost: (message: string) => void, onPresentFailed: () => void): Promise<WebGpuRenderer> {
     if (!('gpu' in navigator) || !navigator.gpu) throw new NoWebGpuError('this browser has no WebGPU (navigator.gpu is missing)');
     const requestDevice = async () => {
-      const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+      const adapter = await requestAdapterWithRetries();
       if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter is available');
       return { adapter, device: await adapter.requestDevice({ label: 'weft device', requiredLimits: computeLimits(adapter) }) };
     };
@@ -320,6 +320,21 @@ export class WebGpuRenderer implements Renderer {
     this.targets?.depth.destroy();
     this.device.destroy();
   }
+}
+
+/**
+ * requestAdapter() can answer null for a moment while the browser's GPU process is busy (seen in
+ * headless Chromium right after another page let go of its device); ask again a few times before
+ * falling back to WebGL2.
+ */
+async function requestAdapterWithRetries(): Promise<GPUAdapter | null> {
+  const delaysMs = [0, 250, 750, 1500];
+  for (const delay of delaysMs) {
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+    const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+    if (adapter) return adapter;
+  }
+  return null;
 }
 
 /** Presents one cleared frame and reports whether the device survived it. */
