@@ -4,7 +4,6 @@
 // collider's own motion over the substep (friction that knows the sphere moves).
 #include <math.h>
 
-#include "mesh.h"
 #include "world_internal.h"
 
 // Removes friction × the tangential part (to normal n) of the particle's slip over the substep.
@@ -69,9 +68,4 @@ void weft_collide_primitives(weft_world* world) {
 	if (world->def.ground_enabled) {
 		collide_ground(world);
 	}
-}
-
-void weft_collide(weft_world* world, float dt) {
-	weft_collide_primitives(world);
-	weft_mesh_collide(world, dt); // static triangle mesh (mesh_collide.c), if any
 }

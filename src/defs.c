@@ -81,8 +81,8 @@ weft_result weft_validate_world_def(const weft_world_def* def) {
 	REQUIRE(isfinite(def->collision_margin) && def->collision_margin >= 0.0f &&
 	            def->collision_margin < 1.0f,
 	        "collision_margin must be in [0, 1) m");
-	REQUIRE(def->thread_count >= 1 && def->thread_count <= 64, "thread_count must be in 1..64 (got %d)",
-	        (int)def->thread_count);
+	REQUIRE(def->thread_count >= 1 && def->thread_count <= WEFT_MAX_THREADS, "thread_count must be in 1..%d (got %d)",
+	        WEFT_MAX_THREADS, (int)def->thread_count);
 	REQUIRE((def->allocator.alloc == NULL) == (def->allocator.free == NULL),
 	        "allocator needs both alloc and free, or neither");
 	return WEFT_OK;

@@ -89,8 +89,9 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 // allocates. Returns the number of particles moved.
 int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
                                     int32_t count, float margin, float friction);
-// World wrapper used by weft_collide (collide.c).
-void weft_mesh_collide(weft_world* world, float dt);
+// The world's mesh stage on particles [begin, end); whole (the stage runs on one thread) also
+// pushes the midpoints of stretch edges out when edge contacts are on.
+void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole);
 
 // Signed distance of p to the mesh within the grid's reach: negative inside (closed meshes).
 // Returns false when no triangle lies within reach. For tests and tools.

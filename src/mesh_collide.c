@@ -504,15 +504,12 @@ static void collide_edges(weft_world* world, float margin, float friction) {
 	}
 }
 
-void weft_mesh_collide(weft_world* world, float dt) {
-	(void)dt;
-	if (world == NULL || world->mesh == NULL) {
-		return;
+void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole) {
+	const weft_mesh_collider* mesh = world->mesh;
+	if (whole && mesh->edge_contacts) {
+		collide_edges(world, clamp_margin(mesh, world->def.collision_margin), world->def.friction);
 	}
-	float margin = clamp_margin(world->mesh, world->def.collision_margin);
-	if (world->mesh->edge_contacts) {
-		collide_edges(world, margin, world->def.friction);
-	}
-	weft_mesh_collide_particles(world->mesh, world->positions, world->previous_positions, world->particle_count,
+	weft_mesh_collide_particles(mesh, world->positions + 4 * (int64_t)begin,
+	                            world->previous_positions + 4 * (int64_t)begin, end - begin,
 	                            world->def.collision_margin, world->def.friction);
 }

@@ -16,12 +16,17 @@
 //   solve      — colour batch after colour batch (see coloring.c), then the overflow batch, then tethers
 //   collide    — ground, spheres and meshes push particles out, with friction (collide.c)
 //   update     — v = (x − x_prev) / h, with a speed clamp
-// The serial step walks the colour batches in order (solver_simd.c solves each four constraints at a
-// time); solver_threads.c slices each batch over threads. Nothing here allocates.
+// The substep is one list of stages (solver.h): the serial step walks it, and with a thread pool
+// (thread_pool.c) every thread walks it too, each on its slice of a stage, with a barrier after each.
+// Inside a colour batch no two constraints share a particle, so slices never race, and every particle
+// sees exactly the operations in exactly the order of the serial step: the result is bit-identical for
+// any thread count. solver_simd.c solves a batch four constraints at a time. Nothing here allocates.
 #include <math.h>
 #include <string.h>
 
-#include "solver_phases.h"
+#include "mesh.h"
+#include "solver.h"
+#include "thread_pool.h"
 
 // Grid normal by central differences (one-sided at the border): the wind force needs a normal per
 // particle at the start of each substep, and neighbours on the grid give it without triangle sums.
@@ -143,25 +148,116 @@ void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
 	}
 }
 
-static void substep_serial(weft_world* world, float h) {
+void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	const int32_t n = world->particle_count;
-	weft_spheres_advance(world, h);
+	const int32_t* offsets = world->color_offsets;
+	const int32_t colours = world->color_count;
+	int32_t count = 0;
+#define STAGE(type_, begin_, end_, whole_) (out->stages[count++] = (weft_stage){(type_), (begin_), (end_), (whole_)})
+	STAGE(WEFT_STAGE_SPHERES, 0, world->sphere_count, true);
 	if (world->def.drag > 0.0f) {
-		weft_phase_wind_normals(world, 0, n);
+		STAGE(WEFT_STAGE_WIND_NORMALS, 0, n, false);
 	}
-	weft_phase_integrate(world, h, 0, n);
-	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
-	for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
-		// Colour batches in order (each parallel inside), then the overflow batch serially.
-		const int32_t* offsets = world->color_offsets;
-		for (int32_t c = 0; c < world->color_count; ++c) {
-			weft_phase_solve_batch(world, h, offsets[c], offsets[c + 1]);
+	STAGE(WEFT_STAGE_INTEGRATE, 0, n, false);
+	STAGE(WEFT_STAGE_RESET_LAMBDAS, 0, world->constraint_count, false);
+	out->solve_begin = count;
+	// Colour batches in order (each parallel inside), then the overflow batch serially, then tethers.
+	for (int32_t c = 0; c < colours; ++c) {
+		STAGE(WEFT_STAGE_SOLVE_BATCH, offsets[c], offsets[c + 1], false);
+	}
+	if (offsets[colours + 1] > offsets[colours]) {
+		STAGE(WEFT_STAGE_SOLVE_OVERFLOW, offsets[colours], offsets[colours + 1], true);
+	}
+	STAGE(WEFT_STAGE_TETHERS, 0, n, false);
+	out->solve_end = count;
+	STAGE(WEFT_STAGE_COLLIDE_PRIMITIVES, 0, n, true);
+	if (world->mesh != NULL) {
+		// The mesh push-out (the dearest part of a bunny frame) is per particle; edge contacts move
+		// two particles each, so with them the stage runs on one thread.
+		STAGE(WEFT_STAGE_COLLIDE_MESH, 0, n, world->mesh->edge_contacts);
+	}
+	STAGE(WEFT_STAGE_UPDATE, 0, n, false);
+#undef STAGE
+	out->count = count;
+}
+
+static void run_stage(weft_world* world, const weft_stage* stage, float h, int32_t begin, int32_t end) {
+	switch (stage->type) {
+	case WEFT_STAGE_SPHERES:
+		weft_spheres_advance(world, h);
+		break;
+	case WEFT_STAGE_WIND_NORMALS:
+		weft_phase_wind_normals(world, begin, end);
+		break;
+	case WEFT_STAGE_INTEGRATE:
+		weft_phase_integrate(world, h, begin, end);
+		break;
+	case WEFT_STAGE_RESET_LAMBDAS:
+		memset(world->lambdas + begin, 0, (size_t)(end - begin) * sizeof(float));
+		break;
+	case WEFT_STAGE_SOLVE_BATCH:
+		weft_phase_solve_batch(world, h, begin, end);
+		break;
+	case WEFT_STAGE_SOLVE_OVERFLOW:
+		weft_phase_solve(world, h, begin, end);
+		break;
+	case WEFT_STAGE_TETHERS:
+		weft_phase_tethers(world, begin, end);
+		break;
+	case WEFT_STAGE_COLLIDE_PRIMITIVES:
+		weft_collide_primitives(world);
+		break;
+	case WEFT_STAGE_COLLIDE_MESH:
+		weft_mesh_collide_range(world, begin, end, stage->whole);
+		break;
+	case WEFT_STAGE_UPDATE:
+		weft_phase_update(world, h, begin, end);
+		break;
+	}
+}
+
+static int32_t slice(int32_t begin, int32_t end, int32_t k, int32_t count) {
+	return begin + (int32_t)(((int64_t)(end - begin) * k) / count);
+}
+
+static void run_stages(weft_world* world, const weft_stage_list* list, int32_t first, int32_t last, float h,
+                       weft_thread_pool* pool, int32_t thread, int32_t thread_count) {
+	for (int32_t s = first; s < last; ++s) {
+		const weft_stage* stage = &list->stages[s];
+		if (stage->whole) {
+			if (thread == 0) {
+				run_stage(world, stage, h, stage->begin, stage->end);
+			}
+		} else {
+			run_stage(world, stage, h, slice(stage->begin, stage->end, thread, thread_count),
+			          slice(stage->begin, stage->end, thread + 1, thread_count));
 		}
-		weft_phase_solve(world, h, offsets[world->color_count], offsets[world->color_count + 1]);
-		weft_phase_tethers(world, 0, n);
+		if (pool != NULL) {
+			weft_thread_pool_sync(pool, thread);
+		}
 	}
-	weft_collide(world, h);
-	weft_phase_update(world, h, 0, n);
+}
+
+void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, float h, weft_thread_pool* pool,
+                           int32_t thread, int32_t thread_count) {
+	for (int32_t substep = 0; substep < world->def.substeps; ++substep) {
+		run_stages(world, stages, 0, stages->solve_begin, h, pool, thread, thread_count);
+		for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
+			run_stages(world, stages, stages->solve_begin, stages->solve_end, h, pool, thread, thread_count);
+		}
+		run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count);
+	}
+}
+
+typedef struct frame_task {
+	weft_world* world;
+	const weft_stage_list* stages;
+	float h;
+} frame_task;
+
+static void run_frame_task(void* context, int32_t thread, int32_t thread_count) {
+	const frame_task* task = context;
+	weft_solver_run_frame(task->world, task->stages, task->h, task->world->pool, thread, thread_count);
 }
 
 weft_result weft_world_step(weft_world* world, float dt) {
@@ -172,12 +268,13 @@ weft_result weft_world_step(weft_world* world, float dt) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "frame dt must be in (0, 0.1] s (got %g)", (double)dt);
 	}
 	const float h = dt / (float)world->def.substeps;
+	weft_stage_list stages; // the settings may change between frames, never inside one
+	weft_solver_build_stages(world, &stages);
 	if (world->pool != NULL) {
-		weft_thread_pool_run_frame(world, h);
+		frame_task task = {world, &stages, h};
+		weft_thread_pool_run(world->pool, run_frame_task, &task);
 	} else {
-		for (int32_t substep = 0; substep < world->def.substeps; ++substep) {
-			substep_serial(world, h);
-		}
+		weft_solver_run_frame(world, &stages, h, NULL, 0, 1);
 	}
 	world->time += (double)dt;
 	world->frame++;

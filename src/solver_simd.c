@@ -9,7 +9,7 @@
 // the determinism hashes do not depend on which one ran.
 #include <math.h>
 
-#include "solver_phases.h"
+#include "solver.h"
 
 // Below this a constraint has no direction and is skipped.
 #define MIN_LENGTH 1e-9f

@@ -4,6 +4,7 @@
 
 #include "cloth.h"
 #include "mesh.h"
+#include "thread_pool.h"
 #include "world_internal.h"
 
 // Worlds whose arrays would exceed this are refused up front rather than left to the allocator.
@@ -35,7 +36,7 @@ void weft_world_destroy(weft_world* world) {
 	}
 	weft_allocator allocator = world->allocator;
 	weft_mesh_collider_destroy(world->mesh, &allocator);
-	weft_thread_pool_destroy(world);
+	weft_thread_pool_destroy(world->pool, &allocator);
 	free_arrays(world);
 	weft_free(&allocator, world);
 }
@@ -112,7 +113,9 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	weft_tethers_build(world);
-	result = weft_thread_pool_create(world);
+	result = world->def.thread_count > 1
+	             ? weft_thread_pool_create(&world->allocator, world->def.thread_count, &world->pool)
+	             : WEFT_OK;
 	if (result != WEFT_OK) {
 		weft_world_destroy(world);
 		return result;

@@ -14,7 +14,7 @@ typedef struct weft_sphere {
 } weft_sphere;
 
 typedef struct weft_mesh_collider weft_mesh_collider; // mesh collision (mesh.c), optional
-typedef struct weft_thread_pool weft_thread_pool;     // worker threads (solver_threads.c), optional
+typedef struct weft_thread_pool weft_thread_pool;     // worker threads (thread_pool.c), optional
 
 struct weft_world {
 	weft_world_def def;
@@ -86,17 +86,12 @@ weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);
 // Tethers (tethers.c): nearest and outermost pinned particles in the rest pose.
 void weft_tethers_build(weft_world* world);
 
-// Solver phases (solver.c) and collisions (collide.c), per substep.
-void weft_collide(weft_world* world, float dt);
-// Spheres and ground only (weft_collide = these, then the mesh).
+// Collisions with spheres and the ground (collide.c), once per substep; the mesh is mesh_collide.c.
 void weft_collide_primitives(weft_world* world);
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
 void weft_spheres_reset(weft_world* world);
 
-// Worker threads for thread_count > 1 (solver_threads.c); the step then runs on them.
-weft_result weft_thread_pool_create(weft_world* world);
-void weft_thread_pool_destroy(weft_world* world);
 
 // Deterministic sine (same bits on every platform and libm).
 float weft_sin(float x);

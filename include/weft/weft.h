@@ -69,6 +69,9 @@ typedef enum weft_constraint_type {
 	WEFT_BEND = 2,    ///< skip-one neighbours along rows and columns
 } weft_constraint_type;
 
+/// Most threads a world steps on (weft_world_def.thread_count).
+#define WEFT_MAX_THREADS 64
+
 /// Global simulation settings.
 typedef struct weft_world_def {
 	weft_vec3 gravity;      ///< m/s², default (0, -9.81, 0)
@@ -76,14 +79,14 @@ typedef struct weft_world_def {
 	int32_t iterations;     ///< solver iterations per substep (≥1), default 1
 	float damping;          ///< linear velocity damping in 1/s (≥0), default 0.5
 	weft_vec3 wind;         ///< wind velocity in m/s, default 0
-	float drag;             ///< air drag towards the wind velocity, 1/s (≥0), default 0.3
+	float drag;             ///< air drag towards the wind velocity, 1/s (≥0), default 0 (still air; the flag scene uses 1.5)
 	float max_speed;        ///< particle speed clamp in m/s (0 = no clamp), default 30
 	bool ground_enabled;    ///< collide with the plane y = ground_height, default true
 	float ground_height;    ///< m, default 0
 	float friction;         ///< Coulomb-like friction of ground/sphere/mesh contacts [0,1], default 0.4
 	float collision_margin; ///< particles are kept this far outside colliders, m, default 0.005
 	bool tethers;           ///< long-range attachments to pinned particles (limit stretch), default true
-	int32_t thread_count;   ///< worker threads for the solve (1 = serial), default 1
+	int32_t thread_count;   ///< threads that step the world (1 = serial, ≤ WEFT_MAX_THREADS), default 1
 	weft_allocator allocator;
 } weft_world_def;
 
@@ -363,8 +366,8 @@ weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t
 /// Bytes of scratch weft_color_constraints needs.
 size_t weft_coloring_scratch_size(int32_t particle_count);
 
-/// Named scenes shared by the CLI, the tests and the page: "hang", "sphere", "flag"
-/// (and more as they are added: weft_scene_names()). grid = particles per side.
+/// Named scenes shared by the CLI, the tests and the page: "hang", "sphere", "flag", "bunny"
+/// (weft_scene_names() lists them all). grid = particles per side.
 typedef struct weft_scene_def {
 	weft_world_def world;
 	weft_cloth_def cloth;
