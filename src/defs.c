@@ -18,6 +18,7 @@ weft_world_def weft_default_world_def(void) {
 	def.friction = 0.4f;
 	def.collision_margin = 0.005f;
 	def.tethers = true;
+	def.self_collision = false;
 	def.thread_count = 1;
 	return def;
 }
@@ -112,6 +113,8 @@ weft_result weft_validate_cloth_def(const weft_cloth_def* def) {
 	        "shear compliance must be finite and >= 0");
 	REQUIRE(isfinite(def->bend_compliance) && def->bend_compliance >= 0.0f,
 	        "bend compliance must be finite and >= 0");
+	REQUIRE(isfinite(def->thickness) && def->thickness >= 0.0f && def->thickness < 1.0f,
+	        "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)", (double)def->thickness);
 	REQUIRE(def->pin >= WEFT_PIN_NONE && def->pin <= WEFT_PIN_LIST, "unknown pin mode %d", (int)def->pin);
 	if (def->pin == WEFT_PIN_LIST) {
 		REQUIRE(def->pin_count >= 0, "pin_count must be >= 0");

@@ -4,7 +4,7 @@
 
 #include "world_internal.h"
 
-static const char* const scene_names[] = {"hang", "sphere", "flag", "bunny", NULL};
+static const char* const scene_names[] = {"hang", "sphere", "flag", "bunny", "fold", NULL};
 
 const char* const* weft_scene_names(void) {
 	return scene_names;
@@ -66,8 +66,17 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		out->cloth.pin = WEFT_PIN_NONE;
 		out->world.tethers = false;
 		out->mesh_collider = "bunny";
+	} else if (strcmp(name, "fold") == 0) {
+		// Stood on its edge just above the ground and let go: it buckles and falls in folds onto
+		// itself (self-collision on).
+		square_cloth(out, grid, 1.0f);
+		out->cloth.origin = (weft_vec3){-0.5f, 1.02f, 0.0f};
+		out->cloth.axis_v = (weft_vec3){0.0f, -0.995f, 0.0998f};
+		out->cloth.pin = WEFT_PIN_NONE;
+		out->world.tethers = false;
+		out->world.self_collision = true;
 	} else {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown scene '%s' (hang, sphere, flag, bunny)", name);
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown scene '%s' (hang, sphere, flag, bunny, fold)", name);
 	}
 	return WEFT_OK;
 }

@@ -14,6 +14,7 @@
 // A substep reads like the algorithm:
 //   integrate  — v += h (gravity + wind drag), damping, x_prev = x, x += h v (pinned stay)
 //   solve      — colour batch after colour batch (see coloring.c), then the overflow batch, then tethers
+//   self       — layers of the cloth closer than its thickness push apart (self_collision.c)
 //   collide    — ground, spheres and meshes push particles out, with friction (collide.c)
 //   update     — v = (x − x_prev) / h, with a speed clamp
 // The substep is one list of stages (solver.h): the serial step walks it, and with a thread pool
@@ -25,6 +26,7 @@
 #include <string.h>
 
 #include "mesh.h"
+#include "self_collision.h"
 #include "solver.h"
 #include "thread_pool.h"
 
@@ -170,6 +172,15 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	}
 	STAGE(WEFT_STAGE_TETHERS, 0, n, false);
 	out->solve_end = count;
+	if (world->def.self_collision) {
+		STAGE(WEFT_STAGE_SELF_BOUNDS, 0, n, false);
+		STAGE(WEFT_STAGE_SELF_DECIDE, 0, n, true);
+		STAGE(WEFT_STAGE_SELF_KEYS, 0, n, false);
+		STAGE(WEFT_STAGE_SELF_SORT, 0, n, true);
+		STAGE(WEFT_STAGE_SELF_LISTS, 0, n, false);
+		STAGE(WEFT_STAGE_SELF_CONTACTS, 0, n, false);
+		STAGE(WEFT_STAGE_SELF_APPLY, 0, n, false);
+	}
 	STAGE(WEFT_STAGE_COLLIDE_PRIMITIVES, 0, n, true);
 	if (world->mesh != NULL) {
 		// The mesh push-out (the dearest part of a bunny frame) is per particle; edge contacts move
@@ -181,7 +192,8 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	out->count = count;
 }
 
-static void run_stage(weft_world* world, const weft_stage* stage, float h, int32_t begin, int32_t end) {
+static void run_stage(weft_world* world, const weft_stage* stage, float h, int32_t thread, int32_t thread_count,
+                      int32_t begin, int32_t end) {
 	switch (stage->type) {
 	case WEFT_STAGE_SPHERES:
 		weft_spheres_advance(world, h);
@@ -203,6 +215,27 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 		break;
 	case WEFT_STAGE_TETHERS:
 		weft_phase_tethers(world, begin, end);
+		break;
+	case WEFT_STAGE_SELF_BOUNDS:
+		weft_self_collision_bounds(world, thread, begin, end);
+		break;
+	case WEFT_STAGE_SELF_DECIDE:
+		weft_self_collision_decide(world, thread_count);
+		break;
+	case WEFT_STAGE_SELF_LISTS:
+		weft_self_collision_lists(world, begin, end);
+		break;
+	case WEFT_STAGE_SELF_KEYS:
+		weft_self_collision_keys(world, begin, end);
+		break;
+	case WEFT_STAGE_SELF_SORT:
+		weft_self_collision_sort(world);
+		break;
+	case WEFT_STAGE_SELF_CONTACTS:
+		weft_self_collision_contacts(world, begin, end);
+		break;
+	case WEFT_STAGE_SELF_APPLY:
+		weft_self_collision_apply(world, begin, end);
 		break;
 	case WEFT_STAGE_COLLIDE_PRIMITIVES:
 		weft_collide_primitives(world);
@@ -226,10 +259,10 @@ static void run_stages(weft_world* world, const weft_stage_list* list, int32_t f
 		const weft_stage* stage = &list->stages[s];
 		if (stage->whole) {
 			if (thread == 0) {
-				run_stage(world, stage, h, stage->begin, stage->end);
+				run_stage(world, stage, h, thread, thread_count, stage->begin, stage->end);
 			}
 		} else {
-			run_stage(world, stage, h, slice(stage->begin, stage->end, thread, thread_count),
+			run_stage(world, stage, h, thread, thread_count, slice(stage->begin, stage->end, thread, thread_count),
 			          slice(stage->begin, stage->end, thread + 1, thread_count));
 		}
 		if (pool != NULL) {

@@ -4,6 +4,7 @@
 
 #include "cloth.h"
 #include "mesh.h"
+#include "self_collision.h"
 #include "thread_pool.h"
 #include "world_internal.h"
 
@@ -16,6 +17,13 @@ static uint64_t world_bytes(int64_t particles, int64_t constraints, int64_t indi
 	uint64_t per_constraint = sizeof(weft_constraint) + sizeof(float) + 1 + /* build scratch */ 16;
 	return (uint64_t)particles * per_particle + (uint64_t)constraints * per_constraint +
 	       (uint64_t)indices * sizeof(uint32_t);
+}
+
+// The smaller spacing of the grid's two directions (a cloth one particle wide has only the other).
+static float grid_spacing(const weft_cloth_def* def) {
+	float u = def->width > 1 ? def->size_u / (float)(def->width - 1) : INFINITY;
+	float v = def->height > 1 ? def->size_v / (float)(def->height - 1) : INFINITY;
+	return fminf(u, v);
 }
 
 static void free_arrays(weft_world* world) {
@@ -37,6 +45,7 @@ void weft_world_destroy(weft_world* world) {
 	weft_allocator allocator = world->allocator;
 	weft_mesh_collider_destroy(world->mesh, &allocator);
 	weft_thread_pool_destroy(world->pool, &allocator);
+	weft_self_collision_destroy(world);
 	free_arrays(world);
 	weft_free(&allocator, world);
 }
@@ -113,6 +122,15 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	weft_tethers_build(world);
+	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : grid_spacing(cloth_def);
+	world->self_rest_distance = 2.0f * grid_spacing(cloth_def);
+	if (world->def.self_collision) {
+		result = weft_self_collision_prepare(world);
+		if (result != WEFT_OK) {
+			weft_world_destroy(world);
+			return result;
+		}
+	}
 	result = world->def.thread_count > 1
 	             ? weft_thread_pool_create(&world->allocator, world->def.thread_count, &world->pool)
 	             : WEFT_OK;
@@ -136,6 +154,7 @@ void weft_world_reset(weft_world* world) {
 	memset(world->velocities, 0, p4);
 	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
 	weft_spheres_reset(world);
+	weft_self_collision_invalidate(world);
 	world->time = 0.0;
 	world->frame = 0;
 	weft_world_update_render_data(world);
@@ -154,6 +173,15 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def) {
 	next.tethers = world->def.tethers;
 	next.thread_count = world->def.thread_count;
 	next.allocator = world->def.allocator;
+	if (next.self_collision) {
+		result = weft_self_collision_prepare(world); // the arrays, once
+		if (result != WEFT_OK) {
+			return result;
+		}
+		if (!world->def.self_collision) {
+			weft_self_collision_invalidate(world); // positions moved on while it was off
+		}
+	}
 	world->def = next;
 	return WEFT_OK;
 }
@@ -220,6 +248,17 @@ weft_tethers_view weft_world_tethers(const weft_world* world) {
 		view.anchor = world->tether_anchor;
 		view.max_distance = world->tether_max_distance;
 		view.count = world->particle_count;
+	}
+	return view;
+}
+
+weft_self_collision_view weft_world_self_collision(const weft_world* world) {
+	weft_self_collision_view view = {0};
+	if (world != NULL) {
+		view.enabled = world->def.self_collision;
+		view.thickness = world->thickness;
+		view.rest_distance = fmaxf(world->thickness, world->self_rest_distance);
+		view.table_size = weft_self_collision_table_size(world->particle_count);
 	}
 	return view;
 }

@@ -13,6 +13,7 @@ typedef struct weft_sphere {
 	bool moving;
 } weft_sphere;
 
+typedef struct weft_self_collision weft_self_collision; // self_collision.c, optional
 typedef struct weft_mesh_collider weft_mesh_collider; // mesh collision (mesh.c), optional
 typedef struct weft_thread_pool weft_thread_pool;     // worker threads (thread_pool.c), optional
 
@@ -51,6 +52,10 @@ struct weft_world {
 
 	weft_sphere spheres[WEFT_MAX_SPHERES];
 	int32_t sphere_count;
+
+	float thickness;            // m, self-collision distance (resolved at creation)
+	float self_rest_distance;   // m, two grid spacings: rest-pose pairs closer are never pushed
+	weft_self_collision* self;  // allocated when self-collision is first on
 
 	weft_mesh_collider* mesh; // static triangle mesh collider or NULL
 	weft_thread_pool* pool;   // NULL when thread_count is 1

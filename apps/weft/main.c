@@ -9,9 +9,10 @@ static void usage(FILE* out) {
 	fputs("usage: weft <command> [options]\n"
 	      "  info  --grid WxH                         particle, constraint and colour counts\n"
 	      "  bench --scene S --grid N --substeps S --iterations K --frames F [--threads T] [--simd 0|1]\n"
-	      "        [--collider FILE.obj|none]\n"
+	      "        [--collider FILE.obj|none] [--self-collision 0|1]\n"
 	      "  run   --scene S --grid N --frames F --export DIR [--every K] [--collider FILE.obj|none]\n"
-	      "scenes: hang, sphere, flag, bunny\n",
+	      "        [--substeps S] [--iterations K] [--threads T] [--self-collision 0|1]\n"
+	      "scenes: hang, sphere, flag, bunny, fold\n",
 	      out);
 }
 

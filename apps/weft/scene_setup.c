@@ -23,9 +23,11 @@ static weft_result user_collider_setup(const char* path, weft_world* world) {
 int scene_setup_create(const args* a, scene_setup* out) {
 	memset(out, 0, sizeof *out);
 	out->scene = args_get(a, "scene") ? args_get(a, "scene") : "hang";
-	int64_t grid, substeps, iterations, threads;
+	int64_t grid, substeps, iterations, threads, self_collision;
 	if (!args_int(a, "grid", 64, 2, 4096, &grid) || !args_int(a, "substeps", 0, 1, 1000, &substeps) ||
-	    !args_int(a, "iterations", 0, 1, 1000, &iterations) || !args_int(a, "threads", 1, 1, 64, &threads)) {
+	    !args_int(a, "iterations", 0, 1, 1000, &iterations) ||
+	    !args_int(a, "threads", 1, 1, WEFT_MAX_THREADS, &threads) ||
+	    !args_int(a, "self-collision", 0, 0, 1, &self_collision)) {
 		return EXIT_BAD_INPUT;
 	}
 	weft_scene_def scene;
@@ -36,6 +38,7 @@ int scene_setup_create(const args* a, scene_setup* out) {
 	if (args_get(a, "substeps")) scene.world.substeps = (int32_t)substeps;
 	if (args_get(a, "iterations")) scene.world.iterations = (int32_t)iterations;
 	scene.world.thread_count = (int32_t)threads;
+	if (args_get(a, "self-collision")) scene.world.self_collision = self_collision != 0;
 	const char* collider = args_get(a, "collider");
 	if (collider != NULL) {
 		scene.mesh_collider = NULL; // the user's mesh (or none) instead of the scene's

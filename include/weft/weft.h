@@ -86,6 +86,7 @@ typedef struct weft_world_def {
 	float friction;         ///< Coulomb-like friction of ground/sphere/mesh contacts [0,1], default 0.4
 	float collision_margin; ///< particles are kept this far outside colliders, m, default 0.005
 	bool tethers;           ///< long-range attachments to pinned particles (limit stretch), default true
+	bool self_collision;    ///< the cloth keeps its thickness between its own layers (spatial hash), default false
 	int32_t thread_count;   ///< threads that step the world (1 = serial, ≤ WEFT_MAX_THREADS), default 1
 	weft_allocator allocator;
 } weft_world_def;
@@ -102,6 +103,8 @@ typedef struct weft_cloth_def {
 	float stretch_compliance; ///< m/N (≥0), default 1e-8
 	float shear_compliance;   ///< m/N (≥0), default 1e-7
 	float bend_compliance;    ///< m/N (≥0), default 1e-5
+	float thickness;        ///< m (≥0): self-collision keeps particles this far apart; 0 = the grid spacing
+	                        ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
 	weft_pin_mode pin;      ///< default WEFT_PIN_TOP_CORNERS
 	const int32_t* pin_indices; ///< with WEFT_PIN_LIST; copied at creation
 	int32_t pin_count;
@@ -299,6 +302,28 @@ weft_result weft_world_grab_move(weft_world* world, weft_vec3 target);
 void weft_world_release(weft_world* world);
 /// The grabbed particle, or -1.
 int32_t weft_world_grabbed(const weft_world* world);
+
+/// Multipliers of the self-collision hash: cell (x, y, z) (integer coordinates, floor(p / thickness))
+/// goes to bucket ((x·PX) ^ (y·PY) ^ (z·PZ)) mod table_size in 32-bit unsigned arithmetic.
+#define WEFT_SELF_HASH_PRIME_X 92837111u
+#define WEFT_SELF_HASH_PRIME_Y 689287499u
+#define WEFT_SELF_HASH_PRIME_Z 283923481u
+
+/// Self-collision as the solvers run it: every substep, after the constraint solve, each free
+/// particle i is pushed away from every particle j closer than the thickness that was farther than
+/// 1.01 × rest_distance in the rest pose: its share w_i/(w_i+w_j) of (thickness − d) along the pair's
+/// direction, and friction (the world's) removes the same share of the pair's relative tangential
+/// slip over the substep. Each particle then moves by the mean of its pushes (Jacobi: all read the
+/// same positions). Candidates come from a spatial hash of cubic cells (self_collision.c).
+typedef struct weft_self_collision_view {
+	bool enabled;        ///< weft_world_def.self_collision
+	float thickness;     ///< m
+	float rest_distance; ///< m, max(thickness, two grid spacings): closer at rest = never pushed
+	uint32_t table_size; ///< buckets of the hash (a power of two ≥ 2 × particles)
+} weft_self_collision_view;
+
+/// The self-collision settings in force.
+weft_self_collision_view weft_world_self_collision(const weft_world* world);
 
 /// Casts a ray against the cloth triangles; *out_particle is the vertex of the hit triangle
 /// nearest to the hit point, *out_distance the ray parameter. WEFT_OK with -1 when nothing is hit.
