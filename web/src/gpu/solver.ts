@@ -26,7 +26,7 @@ import particleWgsl from './shaders/particle.wgsl?raw';
 import finishWgsl from './shaders/finish.wgsl?raw';
 import solveWgsl from './shaders/solve.wgsl?raw';
 import tilesWgsl from './shaders/tiles.wgsl?raw';
-import renderWgsl from './shaders/render.wgsl?raw';
+import renderDataWgsl from './shaders/render_data.wgsl?raw';
 import meshCollideWgsl from './shaders/mesh_collide.wgsl?raw';
 import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
 
@@ -219,7 +219,7 @@ export class GpuSolver {
       : [meshOffWgsl];
     const solveModule = module('solve.wgsl', particleWgsl, finishWgsl, solveWgsl, ...meshParts);
     const tilesModule = module('tiles.wgsl', particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl);
-    const renderModule = module('render.wgsl', renderWgsl);
+    const renderModule = module('render_data.wgsl', renderDataWgsl);
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
         label: `weft ${entryPoint}`,
