@@ -39,9 +39,9 @@ test('a hang world has the documented counts and colouring', () => {
     for (let c = 0; c < world.colorCount; c++) {
       const seen = new Set();
       for (let k = offsets[c]; k < offsets[c + 1]; k++) {
-        const a = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.a, true);
-        const b = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.b, true);
-        const rest = view.getFloat32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.restLength, true);
+        const a = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.offsets.a, true);
+        const b = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.offsets.b, true);
+        const rest = view.getFloat32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.offsets.rest_length, true);
         assert.ok(a < world.particleCount && b < world.particleCount && rest > 0);
         assert.ok(!seen.has(a) && !seen.has(b), `colour ${c} reuses a particle`);
         seen.add(a);
