@@ -20,9 +20,9 @@
 import { BINDINGS, MESH_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
 import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
-import { buildRenderAdjacency, buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
+import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
 import type { PhysicsSettings } from './settings';
-import { STRETCH, type Vec3 } from '../core/world';
+import type { Vec3 } from '../core/world';
 import { SphereMotion, type SphereDef } from './spheres';
 import particleWgsl from './shaders/particle.wgsl?raw';
 import finishWgsl from './shaders/finish.wgsl?raw';
@@ -171,7 +171,7 @@ export class GpuSolver {
       }
       lw[at + LINK_LAYOUT.leftover] = this.tiled ? this.tiled.leftoverOf[p] : NONE;
     }
-    const adjacency = buildRenderAdjacency(core, STRETCH);
+    const adjacency = core.renderAdjacency();
     this.strainBase = adjacency.strainBase;
     const leftoverCount = this.tiled?.counts.leftover ?? 0;
     this.coreBuffers = {

@@ -1,7 +1,7 @@
 // Render data straight from the GPU positions (render_data.c): area-weighted vertex normals and the
 // per-vertex strain for the heatmap. C scatters per triangle / per constraint; a GPU has no float
-// atomics, so each vertex gathers instead, through adjacency lists that schedule.ts derives once
-// from the core's index and constraint arrays (ascending order: the same sums in the same order).
+// atomics, so each vertex gathers instead, through adjacency lists the core builds once
+// (weft_world_render_adjacency in weft.h; ascending order: the same sums in the same order).
 //
 // adjacency words: [0, n]      first triangle entry of each vertex (n + 1 offsets)
 //                  ...         triangle numbers
