@@ -27,7 +27,7 @@ export interface Stats {
   paused: boolean;
   sphereMoving: boolean;
   mode: ShadingMode;
-  /** Beyond DESIGN §5's list (a superset): where the sphere colliders are, for tools and tests. */
+  /** Beyond the contract's list (docs/architecture.md; a superset): where the sphere colliders are, for tools and tests. */
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
   /** The mesh collider: the scene's own (the bunny) or a user's OBJ (with its file name); null for none. */
   mesh: { triangles: number; source: 'scene' | 'obj'; name: string | null; min: Vec3; max: Vec3 } | null;

@@ -1,6 +1,7 @@
 // Kernels without workgroup barriers: per-particle passes and the plain one-dispatch-per-colour
 // solve, which walks the constraints in exactly the C solver's order. Barrier-using kernels live in
-// tiles.wgsl: sharing a module with them was measured to slow these down (DESIGN.md §6).
+// tiles.wgsl: sharing a module with them was measured to slow these down (the GPU solver in
+// docs/architecture.md).
 
 // Bindings: BINDINGS.solve in gpu/bindings.ts (declared ahead of this file).
 

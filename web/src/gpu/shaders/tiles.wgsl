@@ -2,7 +2,8 @@
 // group's constraints in its workgroup memory, with a workgroup barrier between colours instead of
 // a dispatch. schedule.ts partitions the core's coloured constraints: a constraint goes to the first
 // pass (tiling) in which both its particles fall in one group; groups of one pass share no particle,
-// so a pass is one dispatch. This module is the only one with barriers (DESIGN.md §6).
+// so a pass is one dispatch. This module is the only one with barriers (the GPU solver in
+// docs/architecture.md).
 //
 // Pass A with FLAG_FINISH also ends the previous substep and starts this one for its tile (finish.wgsl
 // then integrate): it reads the previous substep's solved positions from `solved_in` and writes the
