@@ -57,6 +57,16 @@ wasm_world* wasm_world_adopt(weft_world* world, const weft_scene_def* scene) {
 		weft_world_destroy(world);
 		return NULL;
 	}
+	// The render-data gather lists (topology: they never change) are built here, where creating a
+	// world may grow memory anyway, so JS reads them through a view like every other array.
+	int32_t words = weft_world_render_adjacency(world, NULL, 0, &handle->render_strain_base);
+	handle->render_adjacency = malloc((size_t)(words > 0 ? words : 1) * sizeof(uint32_t));
+	if (!handle->render_adjacency) {
+		free(handle);
+		weft_world_destroy(world);
+		return NULL;
+	}
+	handle->render_adjacency_words = weft_world_render_adjacency(world, handle->render_adjacency, words, NULL);
 	handle->world = world;
 	handle->scene = *scene;
 	handle->compliance[WEFT_STRETCH] = scene->cloth.stretch_compliance;
@@ -82,6 +92,7 @@ WASM_EXPORT(world_create_scene) wasm_world* wasm_world_create_scene(int32_t grid
 WASM_EXPORT(world_destroy) void wasm_world_destroy(wasm_world* h) {
 	if (!h) return;
 	weft_world_destroy(h->world);
+	free(h->render_adjacency);
 	free(h);
 }
 
@@ -300,6 +311,16 @@ WASM_EXPORT(world_tether_anchor_ptr) const int32_t* wasm_world_tether_anchor_ptr
 }
 WASM_EXPORT(world_tether_max_distance_ptr) const float* wasm_world_tether_max_distance_ptr(wasm_world* h) {
 	return weft_world_tethers(h->world).max_distance;
+}
+// The render data's gather lists (weft_world_render_adjacency): world_render_adjacency_words words.
+WASM_EXPORT(world_render_adjacency_ptr) const uint32_t* wasm_world_render_adjacency_ptr(const wasm_world* h) {
+	return h->render_adjacency;
+}
+WASM_EXPORT(world_render_adjacency_words) int32_t wasm_world_render_adjacency_words(const wasm_world* h) {
+	return h->render_adjacency_words;
+}
+WASM_EXPORT(world_render_strain_base) int32_t wasm_world_render_strain_base(const wasm_world* h) {
+	return h->render_strain_base;
 }
 // Particles with tethers; the arrays hold world_tether_count × layout_tethers_per_particle entries.
 WASM_EXPORT(world_tether_count) int32_t wasm_world_tether_count(wasm_world* h) { return weft_world_tethers(h->world).count; }

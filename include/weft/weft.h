@@ -332,6 +332,17 @@ weft_result weft_world_raycast(const weft_world* world, weft_vec3 origin, weft_v
 
 /// Recomputes the render arrays (area-weighted normals, per-vertex strain) from the positions.
 void weft_world_update_render_data(weft_world* world);
+/// The same render data as gathers, for a GPU (no float atomics): per vertex its triangles and its
+/// stretch constraints, ascending (the order weft_world_update_render_data sums in). uint32 words;
+/// offsets are absolute word indices into the same array:
+///   [0, n]                   first entry of each vertex's triangle list (n + 1 offsets, the last = end)
+///   ...                      triangle numbers
+///   [strain_base, +n]        first entry of each vertex's stretch-constraint list (n + 1 offsets)
+///   ...                      constraint indices
+/// Returns the words it takes and sets *out_strain_base; fills out_words only when capacity is enough
+/// (pass NULL, 0 to ask). Topology only: it does not change while the world lives.
+int32_t weft_world_render_adjacency(const weft_world* world, uint32_t* out_words, int32_t capacity,
+                                    int32_t* out_strain_base);
 
 /// Particle count.
 int32_t weft_world_particle_count(const weft_world* world);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CLI contract (DESIGN.md §5): JSON on stdout, errors on stderr with exit code 2, OBJ export.
+# CLI contract (docs/architecture.md, contracts): JSON on stdout, errors on stderr with exit code 2, OBJ export.
 set -u
 weft="$1"
 passed=0 failed=0

@@ -1,4 +1,4 @@
-// The page's GPU solver (web/src/gpu/cloth-solver.ts) when its device is lost: it hands the cloth
+// The page's GPU solver (web/src/solver/gpu.ts) when its device is lost: it hands the cloth
 // to the wasm solver on the same core world, from the state it last copied out of the GPU, and says
 // so. Losing the device is simulated with device.destroy(), which resolves device.lost.
 import test from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { WeftCore } from '../../web/src/core/wasm';
 import { WeftWorld } from '../../web/src/core/world';
-import { GpuClothSolver } from '../../web/src/gpu/cloth-solver';
+import { GpuClothSolver } from '../../web/src/solver/gpu';
 import { nodeDevice } from './node-gpu';
 
 const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build/wasm/weft.wasm'));

@@ -6,7 +6,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { MeshColliderGrid } from '../../web/src/core/world';
-import { CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_SECTIONS, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
+import { BEND, SHEAR, STRETCH } from '../../web/src/core/world';
+import { CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_REGION, MESH_SECTIONS, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
 import { packMeshCollider, writeMeshRecord } from '../../web/src/gpu/mesh';
 import meshCollideWgsl from '../../web/src/gpu/shaders/mesh_collide.wgsl?raw';
 import { CORE_DEFAULTS } from '../../web/src/gpu/settings';
@@ -22,6 +23,17 @@ test('weft_constraint: the TS/WGSL layout is the C layout', () => {
 test('constants shared with C', () => {
   assert.equal(probe.max_spheres, MAX_SPHERES);
   assert.equal(probe.tethers_per_particle, TETHERS_PER_PARTICLE);
+  assert.deepEqual(probe.constraint_types, { STRETCH, SHEAR, BEND });
+});
+
+test('the mesh collider\'s cell classes and triangle regions (mesh_collide.wgsl) are the C ones', () => {
+  assert.deepEqual(probe.mesh_cell, MESH_CELL);
+  assert.deepEqual(probe.mesh_region, MESH_REGION);
+  // The kernel spells none of them by hand: they come from wgslMeshPrelude().
+  assert.doesNotMatch(meshCollideWgsl, /const (REGION|MESH_CELL)_/);
+  for (const [name] of meshCollideWgsl.matchAll(/\b(?:REGION|MESH_CELL)_[A-Z_]+\b/g)) {
+    assert.match(wgslMeshPrelude(), new RegExp(`const ${name}: u32`), `${name} is generated`);
+  }
 });
 
 test('CORE_DEFAULTS mirror weft_default_world_def()', () => {

@@ -1,8 +1,11 @@
 // Prints, as JSON, the C side of every layout and constant the GPU solver mirrors in
-// web/src/gpu/layout.ts and settings.ts; tests/gpu/layout.test.ts compares the two.
+// web/src/core/layout.ts, core/world.ts, gpu/layout.ts and settings.ts; tests/gpu/layout.test.ts
+// compares the two. The mesh collider's cell classes and triangle regions are private to the core
+// (src/mesh.h), included by path so the probe needs no more than -Iinclude.
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../../src/mesh.h"
 #include "weft/weft.h"
 
 int main(void) {
@@ -10,8 +13,15 @@ int main(void) {
 	printf("{\"constraint\":{\"size\":%zu,\"a\":%zu,\"b\":%zu,\"rest_length\":%zu,\"compliance\":%zu},",
 	       sizeof(weft_constraint), offsetof(weft_constraint, a), offsetof(weft_constraint, b),
 	       offsetof(weft_constraint, rest_length), offsetof(weft_constraint, compliance));
-	printf("\"max_spheres\":%d,\"tethers_per_particle\":%d,\"stretch\":%d,", WEFT_MAX_SPHERES,
-	       WEFT_TETHERS_PER_PARTICLE, (int)WEFT_STRETCH);
+	printf("\"max_spheres\":%d,\"tethers_per_particle\":%d,", WEFT_MAX_SPHERES, WEFT_TETHERS_PER_PARTICLE);
+	printf("\"constraint_types\":{\"STRETCH\":%d,\"SHEAR\":%d,\"BEND\":%d},", (int)WEFT_STRETCH, (int)WEFT_SHEAR,
+	       (int)WEFT_BEND);
+	printf("\"mesh_cell\":{\"OUTSIDE\":%d,\"SURFACE\":%d,\"INSIDE\":%d,\"FAR\":%d},", WEFT_CELL_OUTSIDE,
+	       WEFT_CELL_SURFACE, WEFT_CELL_INSIDE, WEFT_CELL_FAR);
+	printf("\"mesh_region\":{\"FACE\":%d,\"VERTEX_A\":%d,\"VERTEX_B\":%d,\"VERTEX_C\":%d,\"EDGE_AB\":%d,"
+	       "\"EDGE_BC\":%d,\"EDGE_CA\":%d},",
+	       WEFT_REGION_FACE, WEFT_REGION_VERTEX_A, WEFT_REGION_VERTEX_B, WEFT_REGION_VERTEX_C, WEFT_REGION_EDGE_AB,
+	       WEFT_REGION_EDGE_BC, WEFT_REGION_EDGE_CA);
 	printf("\"defaults\":{\"gravity\":[%.9g,%.9g,%.9g],\"substeps\":%d,\"iterations\":%d,\"damping\":%.9g,"
 	       "\"wind\":[%.9g,%.9g,%.9g],\"drag\":%.9g,\"maxSpeed\":%.9g,\"groundEnabled\":%s,\"groundHeight\":%.9g,"
 	       "\"friction\":%.9g,\"collisionMargin\":%.9g}}\n",

@@ -1,7 +1,7 @@
 // A WebGPU device in Node through the npm package `webgpu` (Dawn), for the parity tests and the
-// benchmark. Without a GPU (here, CI): Mesa llvmpipe through GLES in compatibility mode
-// (DESIGN.md §6); on the H200: Vulkan. WEFT_WEBGPU names the package's index.js when it is not in
-// web/node_modules (the device bundle carries its own copy).
+// benchmark. Without a GPU (here, CI): Mesa llvmpipe through GLES in compatibility mode (the GPU
+// solver in docs/architecture.md); on the H200: Vulkan. WEFT_WEBGPU names the package's index.js
+// when it is not in web/node_modules (the device bundle carries its own copy).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { requestSolverDevice } from '../../web/src/gpu/device';

@@ -21,6 +21,33 @@ test('scene names include the documented scenes', () => {
   for (const name of ['hang', 'sphere', 'flag']) assert.ok(names.includes(name), `${name} in ${names}`);
 });
 
+test('the render-data gather lists: every vertex\'s triangles and stretch constraints, ascending', () => {
+  const world = new WeftWorld(core, 'hang', 9);
+  try {
+    const n = world.particleCount;
+    const { words, strainBase } = world.renderAdjacency();
+    const list = (base, v) => Array.from(words.subarray(words[base + v], words[base + v + 1]));
+    const indices = world.indices();
+    const types = world.constraintTypes();
+    const bytes = world.constraintBytes();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const end = (k, field) => view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.offsets[field], true);
+    assert.equal(words[0], n + 1, 'triangle entries follow the offsets');
+    assert.equal(words[n], strainBase, 'the stretch lists follow the triangle entries');
+    assert.equal(words[strainBase + n], words.length);
+    for (let v = 0; v < n; v++) {
+      const triangles = [];
+      for (let t = 0; 3 * t < indices.length; t++) if ([0, 1, 2].some((k) => indices[3 * t + k] === v)) triangles.push(t);
+      assert.deepEqual(list(0, v), triangles, `triangles of vertex ${v}`);
+      const stretch = [];
+      for (let k = 0; k < world.constraintCount; k++) if (types[k] === STRETCH && (end(k, 'a') === v || end(k, 'b') === v)) stretch.push(k);
+      assert.deepEqual(list(strainBase, v), stretch, `stretch constraints of vertex ${v}`);
+    }
+  } finally {
+    world.destroy();
+  }
+});
+
 test('a hang world has the documented counts and colouring', () => {
   const n = 16;
   const world = new WeftWorld(core, 'hang', n);
@@ -39,9 +66,9 @@ test('a hang world has the documented counts and colouring', () => {
     for (let c = 0; c < world.colorCount; c++) {
       const seen = new Set();
       for (let k = offsets[c]; k < offsets[c + 1]; k++) {
-        const a = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.a, true);
-        const b = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.b, true);
-        const rest = view.getFloat32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.restLength, true);
+        const a = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.offsets.a, true);
+        const b = view.getUint32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.offsets.b, true);
+        const rest = view.getFloat32(k * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.offsets.rest_length, true);
         assert.ok(a < world.particleCount && b < world.particleCount && rest > 0);
         assert.ok(!seen.has(a) && !seen.has(b), `colour ${c} reuses a particle`);
         seen.add(a);

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 export const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const require = createRequire(resolve(root, 'web/package.json'));
 
-/** The ES module namespace of web/src/core (wasm.ts, world.ts, layout.ts, obj.ts) and solver-wasm.ts. */
+/** The ES module namespace of web/src/core (wasm.ts, world.ts, layout.ts, obj.ts) and solver/wasm.ts. */
 export async function loadBindings() {
   const esbuild = require('esbuild');
-  const entry = `export * from './wasm'; export * from './world'; export * from './layout'; export * from './obj'; export * from '../solver-wasm';`;
+  const entry = `export * from './wasm'; export * from './world'; export * from './layout'; export * from './obj'; export * from '../solver/wasm';`;
   const result = await esbuild.build({
     stdin: { contents: entry, resolveDir: resolve(root, 'web/src/core'), loader: 'ts' },
     bundle: true,

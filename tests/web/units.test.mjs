@@ -86,6 +86,21 @@ test('shading modes reach both shader languages through generated constants only
   }
 });
 
+test('constants shared by WGSL and GLSL are generated once, never spelled in a shader', async () => {
+  const names = ['PI', ...Object.keys(web.SHADER_COLORS)];
+  assert.ok(names.includes('GOLD_F0'));
+  for (const language of ['wgsl', 'glsl']) {
+    const constants = web.shaderConstants(language);
+    for (const name of names) assert.match(constants, new RegExp(`const (vec3 |float )?${name}\\b`), `${name} in ${language}`);
+  }
+  assert.match(web.shaderConstants('wgsl'), /const GOLD_F0: vec3f = vec3f\(1\.0, 0\.62, 0\.15\);/);
+  assert.match(web.shaderConstants('glsl'), /const vec3 GOLD_F0 = vec3\(1\.0, 0\.62, 0\.15\);/);
+  for (const path of ['common.wgsl', 'cloth.wgsl', 'mesh.wgsl', 'sphere.wgsl', 'ground.wgsl', 'gl/common.glsl', 'gl/cloth.glsl', 'gl/mesh.glsl', 'gl/sphere.glsl', 'gl/ground.glsl']) {
+    const source = await shader(path);
+    for (const name of names) assert.doesNotMatch(source, new RegExp(`const\\s+(\\w+\\s+)?${name}\\b`), `${path} declares ${name} by hand`);
+  }
+});
+
 test('camera rays start at the eye side and go through the target at the centre', () => {
   const camera = new web.OrbitCamera();
   camera.aspect = 16 / 9;

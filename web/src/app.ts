@@ -9,8 +9,9 @@ import { WeftWorld, type Vec3 } from './core/world';
 import { add, dot, scale, sub } from './render/math';
 import type { ShadingMode } from './render/modes';
 import type { FrameInput, Renderer } from './render/renderer';
-import { WasmSolver } from './solver-wasm';
-import type { ClothSolver, SolverFactory, SolverKind } from './solver';
+import { createGpuSolver } from './solver/gpu';
+import type { ClothSolver, SolverContext, SolverKind } from './solver/seam';
+import { WasmSolver } from './solver/wasm';
 import type { Grabber } from './ui/input';
 import type { Messages } from './ui/messages';
 
@@ -26,7 +27,7 @@ export interface Stats {
   paused: boolean;
   sphereMoving: boolean;
   mode: ShadingMode;
-  /** Beyond DESIGN §5's list (a superset): where the sphere colliders are, for tools and tests. */
+  /** Beyond the contract's list (docs/architecture.md; a superset): where the sphere colliders are, for tools and tests. */
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
   /** The mesh collider: the scene's own (the bunny) or a user's OBJ (with its file name); null for none. */
   mesh: { triangles: number; source: 'scene' | 'obj'; name: string | null; min: Vec3; max: Vec3 } | null;
@@ -52,9 +53,6 @@ export interface Scenario {
   grid: number;
   solver: SolverKind;
 }
-
-/** Registered by src/gpu/ when the GPU solver is built in; null until then. */
-export const solverFactories: Partial<Record<SolverKind, SolverFactory>> = {};
 
 export class App implements Grabber {
   readonly camera = new OrbitCamera();
@@ -129,12 +127,11 @@ export class App implements Grabber {
    */
   resumeOnGpu(): Promise<boolean> {
     return this.enqueue(async () => {
-      const factory = solverFactories.gpu;
       const device = this.renderer.device;
-      if (this.scenario.solver !== 'gpu' || this.solver.kind !== 'wasm' || !factory || !device) return false;
+      if (this.scenario.solver !== 'gpu' || this.solver.kind !== 'wasm' || !device) return false;
       const world = this.solver.world;
       try {
-        const solver = await factory({ world, gpuDevice: device, startFrame: this.solver.frame });
+        const solver = await this.createGpuSolver({ world, gpuDevice: device, startFrame: this.solver.frame });
         // The old solver owns the same world: let it go without destroying the world.
         this.solver.release();
         this.solver = solver;
@@ -168,16 +165,12 @@ export class App implements Grabber {
     let solver: ClothSolver = new WasmSolver(world);
     let kind = scenario.solver;
     if (kind === 'gpu') {
-      const factory = solverFactories.gpu;
-      if (!factory) {
-        this.messages.show('The GPU solver is not part of this build yet; running the C core (wasm) solver.', 'warning', 'solver');
-        kind = 'wasm';
-      } else if (!this.renderer.device) {
+      if (!this.renderer.device) {
         this.messages.show('The GPU solver needs WebGPU; running the C core (wasm) solver.', 'warning', 'solver');
         kind = 'wasm';
       } else {
         try {
-          solver = await factory({ world, gpuDevice: this.renderer.device });
+          solver = await this.createGpuSolver({ world, gpuDevice: this.renderer.device });
           this.messages.clear('solver');
         } catch (error) {
           this.messages.show(`The GPU solver failed to start (${(error as Error).message}); running the wasm solver.`, 'warning', 'solver');
@@ -193,6 +186,11 @@ export class App implements Grabber {
     this.renderer.setCloth(world);
     this.redraw++;
     this.onRebuilt?.();
+  }
+
+  /** The GPU solver, its fallback warnings on the page. */
+  private createGpuSolver(context: SolverContext): Promise<ClothSolver> {
+    return createGpuSolver({ ...context, warn: (text) => this.messages.show(text, 'warning', 'gpu-solver') });
   }
 
   /** Called after every rebuild (a new world has its scene's settings: the panel reads them back). */

@@ -1,4 +1,4 @@
-// window.weft: the page's contract with tests and tooling (DESIGN.md §5, plus loadObj).
+// window.weft: the page's contract with tests and tooling (docs/architecture.md, contracts).
 import type { App, ObjResult, Stats } from './app';
 
 export interface WeftHooks {

@@ -13,10 +13,6 @@ import { ObjDrop } from './ui/drop';
 import { Messages } from './ui/messages';
 import { Panel } from './ui/panel';
 
-// The GPU solver plugs in by providing src/gpu/register.ts, which sets solverFactories.gpu
-// (app.ts). The glob makes that import optional: without the file, ?solver=gpu falls back to wasm.
-import.meta.glob('./gpu/register.ts', { eager: true });
-
 const messages = new Messages(document.getElementById('messages')!);
 let canvas = document.getElementById('view') as HTMLCanvasElement;
 
@@ -85,7 +81,7 @@ async function boot(): Promise<void> {
       return;
     }
     input.attach(canvas);
-    // A GPU solver that lost its device has already handed the cloth to wasm (gpu/cloth-solver.ts):
+    // A GPU solver that lost its device has already handed the cloth to wasm (solver/gpu.ts):
     // it goes back to the GPU from where the cloth is now. One still on the GPU is rebuilt.
     if (app.solver.kind === 'gpu') await app.load({ ...app.current, solver: app.renderer.device ? 'gpu' : 'wasm' });
     else if (!(await app.resumeOnGpu())) app.renderer.setCloth(app.solver.world);

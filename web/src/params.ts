@@ -1,7 +1,7 @@
 // URL parameters (?solver= &scene= &grid= &mode= &renderer=). Bad values never stop the page: each
 // one falls back to its default and leaves a sentence in `problems` for the on-page message.
 import { SHADING_MODES, isShadingMode, type ShadingMode } from './render/modes';
-import type { SolverKind } from './solver';
+import type { SolverKind } from './solver/seam';
 
 export type RendererChoice = 'auto' | 'webgpu' | 'webgl2';
 

@@ -74,6 +74,9 @@ export interface WeftExports extends LayoutExports {
   world_tether_anchor_ptr(world: Handle): Ptr;
   world_tether_max_distance_ptr(world: Handle): Ptr;
   world_tether_count(world: Handle): number;
+  world_render_adjacency_ptr(world: Handle): Ptr;
+  world_render_adjacency_words(world: Handle): number;
+  world_render_strain_base(world: Handle): number;
   layout_color_budget(): number;
   // Mesh collider: world-space float4 vertices and
   // pseudo-normals, 3 indices per triangle; counts are 0 without a mesh.

@@ -317,6 +317,17 @@ export class WeftWorld {
   colorOffsets(): Int32Array {
     return this.view('colors', Int32Array, this.exports.world_color_offsets_ptr(this.handle), this.colorCount + 2);
   }
+  /**
+   * The render data's gather lists (weft_world_render_adjacency in weft.h): per vertex its triangles,
+   * then from word `strainBase` its stretch constraints; the GPU's render_data kernel reads them.
+   */
+  renderAdjacency(): { words: Uint32Array; strainBase: number } {
+    const e = this.exports;
+    return {
+      words: this.view('renderAdjacency', Uint32Array, e.world_render_adjacency_ptr(this.handle), e.world_render_adjacency_words(this.handle)),
+      strainBase: e.world_render_strain_base(this.handle),
+    };
+  }
   /** Tether slots per particle (WEFT_TETHERS_PER_PARTICLE): particle i owns [i*k, (i+1)*k). */
   get tethersPerParticle(): number {
     return this.exports.layout_tethers_per_particle();

@@ -1,16 +1,25 @@
 // Asking for a device the solver can run on, in the browser (navigator.gpu) and in Node (the npm
 // package `webgpu`, Dawn): the same code, given a GPU object. Compatibility-mode adapters (GLES,
 // llvmpipe) start with low default limits (4 storage buffers a stage, 128 invocations); the solver
-// asks for what it needs up to what the adapter has.
+// asks for what it needs up to what the adapter has. The one place device limits are chosen: the
+// WebGPU renderer (render/webgpu.ts) asks for the same, since the solver runs on its device.
+import { BINDINGS, MESH_BINDING, storageBufferCount } from './bindings';
 import type { KernelConfig } from './layout';
 
-/// Storage buffers the largest solver module binds in one stage (tiles.wgsl: 8, WebGPU's default).
-export const STORAGE_BUFFERS_NEEDED = 8;
+/// Storage buffers the largest solver module binds in one stage (8, WebGPU's default: the tiled
+/// module, and the solve module of a scene with a mesh collider).
+export const STORAGE_BUFFERS_NEEDED = Math.max(
+  storageBufferCount(BINDINGS.tiles),
+  storageBufferCount([...BINDINGS.solve, MESH_BINDING]),
+  storageBufferCount(BINDINGS.renderData),
+);
 
+/// What the solver needs of a device, up to what the adapter has (no more: large limits can cost
+/// memory on some drivers).
 export function requiredLimits(adapter: GPUAdapter): Record<string, number> {
   const l = adapter.limits;
   return {
-    maxStorageBuffersPerShaderStage: Math.min(l.maxStorageBuffersPerShaderStage, 8),
+    maxStorageBuffersPerShaderStage: Math.min(l.maxStorageBuffersPerShaderStage, STORAGE_BUFFERS_NEEDED),
     maxComputeInvocationsPerWorkgroup: Math.min(l.maxComputeInvocationsPerWorkgroup, 256),
     maxComputeWorkgroupSizeX: Math.min(l.maxComputeWorkgroupSizeX, 256),
     maxComputeWorkgroupStorageSize: Math.min(l.maxComputeWorkgroupStorageSize, 32768),

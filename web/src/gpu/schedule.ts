@@ -1,6 +1,7 @@
 // The tiled schedule: a GPU-specific order of the core's coloured constraints (the topology and the
-// colouring stay the core's; this only groups them). DESIGN.md §6: a dispatch costs ≈7 µs on an
-// H200, so one dispatch per colour (13+ per substep) leaves a small cloth dispatch-bound. Instead:
+// colouring stay the core's; this only groups them). A dispatch costs ≈7 µs on an H200 (the GPU
+// solver in docs/architecture.md), so one dispatch per colour (13+ per substep) leaves a small
+// cloth dispatch-bound. Instead:
 //
 //   pass A  tiles of T×T particles; a workgroup integrates its tile and solves every constraint with
 //           both ends inside it, colour by colour, in workgroup memory (barriers, not dispatches);
@@ -25,13 +26,14 @@ export interface CoreArrays {
   positions(): Float32Array;
   velocities(): Float32Array;
   constraintBytes(): Uint8Array;
-  constraintTypes(): Uint8Array;
   colorOffsets(): Int32Array;
   readonly tethersPerParticle: number;
   tetherAnchors(): Int32Array; // tethersPerParticle slots per particle
 
   tetherMaxDistances(): Float32Array;
   indices(): Uint32Array;
+  /// The render-data kernel's gather lists, built by the core (render_data.wgsl reads them).
+  renderAdjacency(): { words: Uint32Array; strainBase: number };
   /// The static mesh collider, if the world has one (the kernels then collide with it).
   meshColliderGrid?(): MeshColliderGrid | null;
 }
@@ -187,44 +189,4 @@ export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex
     leftoverOf,
     counts: { a: countA, b: colored - leftovers.length - countA, leftover: leftovers.length },
   };
-}
-
-/// Vertex → triangle and vertex → stretch-constraint lists for the render-data gather
-/// (render.wgsl documents the layout). Ascending order keeps C's summation order.
-export function buildRenderAdjacency(core: CoreArrays, stretchType: number): { words: Uint32Array; strainBase: number } {
-  const n = core.particleCount;
-  const indices = core.indices();
-  const types = core.constraintTypes();
-  const f = constraintFields(core);
-  const lists = (entries: (emit: (vertex: number, item: number) => void) => void) => {
-    const count = new Uint32Array(n + 1);
-    entries((v) => count[v + 1]++);
-    for (let i = 0; i < n; ++i) count[i + 1] += count[i];
-    const items = new Uint32Array(count[n]);
-    const fill = count.slice(0, n);
-    entries((v, item) => (items[fill[v]++] = item));
-    return { offsets: count, items };
-  };
-  const triangles = lists((emit) => {
-    for (let t = 0; t * 3 + 2 < indices.length; ++t) for (let k = 0; k < 3; ++k) if (indices[3 * t + k] < n) emit(indices[3 * t + k], t);
-  });
-  const stretch = lists((emit) => {
-    for (let k = 0; k < core.constraintCount; ++k) {
-      if (types[k] !== stretchType) continue;
-      const a = f.a(k), b = f.b(k);
-      if (a < n && b < n) {
-        emit(a, k);
-        emit(b, k);
-      }
-    }
-  });
-  const triBase = n + 1;
-  const strainBase = triBase + triangles.items.length;
-  const words = new Uint32Array(strainBase + n + 1 + stretch.items.length);
-  for (let i = 0; i <= n; ++i) words[i] = triangles.offsets[i] + triBase;
-  words.set(triangles.items, triBase);
-  const itemBase = strainBase + n + 1;
-  for (let i = 0; i <= n; ++i) words[strainBase + i] = stretch.offsets[i] + itemBase;
-  words.set(stretch.items, itemBase);
-  return { words, strainBase };
 }

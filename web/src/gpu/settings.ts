@@ -1,7 +1,7 @@
 // The world settings the kernels read (weft_world_def's live part). CORE_DEFAULTS mirrors
 // weft_default_world_def() for callers that cannot read a field from the core yet; the gpu test
 // suite compiles the C function and fails if a value here drifts from it.
-import type { Vec3 } from './spheres';
+import type { Vec3 } from '../core/world';
 
 export interface PhysicsSettings {
   gravity: Vec3; // m/s²

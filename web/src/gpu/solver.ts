@@ -17,16 +17,18 @@
 // after the spheres and the ground, as C's weft_collide, in the finish pass of either schedule (the
 // tiled one then does not fuse the finish into pass A). The solve module binds one more buffer
 // then; without a mesh, and always in the tiled module, mesh_off.wgsl stands in.
+import { BINDINGS, MESH_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
 import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
-import { buildRenderAdjacency, buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
+import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
 import type { PhysicsSettings } from './settings';
-import { SphereMotion, type SphereDef, type Vec3 } from './spheres';
+import type { Vec3 } from '../core/world';
+import { SphereMotion, type SphereDef } from './spheres';
 import particleWgsl from './shaders/particle.wgsl?raw';
 import finishWgsl from './shaders/finish.wgsl?raw';
 import solveWgsl from './shaders/solve.wgsl?raw';
 import tilesWgsl from './shaders/tiles.wgsl?raw';
-import renderWgsl from './shaders/render.wgsl?raw';
+import renderDataWgsl from './shaders/render_data.wgsl?raw';
 import meshCollideWgsl from './shaders/mesh_collide.wgsl?raw';
 import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
 
@@ -42,8 +44,6 @@ export interface GpuSolverOptions {
   config: KernelConfig & { tileSize: number };
 }
 
-const STRETCH = 0; // weft_constraint_type WEFT_STRETCH
-
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
 const RENDERABLE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
@@ -57,7 +57,7 @@ export interface EncodeOptions {
 }
 
 // solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
-type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'render';
+type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'renderData';
 
 interface Dispatch {
   pipeline: GPUComputePipeline;
@@ -91,7 +91,8 @@ export class GpuSolver {
   private readonly inverseMass: Float32Array;
   private readonly recordStride: number;
   private uniform: GPUBuffer;
-  private readonly stepLayouts: { solve: GPUBindGroupLayout; tiles: GPUBindGroupLayout; render: GPUBindGroupLayout };
+  /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
+  private readonly modules: Record<'solve' | 'tiles' | 'renderData', { bindings: readonly Binding[]; layout: GPUBindGroupLayout }>;
   private readonly pipelines: Record<string, GPUComputePipeline>;
   private bindGroups!: Partial<Record<BindGroupName, GPUBindGroup>>;
   private readonly owned: GPUBuffer[] = [];
@@ -170,7 +171,7 @@ export class GpuSolver {
       }
       lw[at + LINK_LAYOUT.leftover] = this.tiled ? this.tiled.leftoverOf[p] : NONE;
     }
-    const adjacency = buildRenderAdjacency(core, STRETCH);
+    const adjacency = core.renderAdjacency();
     this.strainBase = adjacency.strainBase;
     const leftoverCount = this.tiled?.counts.leftover ?? 0;
     this.coreBuffers = {
@@ -195,67 +196,54 @@ export class GpuSolver {
     this.recordStride = Math.ceil(STEP.size / align) * align;
     this.uniform = make('step records', this.recordStride * 64, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
 
-    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
-      binding,
-      visibility: GPUShaderStage.COMPUTE,
-      buffer: type === 'uniform' ? { type, hasDynamicOffset: true, minBindingSize: STEP.size } : { type },
-    });
-    const layout = (label: string, types: GPUBufferBindingType[]) =>
-      device.createBindGroupLayout({ label: `weft ${label}`, entries: types.map((t, i) => entry(i, t)) });
-    // A scene with a mesh collider binds its packed arrays last in the solve module (the `mesh`
-    // binding below): its finish pass collides. The tiled module never does (not fused, see encode):
-    // it stays at 8 storage buffers.
-    const solveTypes: GPUBufferBindingType[] = ['uniform', 'storage', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', ...(this.mesh ? ['read-only-storage' as const] : [])];
-    const tilesTypes: GPUBufferBindingType[] = ['uniform', 'storage', 'storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage', 'read-only-storage'];
-    this.stepLayouts = {
-      solve: layout('solve layout', solveTypes),
-      tiles: layout('tiles layout', tilesTypes),
-      render: layout('render layout', ['uniform', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage']),
+    // A scene with a mesh collider binds its packed arrays last in the solve module (MESH_BINDING):
+    // its finish pass collides. The tiled module never does (not fused, see encode).
+    const withLayout = (label: string, bindings: readonly Binding[]) => ({ bindings, layout: bindGroupLayout(device, `${label} layout`, bindings) });
+    this.modules = {
+      solve: withLayout('solve', this.mesh ? [...BINDINGS.solve, MESH_BINDING] : BINDINGS.solve),
+      tiles: withLayout('tiles', BINDINGS.tiles),
+      renderData: withLayout('render data', BINDINGS.renderData),
     };
     const prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 });
-    const module = (label: string, ...parts: string[]) => device.createShaderModule({ label: `weft ${label}`, code: [prelude, ...parts].join('\n') });
-    const meshParts = this.mesh
-      ? [wgslMeshPrelude(), `@group(0) @binding(${solveTypes.length - 1}) var<storage, read> mesh: array<vec4u>;`, meshCollideWgsl]
-      : [meshOffWgsl];
-    const solveModule = module('solve.wgsl', particleWgsl, finishWgsl, solveWgsl, ...meshParts);
-    const tilesModule = module('tiles.wgsl', particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl);
-    const renderModule = module('render.wgsl', renderWgsl);
+    const module = (label: string, bindings: readonly Binding[], ...parts: string[]) =>
+      device.createShaderModule({ label: `weft ${label}`, code: [prelude, wgslBindings(bindings), ...parts].join('\n') });
+    const meshParts = this.mesh ? [wgslMeshPrelude(), meshCollideWgsl] : [meshOffWgsl];
+    const solveModule = module('solve.wgsl', this.modules.solve.bindings, particleWgsl, finishWgsl, solveWgsl, ...meshParts);
+    const tilesModule = module('tiles.wgsl', this.modules.tiles.bindings, particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl);
+    const renderModule = module('render_data.wgsl', this.modules.renderData.bindings, renderDataWgsl);
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
         label: `weft ${entryPoint}`,
         layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
         compute: { module: mod, entryPoint },
       });
+    const solveLayout = this.modules.solve.layout;
     this.pipelines = {
-      integrate: pipeline(solveModule, this.stepLayouts.solve, 'integrate'),
-      solveColor: pipeline(solveModule, this.stepLayouts.solve, 'solve_color'),
-      solveOverflow: pipeline(solveModule, this.stepLayouts.solve, 'solve_overflow'),
-      tethers: pipeline(solveModule, this.stepLayouts.solve, 'tethers'),
-      solveLeftovers: pipeline(solveModule, this.stepLayouts.solve, 'solve_leftovers'),
-      finish: pipeline(solveModule, this.stepLayouts.solve, 'finish'),
-      renderData: pipeline(renderModule, this.stepLayouts.render, 'render_data'),
-      ...(this.tiled ? { solveTiles: pipeline(tilesModule, this.stepLayouts.tiles, 'solve_tiles') } : {}),
+      integrate: pipeline(solveModule, solveLayout, 'integrate'),
+      solveColor: pipeline(solveModule, solveLayout, 'solve_color'),
+      solveOverflow: pipeline(solveModule, solveLayout, 'solve_overflow'),
+      tethers: pipeline(solveModule, solveLayout, 'tethers'),
+      solveLeftovers: pipeline(solveModule, solveLayout, 'solve_leftovers'),
+      finish: pipeline(solveModule, solveLayout, 'finish'),
+      renderData: pipeline(renderModule, this.modules.renderData.layout, 'render_data'),
+      ...(this.tiled ? { solveTiles: pipeline(tilesModule, this.modules.tiles.layout, 'solve_tiles') } : {}),
     };
     this.makeBindGroups();
   }
 
   private makeBindGroups(): void {
-    const d = this.device;
-    const bind = (layout: GPUBindGroupLayout, label: string, buffers: GPUBuffer[]) =>
-      d.createBindGroup({
-        label: `weft ${label}`,
-        layout,
-        entries: buffers.map((buffer, binding) => ({ binding, resource: binding === 0 ? { buffer, size: STEP.size } : { buffer } })),
-      });
-    const b = this.buffers, c = this.coreBuffers;
+    const bind = (module: keyof typeof this.modules, label: string, buffers: Record<string, GPUBuffer>) =>
+      bindGroup(this.device, label, this.modules[module].layout, this.modules[module].bindings, buffers);
+    const b = this.buffers, { mesh, ...c } = this.coreBuffers;
     const t = this.tileBuffers;
     const predicted = [b.predicted, t?.predictedNext ?? b.predicted];
-    const mesh = c.mesh ? [c.mesh] : [];
-    this.bindGroups = { render: bind(this.stepLayouts.render, 'render', [this.uniform, b.positions, c.indices, c.constraints, c.adjacency, b.normals, b.strain]) };
+    // Every buffer a module may bind, by binding name (bindings.ts).
+    const shared = { step: this.uniform, positions: b.positions, velocities: b.velocities, normals: b.normals, strain: b.strain, ...c, ...(mesh ? { mesh } : {}) };
+    this.bindGroups = { renderData: bind('renderData', 'render data', shared) };
     for (const i of t ? [0, 1] : [0]) {
-      this.bindGroups[i ? 'solve1' : 'solve0'] = bind(this.stepLayouts.solve, `solve ${i}`, [this.uniform, predicted[i], b.positions, b.velocities, c.constraints, c.links, c.lambdas, c.leftovers, ...mesh]);
+      this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
       if (t) {
-        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind(this.stepLayouts.tiles, `tiles ${i}`, [this.uniform, predicted[i], b.positions, predicted[1 - i], t.words, t.constraints, c.lambdas, c.links, c.leftovers]);
+        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind('tiles', `tiles ${i}`, { ...shared, predicted: predicted[i], solved_in: predicted[1 - i], words: t.words, tile_constraints: t.constraints });
       }
     }
   }
@@ -387,7 +375,7 @@ export class GpuSolver {
     }
     this.dispatchesPerFrame = frames > 0 ? dispatches.length / frames : 0;
     base = this.baseRecord(h);
-    if (renderData) push('renderData', 'render', particles(), (u) => range(u, this.strainBase, 0, 0));
+    if (renderData) push('renderData', 'renderData', particles(), (u) => range(u, this.strainBase, 0, 0));
 
     this.ensureUniform(records.length);
     const all = new Uint8Array(records.length * this.recordStride);

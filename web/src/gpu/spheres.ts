@@ -3,11 +3,7 @@
 // in their per-dispatch record. float32 arithmetic is reproduced with Math.fround so the path
 // matches the C core's bit for bit where C uses float.
 
-export interface Vec3 {
-  x: number;
-  y: number;
-  z: number;
-}
+import type { Vec3 } from '../core/world';
 
 /// weft_sphere_def as the GPU solver needs it.
 export interface SphereDef {

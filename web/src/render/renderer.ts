@@ -1,7 +1,7 @@
 // What both renderers (WebGPU, WebGL2) offer the app, and what they draw each frame.
 import type { CameraMatrices } from '../camera';
 import type { SphereState, WeftWorld } from '../core/world';
-import type { RenderSource } from '../solver';
+import type { RenderSource } from '../solver/seam';
 import type { ShadingMode } from './modes';
 
 export type RendererKind = 'webgpu' | 'webgl2';

@@ -7,7 +7,7 @@ import sphereGlsl from '../shaders/gl/sphere.glsl?raw';
 import meshGlsl from '../shaders/gl/mesh.glsl?raw';
 import type { WeftWorld } from '../core/world';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
-import { MAX_DRAWN_SPHERES, shaderConstants } from './modes';
+import { BACKGROUND_RGBA, MAX_DRAWN_SPHERES, shaderConstants } from './modes';
 import { rgbaToPng, type FrameInput, type Renderer } from './renderer';
 import { unitSphere } from './sphere-mesh';
 
@@ -77,7 +77,8 @@ export class WebGl2Renderer implements Renderer {
 
   private program(name: string, source: string): WebGLProgram {
     const gl = this.gl;
-    const header = `#version 300 es\n${shaderConstants('glsl')}`;
+    // Precision first: the generated constants include floats.
+    const header = `#version 300 es\nprecision highp float;\nprecision highp int;\n${shaderConstants('glsl')}`;
     const compile = (type: number, stage: string) => {
       const shader = gl.createShader(type)!;
       gl.shaderSource(shader, `${header}${stage}\n${commonGlsl}\n${source}`);
@@ -160,7 +161,7 @@ export class WebGl2Renderer implements Renderer {
   draw(frame: FrameInput): void {
     const gl = this.gl;
     gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
-    gl.clearColor(0.085, 0.09, 0.105, 1);
+    gl.clearColor(BACKGROUND_RGBA.r, BACKGROUND_RGBA.g, BACKGROUND_RGBA.b, BACKGROUND_RGBA.a);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LESS);

@@ -8,8 +8,9 @@ import groundWgsl from '../shaders/ground.wgsl?raw';
 import sphereWgsl from '../shaders/sphere.wgsl?raw';
 import meshWgsl from '../shaders/mesh.wgsl?raw';
 import type { WeftWorld } from '../core/world';
+import { requiredLimits } from '../gpu/device';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
-import { MAX_DRAWN_SPHERES, shaderConstants } from './modes';
+import { BACKGROUND_RGBA, MAX_DRAWN_SPHERES, shaderConstants } from './modes';
 import { rgbaToPng, type FrameInput, type Renderer } from './renderer';
 import { unitSphere } from './sphere-mesh';
 
@@ -62,10 +63,12 @@ export class WebGpuRenderer implements Renderer {
    */
   static async create(canvas: HTMLCanvasElement, onLost: (message: string) => void, onPresentFailed: () => void): Promise<WebGpuRenderer> {
     if (!('gpu' in navigator) || !navigator.gpu) throw new NoWebGpuError('this browser has no WebGPU (navigator.gpu is missing)');
+    // The GPU solver runs on this device (to hand over its buffers as vertex buffers): ask for its
+    // limits (gpu/device.ts), more than the default compute limits.
     const requestDevice = async () => {
       const adapter = await requestAdapterWithRetries();
       if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter is available');
-      return { adapter, device: await adapter.requestDevice({ label: 'weft device', requiredLimits: computeLimits(adapter) }) };
+      return { adapter, device: await adapter.requestDevice({ label: 'weft device', requiredLimits: requiredLimits(adapter) }) };
     };
     let { adapter, device } = await requestDevice();
     const context = canvas.getContext('webgpu');
@@ -238,7 +241,7 @@ export class WebGpuRenderer implements Renderer {
     const encoder = this.device.createCommandEncoder({ label: 'frame encoder' });
     const pass = encoder.beginRenderPass({
       label: 'scene pass',
-      colorAttachments: [{ view: targets.msaa.createView(), resolveTarget, loadOp: 'clear', storeOp: 'discard', clearValue: { r: 0.085, g: 0.09, b: 0.105, a: 1 } }],
+      colorAttachments: [{ view: targets.msaa.createView(), resolveTarget, loadOp: 'clear', storeOp: 'discard', clearValue: BACKGROUND_RGBA }],
       depthStencilAttachment: { view: targets.depth.createView(), depthLoadOp: 'clear', depthClearValue: 1, depthStoreOp: 'discard' },
     });
     pass.setBindGroup(0, this.bindGroup);
@@ -344,7 +347,7 @@ async function probePresentation(device: GPUDevice, context: GPUCanvasContext): 
   try {
     context.configure({ device, format: COLOR_FORMAT, alphaMode: 'opaque' });
     const encoder = device.createCommandEncoder({ label: 'presentation probe' });
-    encoder.beginRenderPass({ colorAttachments: [{ view: context.getCurrentTexture().createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0.085, g: 0.09, b: 0.105, a: 1 } }] }).end();
+    encoder.beginRenderPass({ colorAttachments: [{ view: context.getCurrentTexture().createView(), loadOp: 'clear', storeOp: 'store', clearValue: BACKGROUND_RGBA }] }).end();
     device.queue.submit([encoder.finish()]);
     await new Promise((resolve) => requestAnimationFrame(resolve));
     await Promise.race([device.queue.onSubmittedWorkDone(), new Promise((resolve) => setTimeout(resolve, 2000))]);
@@ -353,21 +356,4 @@ async function probePresentation(device: GPUDevice, context: GPUCanvasContext): 
     return false;
   }
   return !lost;
-}
-
-/**
- * The GPU solver (src/gpu/) runs on the renderer's device so that it can hand over its buffers as
- * vertex buffers; it needs more than the default compute limits. Ask for what the adapter has, up
- * to what the solver uses (no more: large limits can cost memory on some drivers).
- */
-function computeLimits(adapter: GPUAdapter): Record<string, number> {
-  const l = adapter.limits;
-  return {
-    maxStorageBuffersPerShaderStage: Math.min(l.maxStorageBuffersPerShaderStage, 10),
-    maxComputeInvocationsPerWorkgroup: Math.min(l.maxComputeInvocationsPerWorkgroup, 256),
-    maxComputeWorkgroupSizeX: Math.min(l.maxComputeWorkgroupSizeX, 256),
-    maxComputeWorkgroupStorageSize: Math.min(l.maxComputeWorkgroupStorageSize, 32768),
-    maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
-    maxBufferSize: l.maxBufferSize,
-  };
 }

@@ -8,9 +8,7 @@ struct Frame {
 };
 @group(0) @binding(0) var<uniform> frame: Frame;
 
-const PI: f32 = 3.14159265;
-const LIGHT_COLOR: vec3f = vec3f(1.0, 0.96, 0.9);
-const BACKGROUND: vec3f = vec3f(0.085, 0.09, 0.105);
+// PI, LIGHT_COLOR, BACKGROUND and GOLD_F0 come from shaderConstants() (render/modes.ts).
 
 // A studio sky: warm overhead softbox, cool horizon, dark floor. Stands in for an environment map.
 fn sky(direction: vec3f) -> vec3f {
@@ -30,13 +28,10 @@ fn fresnel_schlick(f0: vec3f, cos_theta: f32) -> vec3f {
   return f0 + (vec3f(1.0) - f0) * pow(1.0 - clamp(cos_theta, 0.0, 1.0), 5.0);
 }
 
-const GOLD_F0: vec3f = vec3f(1.0, 0.62, 0.15);
-
 // Polished yellow gold (the cloth's gold mode and a mesh collider's): GGX specular from the key light
 // plus the sky reflected, Fresnel-weighted. Tuned for how it reads after to_display, not for the
-// measured F0 of gold (1.0, 0.77, 0.34): per-channel tone mapping pushes bright reflections toward
-// white, so that F0 under a sky this bright came out pale cream. A deeper F0 and a reflection about
-// half as strong keep most of the surface in the curve's saturated middle; the hot spot still clips.
+// measured F0 of gold (GOLD_F0, render/modes.ts, says why): a deeper F0 and a reflection about half
+// as strong keep most of the surface in the curve's saturated middle; the hot spot still clips.
 fn shade_gold(n: vec3f, v: vec3f, l: vec3f) -> vec3f {
   let f0 = GOLD_F0;
   let roughness = 0.3;

@@ -14,13 +14,7 @@
 // first, early-return version did not finish compiling within minutes. It also stays out of the
 // barrier kernel of the tiled schedule (solver.ts), which SwiftShader compiles far more slowly.
 
-const REGION_FACE: u32 = 0u;
-const REGION_VERTEX_A: u32 = 1u;
-const REGION_VERTEX_B: u32 = 2u;
-const REGION_VERTEX_C: u32 = 3u;
-const REGION_EDGE_AB: u32 = 4u;
-const REGION_EDGE_BC: u32 = 5u;
-const REGION_EDGE_CA: u32 = 6u;
+// REGION_*, MESH_CELL_*, TRIANGLE_* and mesh_section_*() come from wgslMeshPrelude (gpu/layout.ts).
 // Cells the searches may visit in one loop, whatever the inputs (a guard, not a tuning).
 const MESH_MAX_SEARCH_ROUNDS: u32 = 32u;
 

@@ -1,15 +1,9 @@
 // Kernels without workgroup barriers: per-particle passes and the plain one-dispatch-per-colour
 // solve, which walks the constraints in exactly the C solver's order. Barrier-using kernels live in
-// tiles.wgsl: sharing a module with them was measured to slow these down (DESIGN.md §6).
+// tiles.wgsl: sharing a module with them was measured to slow these down (the GPU solver in
+// docs/architecture.md).
 
-@group(0) @binding(0) var<uniform> step: Step;
-@group(0) @binding(1) var<storage, read_write> predicted: array<vec4f>;
-@group(0) @binding(2) var<storage, read_write> positions: array<vec4f>;
-@group(0) @binding(3) var<storage, read_write> velocities: array<vec4f>;
-@group(0) @binding(4) var<storage, read> constraints: array<Constraint>;
-@group(0) @binding(5) var<storage, read> links: array<Link>;
-@group(0) @binding(6) var<storage, read_write> lambdas: array<f32>;
-@group(0) @binding(7) var<storage, read> leftovers: array<Constraint>;
+// Bindings: BINDINGS.solve in gpu/bindings.ts (declared ahead of this file).
 
 fn solved(i: u32) -> vec4f {
   return predicted[i];

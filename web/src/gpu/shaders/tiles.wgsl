@@ -2,22 +2,15 @@
 // group's constraints in its workgroup memory, with a workgroup barrier between colours instead of
 // a dispatch. schedule.ts partitions the core's coloured constraints: a constraint goes to the first
 // pass (tiling) in which both its particles fall in one group; groups of one pass share no particle,
-// so a pass is one dispatch. This module is the only one with barriers (DESIGN.md §6).
+// so a pass is one dispatch. This module is the only one with barriers (the GPU solver in
+// docs/architecture.md).
 //
 // Pass A with FLAG_FINISH also ends the previous substep and starts this one for its tile (finish.wgsl
 // then integrate): it reads the previous substep's solved positions from `solved_in` and writes the
 // new predictions to `predicted`, the other buffer, so a particle finishing in one workgroup never
 // races with a neighbour's new prediction in another.
 
-@group(0) @binding(0) var<uniform> step: Step;
-@group(0) @binding(1) var<storage, read_write> predicted: array<vec4f>;
-@group(0) @binding(2) var<storage, read_write> positions: array<vec4f>;
-@group(0) @binding(3) var<storage, read> solved_in: array<vec4f>;
-@group(0) @binding(4) var<storage, read> words: array<u32>;
-@group(0) @binding(5) var<storage, read> tile_constraints: array<TileConstraint>;
-@group(0) @binding(6) var<storage, read_write> lambdas: array<f32>;
-@group(0) @binding(7) var<storage, read> links: array<Link>;
-@group(0) @binding(8) var<storage, read> leftovers: array<Constraint>;
+// Bindings: BINDINGS.tiles in gpu/bindings.ts (declared ahead of this file).
 
 var<workgroup> slots: array<vec4f, TILE_CAPACITY>;
 

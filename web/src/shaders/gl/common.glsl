@@ -1,6 +1,5 @@
-// GLSL ES 3.00 twin of common.wgsl (same uniform layout, std140).
-precision highp float;
-precision highp int;
+// GLSL ES 3.00 twin of common.wgsl (same uniform layout, std140). The precision statements come
+// first, with the generated constants (webgl2.ts).
 layout(std140) uniform Frame {
   mat4 view_projection;
   vec4 eye;
@@ -9,9 +8,7 @@ layout(std140) uniform Frame {
   vec4 spheres[MAX_SPHERES];
 } frame;
 
-const float PI = 3.14159265;
-const vec3 LIGHT_COLOR = vec3(1.0, 0.96, 0.9);
-const vec3 BACKGROUND = vec3(0.085, 0.09, 0.105);
+// PI, LIGHT_COLOR, BACKGROUND and GOLD_F0 come from shaderConstants() (render/modes.ts).
 
 vec3 sky(vec3 direction) {
   float up = direction.y;
@@ -29,8 +26,7 @@ vec3 fresnel_schlick(vec3 f0, float cos_theta) {
   return f0 + (vec3(1.0) - f0) * pow(1.0 - clamp(cos_theta, 0.0, 1.0), 5.0);
 }
 
-// Twin of common.wgsl's shade_gold (why the F0 is deeper than measured gold: see there).
-const vec3 GOLD_F0 = vec3(1.0, 0.62, 0.15);
+// Twin of common.wgsl's shade_gold (why the F0 is deeper than measured gold: GOLD_F0 in render/modes.ts).
 
 vec3 shade_gold(vec3 n, vec3 v, vec3 l) {
   vec3 f0 = GOLD_F0;

@@ -1,4 +1,4 @@
-// The GPU solver behind the page's solver seam (src/solver.ts): GpuSolver on the renderer's device,
+// The GPU adapter of the solver seam (seam.ts): GpuSolver (web/src/gpu/) on the renderer's device,
 // drawn straight from its storage buffers. The core world stays the source of topology, colliders,
 // picking and static render data; the GPU owns the particle state.
 //
@@ -6,12 +6,19 @@
 // never per frame), so picking sees the cloth where it is and a lost device can hand the cloth to
 // the wasm solver where it was: after a loss this object becomes a wasm solver on the same world.
 import type { SphereState, Vec3, WeftWorld } from '../core/world';
-import type { ClothSolver, PickHit, RenderSource, SolverKind, SolverSettings } from '../solver';
-import { WasmSolver } from '../solver-wasm';
-import { applySolverSettings, solverSettingsOf } from '../solver-settings';
-import { kernelConfig } from './device';
-import { physicsSettingsOf, sphereDefsOf } from './from-world';
-import { GpuSolver } from './solver';
+import type { ClothSolver, PickHit, RenderSource, SolverFactory, SolverKind, SolverSettings } from './seam';
+import { WasmSolver } from './wasm';
+import { applySolverSettings, solverSettingsOf } from './settings';
+import { kernelConfig } from '../gpu/device';
+import { physicsSettingsOf, sphereDefsOf } from '../gpu/from-world';
+import { GpuSolver } from '../gpu/solver';
+
+/// ?solver=gpu and the panel's solver switch: a GpuClothSolver on the renderer's WebGPU device. The
+/// app falls back to wasm, with a message, when there is no device or the solver fails to start.
+export const createGpuSolver: SolverFactory = async ({ world, gpuDevice, startFrame, warn }) => {
+  if (!gpuDevice) throw new Error('no WebGPU device');
+  return new GpuClothSolver(world, gpuDevice, warn ?? (() => {}), startFrame ?? 0);
+};
 
 /// Frames between two refreshes of the core world's positions and velocities from the GPU.
 const CHECKPOINT_FRAMES = 30;

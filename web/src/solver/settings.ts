@@ -1,8 +1,8 @@
 // The live solver settings (the panel's "Solver" and "Air" folders) read from and written to a core
 // world. Both solvers keep their settings in the world, which validates them (its setters throw on
 // bad input); the GPU solver then copies what it needs.
-import { BEND, SHEAR, STRETCH, type WeftWorld } from './core/world';
-import type { SolverSettings } from './solver';
+import { BEND, SHEAR, STRETCH, type WeftWorld } from '../core/world';
+import type { SolverSettings } from './seam';
 
 export function solverSettingsOf(w: WeftWorld): SolverSettings {
   return {

@@ -1,20 +1,14 @@
 // Render data straight from the GPU positions (render_data.c): area-weighted vertex normals and the
 // per-vertex strain for the heatmap. C scatters per triangle / per constraint; a GPU has no float
-// atomics, so each vertex gathers instead, through adjacency lists that schedule.ts derives once
-// from the core's index and constraint arrays (ascending order: the same sums in the same order).
+// atomics, so each vertex gathers instead, through adjacency lists the core builds once
+// (weft_world_render_adjacency in weft.h; ascending order: the same sums in the same order).
 //
 // adjacency words: [0, n]      first triangle entry of each vertex (n + 1 offsets)
 //                  ...         triangle numbers
 //                  [range.y,  ] first stretch-constraint entry of each vertex (n + 1 offsets)
 //                  ...         constraint indices
 
-@group(0) @binding(0) var<uniform> step: Step;
-@group(0) @binding(1) var<storage, read> positions: array<vec4f>;
-@group(0) @binding(2) var<storage, read> indices: array<u32>;
-@group(0) @binding(3) var<storage, read> constraints: array<Constraint>;
-@group(0) @binding(4) var<storage, read> adjacency: array<u32>;
-@group(0) @binding(5) var<storage, read_write> normals: array<vec4f>;
-@group(0) @binding(6) var<storage, read_write> strain: array<f32>;
+// Bindings: BINDINGS.renderData in gpu/bindings.ts (declared ahead of this file).
 
 fn adjacency_word(k: u32) -> u32 {
   return select(0u, adjacency[k], k < arrayLength(&adjacency));

@@ -2,20 +2,19 @@
 //
 // Two solvers share one scene. Both start from a WeftWorld (the C core built the cloth, its colouring,
 // tethers and colliders; TypeScript never rebuilds topology):
-//   - 'wasm' (solver-wasm.ts): the core steps in linear memory; renderSource() hands out Float32Array
+//   - 'wasm' (wasm.ts): the core steps in linear memory; renderSource() hands out Float32Array
 //     views on memory.buffer, which the renderer passes straight to writeBuffer/bufferSubData.
-//   - 'gpu' (src/gpu/, the GPU engineer's): uploads the core's arrays once from the same views
+//   - 'gpu' (gpu.ts, over the WGSL solver of web/src/gpu/): uploads the core's arrays once from the same views
 //     (world.positions(), world.constraintBytes(), world.colorOffsets(), world.tetherAnchors(), ...),
 //     steps with WGSL compute kernels and renderSource() hands out its GPUBuffers, created with
 //     GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX on the renderer's device (gpuDevice below), so the
 //     renderer binds them as vertex buffers with no read-back per frame.
 // Static render data (indices, UVs) always comes from the core world. A solver is made by a
-// SolverFactory; main.ts picks one by the ?solver= parameter and falls back to wasm (with an on-page
-// message) when the GPU one cannot start. To plug in, src/gpu/register.ts (imported by main.ts when
-// it exists) does: `solverFactories.gpu = async ({ world, gpuDevice }) => new GpuClothSolver(...)`
-// with solverFactories from app.ts. The factory gets the renderer's device (null on WebGL2, where
-// the app stays on wasm) and must not destroy `world`: the solver owns it from then on (destroy()).
-import type { SphereState, Vec3, WeftWorld } from './core/world';
+// SolverFactory (createGpuSolver in gpu.ts); app.ts picks one by the ?solver= parameter and falls
+// back to wasm (with an on-page message) when the GPU one cannot start. The factory gets the
+// renderer's device (null on WebGL2, where the app stays on wasm) and must not destroy `world`: the
+// solver owns it from then on (destroy()).
+import type { SphereState, Vec3, WeftWorld } from '../core/world';
 
 export type SolverKind = 'wasm' | 'gpu';
 
@@ -86,6 +85,8 @@ export interface SolverContext {
   gpuDevice: GPUDevice | null;
   /** Frames the world has already run (a solver taking over a cloth mid-run); default 0. */
   startFrame?: number;
+  /** Shows a warning on the page (a GPU solver that fell back to wasm says why). */
+  warn?: (text: string) => void;
 }
 
 export type SolverFactory = (context: SolverContext) => Promise<ClothSolver>;

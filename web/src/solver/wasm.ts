@@ -1,7 +1,7 @@
-// The C core as the solver: every call goes through the wasm exports, arrays are read in place.
-import type { SphereState, Vec3, WeftWorld } from './core/world';
-import type { ClothSolver, PickHit, RenderSource, SolverSettings } from './solver';
-import { applySolverSettings, solverSettingsOf } from './solver-settings';
+// The wasm adapter of the solver seam (seam.ts): the C core is the solver; every call goes through the wasm exports, arrays are read in place.
+import type { SphereState, Vec3, WeftWorld } from '../core/world';
+import type { ClothSolver, PickHit, RenderSource, SolverSettings } from './seam';
+import { applySolverSettings, solverSettingsOf } from './settings';
 
 export class WasmSolver implements ClothSolver {
   readonly kind = 'wasm' as const;
