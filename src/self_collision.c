@@ -139,6 +139,15 @@ static float reach(const weft_world* world) {
 	return world->thickness * (1.0f + SKIN);
 }
 
+void weft_self_collision_describe(const weft_world* world, weft_self_collision_view* out) {
+	out->enabled = world->def.self_collision;
+	out->thickness = world->thickness;
+	out->reach = reach(world);
+	out->rest_distance = fmaxf(world->thickness, world->self_rest_distance);
+	out->max_step = MAX_STEP * world->thickness;
+	out->table_size = weft_self_collision_table_size(world->particle_count);
+}
+
 void weft_self_collision_bounds(weft_world* world, int32_t thread, int32_t begin, int32_t end) {
 	weft_self_collision* s = world->self;
 	float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};

@@ -13,6 +13,8 @@ weft_result weft_self_collision_prepare(weft_world* world);
 void weft_self_collision_destroy(weft_world* world);
 // Forgets the neighbour lists (after a reset or a teleport): the next substep rebuilds them.
 void weft_self_collision_invalidate(weft_world* world);
+// The settings as weft_world_self_collision reports them.
+void weft_self_collision_describe(const weft_world* world, weft_self_collision_view* out);
 // Buckets of the hash (a power of two ≥ 2 × particles) and the counters of the run so far.
 uint32_t weft_self_collision_table_size(int32_t particle_count);
 int64_t weft_self_collision_rebuilds(const weft_world* world);

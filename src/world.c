@@ -255,10 +255,7 @@ weft_tethers_view weft_world_tethers(const weft_world* world) {
 weft_self_collision_view weft_world_self_collision(const weft_world* world) {
 	weft_self_collision_view view = {0};
 	if (world != NULL) {
-		view.enabled = world->def.self_collision;
-		view.thickness = world->thickness;
-		view.rest_distance = fmaxf(world->thickness, world->self_rest_distance);
-		view.table_size = weft_self_collision_table_size(world->particle_count);
+		weft_self_collision_describe(world, &view);
 	}
 	return view;
 }

@@ -309,16 +309,20 @@ int32_t weft_world_grabbed(const weft_world* world);
 #define WEFT_SELF_HASH_PRIME_Y 689287499u
 #define WEFT_SELF_HASH_PRIME_Z 283923481u
 
-/// Self-collision as the solvers run it: every substep, after the constraint solve, each free
-/// particle i is pushed away from every particle j closer than the thickness that was farther than
-/// 1.01 × rest_distance in the rest pose: its share w_i/(w_i+w_j) of (thickness − d) along the pair's
-/// direction, and friction (the world's) removes the same share of the pair's relative tangential
-/// slip over the substep. Each particle then moves by the mean of its pushes (Jacobi: all read the
-/// same positions). Candidates come from a spatial hash of cubic cells (self_collision.c).
+/// Self-collision as the solvers run it, every substep after the constraint solve. The partners of
+/// a free particle i are the particles j within `reach` now that were farther than
+/// 1.01 × rest_distance apart in the rest pose (found in a spatial hash of cubic cells of edge
+/// `reach`, at most 16 per particle, the nearest kept). For each partner closer than the thickness,
+/// i is pushed its share w_i/(w_i+w_j) of (thickness − d) along the pair's direction, and friction
+/// (the world's) removes the same share of the pair's relative tangential slip over the substep;
+/// i then moves by the mean of its pushes (Jacobi: every push reads the same positions). A particle
+/// with any partner moves at most max_step from its position at the start of the substep.
 typedef struct weft_self_collision_view {
 	bool enabled;        ///< weft_world_def.self_collision
 	float thickness;     ///< m
-	float rest_distance; ///< m, max(thickness, two grid spacings): closer at rest = never pushed
+	float reach;         ///< m, partners are searched this far (1.5 × thickness)
+	float rest_distance; ///< m, max(thickness, two grid spacings): closer at rest = never partners
+	float max_step;      ///< m, the most a particle with partners moves in one substep (0.4 × thickness)
 	uint32_t table_size; ///< buckets of the hash (a power of two ≥ 2 × particles)
 } weft_self_collision_view;
 
