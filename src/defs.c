@@ -19,6 +19,8 @@ weft_world_def weft_default_world_def(void) {
 	def.collision_margin = 0.005f;
 	def.tethers = true;
 	def.self_collision = false;
+	def.pin_velocity = (weft_vec3){0.0f, 0.0f, 0.0f};
+	def.pin_motion_time = 0.0f;
 	def.thread_count = 1;
 	return def;
 }
@@ -73,6 +75,11 @@ weft_result weft_validate_world_def(const weft_world_def* def) {
 	        (int)def->substeps);
 	REQUIRE(def->iterations >= 1 && def->iterations <= 1000, "iterations must be in 1..1000 (got %d)",
 	        (int)def->iterations);
+	REQUIRE(weft_is_finite_vec3(def->pin_velocity) && fabsf(def->pin_velocity.x) <= 1e3f &&
+	            fabsf(def->pin_velocity.y) <= 1e3f && fabsf(def->pin_velocity.z) <= 1e3f,
+	        "pin_velocity must be finite, each component within ±1000 m/s");
+	REQUIRE(isfinite(def->pin_motion_time) && def->pin_motion_time >= 0.0f && def->pin_motion_time <= 1e4f,
+	        "pin_motion_time must be in [0, 10000] s (got %g)", (double)def->pin_motion_time);
 	REQUIRE(isfinite(def->damping) && def->damping >= 0.0f, "damping must be finite and >= 0");
 	REQUIRE(isfinite(def->drag) && def->drag >= 0.0f, "drag must be finite and >= 0");
 	REQUIRE(isfinite(def->max_speed) && def->max_speed >= 0.0f, "max_speed must be finite and >= 0");

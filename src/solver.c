@@ -12,7 +12,8 @@
 // because the error of a position-based solve shrinks with h² while iterations only chip at it.
 //
 // A substep reads like the algorithm:
-//   integrate  — v += h (gravity + wind drag), damping, x_prev = x, x += h v (pinned stay)
+//   integrate  — v += h (gravity + wind drag), damping, x_prev = x, x += h v (pinned particles stay,
+//                or follow their scripted path)
 //   solve      — colour batch after colour batch (see coloring.c), then the overflow batch, then tethers
 //   self       — layers of the cloth closer than its thickness push apart (self_collision.c)
 //   collide    — ground, spheres and meshes push particles out, with friction (collide.c)
@@ -62,12 +63,22 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 	float* x = world->positions;
 	float* v = world->velocities;
 	float* previous = world->previous_positions;
+	const bool pins_move = def->pin_motion_time > 0.0f;
+	const float pin_travel = (float)(world->pin_time < (double)def->pin_motion_time ? world->pin_time
+	                                                                               : (double)def->pin_motion_time);
 	for (int32_t p = begin; p < end; ++p) {
 		previous[4 * p] = x[4 * p];
 		previous[4 * p + 1] = x[4 * p + 1];
 		previous[4 * p + 2] = x[4 * p + 2];
 		previous[4 * p + 3] = x[4 * p + 3];
 		if (x[4 * p + 3] == 0.0f) {
+			if (pins_move && world->rest_positions[4 * p + 3] == 0.0f && p != world->grabbed) {
+				// A pinned particle on its scripted path: rest + velocity × min(t, pin_motion_time).
+				const float* rest = &world->rest_positions[4 * p];
+				x[4 * p] = rest[0] + def->pin_velocity.x * pin_travel;
+				x[4 * p + 1] = rest[1] + def->pin_velocity.y * pin_travel;
+				x[4 * p + 2] = rest[2] + def->pin_velocity.z * pin_travel;
+			}
 			continue;
 		}
 		float ax = def->gravity.x, ay = def->gravity.y, az = def->gravity.z;
@@ -156,7 +167,7 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	const int32_t colours = world->color_count;
 	int32_t count = 0;
 #define STAGE(type_, begin_, end_, whole_) (out->stages[count++] = (weft_stage){(type_), (begin_), (end_), (whole_)})
-	STAGE(WEFT_STAGE_SPHERES, 0, world->sphere_count, true);
+	STAGE(WEFT_STAGE_SCRIPTED, 0, world->sphere_count, true);
 	if (world->def.drag > 0.0f) {
 		STAGE(WEFT_STAGE_WIND_NORMALS, 0, n, false);
 	}
@@ -195,8 +206,9 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 static void run_stage(weft_world* world, const weft_stage* stage, float h, int32_t thread, int32_t thread_count,
                       int32_t begin, int32_t end) {
 	switch (stage->type) {
-	case WEFT_STAGE_SPHERES:
+	case WEFT_STAGE_SCRIPTED:
 		weft_spheres_advance(world, h);
+		world->pin_time += (double)h;
 		break;
 	case WEFT_STAGE_WIND_NORMALS:
 		weft_phase_wind_normals(world, begin, end);

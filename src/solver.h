@@ -9,7 +9,7 @@
 #include "world_internal.h"
 
 typedef enum weft_stage_type {
-	WEFT_STAGE_SPHERES,            // whole: scripted sphere motion over the substep
+	WEFT_STAGE_SCRIPTED,           // whole: scripted motion over the substep (spheres, the pins' clock)
 	WEFT_STAGE_WIND_NORMALS,       // particles: grid normals for the wind force (before anything moves)
 	WEFT_STAGE_INTEGRATE,          // particles: forces, damping, x_prev = x, x += h v; the grab target
 	WEFT_STAGE_RESET_LAMBDAS,      // constraints: λ = 0 at the start of the substep

@@ -156,6 +156,7 @@ void weft_world_reset(weft_world* world) {
 	weft_spheres_reset(world);
 	weft_self_collision_invalidate(world);
 	world->time = 0.0;
+	world->pin_time = 0.0;
 	world->frame = 0;
 	weft_world_update_render_data(world);
 }

@@ -64,6 +64,7 @@ struct weft_world {
 	float grabbed_inverse_mass;
 	weft_vec3 grab_target;
 
+	double pin_time; // s of pin motion so far (the clock of the pins' scripted path)
 	double time;
 	int64_t frame;
 };

@@ -87,6 +87,9 @@ typedef struct weft_world_def {
 	float collision_margin; ///< particles are kept this far outside colliders, m, default 0.005
 	bool tethers;           ///< long-range attachments to pinned particles (limit stretch), default true
 	bool self_collision;    ///< the cloth keeps its thickness between its own layers (spatial hash), default false
+	weft_vec3 pin_velocity; ///< m/s: pinned particles move from their rest position at this velocity...
+	float pin_motion_time;  ///< ...for this many s of simulated time after creation or reset, then stay
+	                        ///< (0 = pins never move, the default; ≤ 1e4 s)
 	int32_t thread_count;   ///< threads that step the world (1 = serial, ≤ WEFT_MAX_THREADS), default 1
 	weft_allocator allocator;
 } weft_world_def;
