@@ -1,92 +1,13 @@
 // The static triangle-mesh collider: built once from user triangles (validation, optional fit to
-// the scene, pseudo-normals, bounding spheres, grid), then only read by the step.
-//
-// Inside/outside is decided with angle-weighted pseudo-normals (Bærentzen & Aanæs 2005): for the
-// closest point q of a closed mesh to p, sign(dot(p - q, n)) is exact when n is the pseudo-normal of
-// the feature holding q: the face normal on a face, the sum of the two face normals on an edge,
-// and the angle-weighted sum of the face normals around a vertex. They are computed here once.
-//
-// Broadphase: a few spheres that together cover every triangle grown by the query reach, fitted
-// by k-means on the vertices (each triangle joins the cluster nearest its centroid), so a particle
-// outside all of them cannot touch the mesh and skips the grid.
+// the scene, Morton order, pseudo-normals in mesh_normals.c, bounding spheres in mesh_spheres.c,
+// the triangle grid and its cell classes in triangle_grid.c), then only read by the step
+// (mesh_collide.c). This file holds the collider's creation and the public API.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mesh.h"
-
-#define MESH_MAX_SPHERES 8
-#define MESH_KMEANS_ITERATIONS 8
-
-// Build-time math with the same bits on every platform (only IEEE +, -, ×, ÷ and sqrt, which
-// are exact-rounded everywhere; libm's acos and cbrt are not), so the collider, and with it the
-// state hash of a scene, is identical natively and in WebAssembly.
-static double deterministic_atan(double r) { // r ≥ 0
-	bool inverted = r > 1.0;
-	if (inverted) r = 1.0 / r;
-	// atan(r) = 2 atan(r / (1 + sqrt(1 + r²))), twice: r ≤ tan(π/16) ≈ 0.199, then the series.
-	r = r / (1.0 + sqrt(1.0 + r * r));
-	r = r / (1.0 + sqrt(1.0 + r * r));
-	double r2 = r * r, term = r, sum = 0.0;
-	for (int k = 0; k < 14; k++) {
-		sum += term / (double)(2 * k + 1);
-		term *= -r2;
-	}
-	sum *= 4.0;
-	return inverted ? 1.5707963267948966 - sum : sum;
-}
-
-// Angle between u and -v (the corner between an outgoing edge u and the incoming edge v), by
-// Kahan's well-conditioned 2 atan(|û - ŵ| / |û + ŵ|) with w = -v.
-static float corner_angle(const float* u, const float* v, float u_length2, float v_length2) {
-	double lu = sqrt((double)u_length2), lv = sqrt((double)v_length2);
-	double diff2 = 0.0, sum2 = 0.0;
-	for (int axis = 0; axis < 3; axis++) {
-		double a = u[axis] / lu, b = -v[axis] / lv;
-		diff2 += (a - b) * (a - b);
-		sum2 += (a + b) * (a + b);
-	}
-	if (sum2 == 0.0) {
-		return 3.14159265f;
-	}
-	return (float)(2.0 * deterministic_atan(sqrt(diff2) / sqrt(sum2)));
-}
-
-static double deterministic_cbrt(double x) { // x > 0, Newton from a power-of-two guess
-	double guess = 1.0;
-	while (guess * guess * guess < x) guess *= 2.0;
-	while (guess * guess * guess > 8.0 * x) guess *= 0.5;
-	for (int k = 0; k < 60; k++) guess = (2.0 * guess + x / (guess * guess)) / 3.0;
-	return guess;
-}
-
-typedef struct edge_record {
-	uint32_t lo, hi;  // vertex indices, lo < hi
-	uint32_t slot;    // 3 * triangle + edge
-	uint32_t forward; // 1 if the triangle walks lo → hi
-} edge_record;
-
-static int compare_edges(const void* a, const void* b) {
-	const edge_record* x = a;
-	const edge_record* y = b;
-	if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-	if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
-	return x->slot < y->slot ? -1 : (x->slot > y->slot ? 1 : 0);
-}
-
-static void normalize3(float* v) {
-	float length = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-	if (length > 0.0f) {
-		v[0] /= length;
-		v[1] /= length;
-		v[2] /= length;
-	}
-}
-
-static float distance2(const float* a, const float* b) {
-	float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-	return dx * dx + dy * dy + dz * dz;
-}
+#include "vec3.h"
 
 void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* allocator) {
 	if (mesh == NULL) {
@@ -99,150 +20,9 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	weft_free(allocator, mesh->edge_normals);
 	weft_free(allocator, mesh->triangle_spheres);
 	weft_free(allocator, mesh->spheres);
-	weft_grid_destroy(&mesh->grid, allocator);
+	weft_triangle_grid_destroy(&mesh->grid, allocator);
 	weft_free(allocator, mesh->cell_flags);
 	weft_free(allocator, mesh);
-}
-
-// Pseudo-normals of edges (and whether the mesh is closed and consistently oriented).
-static weft_result build_edge_normals(weft_mesh_collider* mesh, const weft_allocator* allocator) {
-	int32_t edge_count = 3 * mesh->triangle_count;
-	edge_record* edges = weft_alloc(allocator, sizeof(edge_record) * (size_t)edge_count);
-	if (edges == NULL) {
-		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
-	}
-	for (int32_t t = 0; t < mesh->triangle_count; t++) {
-		for (int e = 0; e < 3; e++) {
-			uint32_t a = mesh->indices[3 * t + e], b = mesh->indices[3 * t + (e + 1) % 3];
-			edge_record* record = &edges[3 * t + e];
-			record->lo = a < b ? a : b;
-			record->hi = a < b ? b : a;
-			record->slot = (uint32_t)(3 * t + e);
-			record->forward = a < b;
-		}
-	}
-	qsort(edges, (size_t)edge_count, sizeof(edge_record), compare_edges);
-	mesh->closed = true;
-	for (int32_t begin = 0; begin < edge_count;) {
-		int32_t end = begin + 1;
-		while (end < edge_count && edges[end].lo == edges[begin].lo && edges[end].hi == edges[begin].hi) {
-			end++;
-		}
-		if (end - begin != 2 || edges[begin].forward == edges[begin + 1].forward) {
-			mesh->closed = false;
-		}
-		float sum[3] = {0, 0, 0};
-		for (int32_t k = begin; k < end; k++) {
-			const float* n = mesh->face_normals + 4 * (edges[k].slot / 3);
-			sum[0] += n[0];
-			sum[1] += n[1];
-			sum[2] += n[2];
-		}
-		normalize3(sum);
-		for (int32_t k = begin; k < end; k++) {
-			float* out = mesh->edge_normals + 4 * edges[k].slot;
-			out[0] = sum[0];
-			out[1] = sum[1];
-			out[2] = sum[2];
-			out[3] = 0.0f;
-		}
-		begin = end;
-	}
-	weft_free(allocator, edges);
-	return WEFT_OK;
-}
-
-// k-means over the vertices, then each triangle joins the centre nearest its centroid; a sphere's
-// radius covers its triangles plus reach.
-static void fit_spheres(weft_mesh_collider* mesh, float reach) {
-	int32_t k = mesh->vertex_count < MESH_MAX_SPHERES ? mesh->vertex_count : MESH_MAX_SPHERES;
-	float centres[MESH_MAX_SPHERES][3];
-	// Farthest-point initialisation from the vertex nearest the centroid (deterministic).
-	double centroid[3] = {0, 0, 0};
-	for (int32_t v = 0; v < mesh->vertex_count; v++) {
-		for (int axis = 0; axis < 3; axis++) centroid[axis] += mesh->vertices[4 * v + axis];
-	}
-	float mean[3];
-	for (int axis = 0; axis < 3; axis++) mean[axis] = (float)(centroid[axis] / mesh->vertex_count);
-	int32_t first = 0;
-	for (int32_t v = 1; v < mesh->vertex_count; v++) {
-		if (distance2(mesh->vertices + 4 * v, mean) < distance2(mesh->vertices + 4 * first, mean)) first = v;
-	}
-	memcpy(centres[0], mesh->vertices + 4 * first, sizeof centres[0]);
-	for (int32_t c = 1; c < k; c++) {
-		int32_t farthest = 0;
-		float farthest_d2 = -1.0f;
-		for (int32_t v = 0; v < mesh->vertex_count; v++) {
-			float nearest = INFINITY;
-			for (int32_t j = 0; j < c; j++) {
-				float d2 = distance2(mesh->vertices + 4 * v, centres[j]);
-				nearest = d2 < nearest ? d2 : nearest;
-			}
-			if (nearest > farthest_d2) {
-				farthest_d2 = nearest;
-				farthest = v;
-			}
-		}
-		memcpy(centres[c], mesh->vertices + 4 * farthest, sizeof centres[c]);
-	}
-	for (int iteration = 0; iteration < MESH_KMEANS_ITERATIONS; iteration++) {
-		double sums[MESH_MAX_SPHERES][3] = {{0}};
-		int32_t counts[MESH_MAX_SPHERES] = {0};
-		for (int32_t v = 0; v < mesh->vertex_count; v++) {
-			int32_t best = 0;
-			float best_d2 = INFINITY;
-			for (int32_t j = 0; j < k; j++) {
-				float d2 = distance2(mesh->vertices + 4 * v, centres[j]);
-				if (d2 < best_d2) {
-					best_d2 = d2;
-					best = j;
-				}
-			}
-			for (int axis = 0; axis < 3; axis++) sums[best][axis] += mesh->vertices[4 * v + axis];
-			counts[best]++;
-		}
-		for (int32_t j = 0; j < k; j++) {
-			if (counts[j] > 0) {
-				for (int axis = 0; axis < 3; axis++) centres[j][axis] = (float)(sums[j][axis] / counts[j]);
-			}
-		}
-	}
-	float radius2[MESH_MAX_SPHERES];
-	bool used[MESH_MAX_SPHERES] = {false};
-	for (int32_t j = 0; j < k; j++) radius2[j] = 0.0f;
-	for (int32_t t = 0; t < mesh->triangle_count; t++) {
-		const uint32_t* tri = mesh->indices + 3 * t;
-		float centroid3[3];
-		for (int axis = 0; axis < 3; axis++) {
-			centroid3[axis] = (mesh->vertices[4 * tri[0] + axis] + mesh->vertices[4 * tri[1] + axis] +
-			                   mesh->vertices[4 * tri[2] + axis]) / 3.0f;
-		}
-		int32_t best = 0;
-		float best_d2 = INFINITY;
-		for (int32_t j = 0; j < k; j++) {
-			float d2 = distance2(centroid3, centres[j]);
-			if (d2 < best_d2) {
-				best_d2 = d2;
-				best = j;
-			}
-		}
-		used[best] = true;
-		for (int corner = 0; corner < 3; corner++) {
-			float d2 = distance2(mesh->vertices + 4 * tri[corner], centres[best]);
-			radius2[best] = d2 > radius2[best] ? d2 : radius2[best];
-		}
-	}
-	mesh->sphere_count = 0;
-	for (int32_t j = 0; j < k; j++) {
-		if (used[j]) {
-			float* sphere = mesh->spheres + 4 * mesh->sphere_count++;
-			sphere[0] = centres[j][0];
-			sphere[1] = centres[j][1];
-			sphere[2] = centres[j][2];
-			// Float slack so rounding never leaves a vertex just outside.
-			sphere[3] = sqrtf(radius2[j]) * 1.0001f + reach;
-		}
-	}
 }
 
 typedef struct sort_key {
@@ -292,68 +72,6 @@ static void spatial_order(const float* vertices, int32_t vertex_count, const uin
 	qsort(order, (size_t)triangle_count, sizeof(sort_key), compare_keys);
 }
 
-// Empty cells reachable from the border through empty cells (face neighbours) are outside; the
-// other empty cells are enclosed, so inside a closed mesh (an open mesh has no inside).
-static weft_result classify_cells(weft_mesh_collider* mesh, const weft_allocator* allocator) {
-	const weft_triangle_grid* grid = &mesh->grid;
-	int32_t cells = grid->cell_count;
-	mesh->cell_flags = weft_alloc(allocator, (size_t)cells);
-	int32_t* stack = weft_alloc(allocator, sizeof(int32_t) * (size_t)cells);
-	if (mesh->cell_flags == NULL || stack == NULL) {
-		weft_free(allocator, stack);
-		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
-	}
-	const uint8_t unvisited = 255;
-	for (int32_t c = 0; c < cells; c++) {
-		bool empty = grid->cell_start[c] == grid->cell_start[c + 1];
-		mesh->cell_flags[c] = empty ? (mesh->closed ? unvisited : WEFT_CELL_OUTSIDE) : WEFT_CELL_SURFACE;
-	}
-	int32_t top = 0;
-	const int32_t nx = grid->dims[0], ny = grid->dims[1], nz = grid->dims[2];
-	for (int32_t c = 0; c < cells; c++) {
-		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
-		bool border = x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1;
-		if (border && mesh->cell_flags[c] == unvisited) {
-			mesh->cell_flags[c] = WEFT_CELL_OUTSIDE;
-			stack[top++] = c;
-		}
-	}
-	while (top > 0) {
-		int32_t c = stack[--top];
-		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
-		const int32_t neighbours[6][3] = {{x - 1, y, z}, {x + 1, y, z}, {x, y - 1, z},
-		                                  {x, y + 1, z}, {x, y, z - 1}, {x, y, z + 1}};
-		for (int k = 0; k < 6; k++) {
-			int32_t a = neighbours[k][0], b = neighbours[k][1], d = neighbours[k][2];
-			if (a < 0 || b < 0 || d < 0 || a >= nx || b >= ny || d >= nz) continue;
-			int32_t n = a + nx * (b + ny * d);
-			if (mesh->cell_flags[n] == unvisited) {
-				mesh->cell_flags[n] = WEFT_CELL_OUTSIDE;
-				stack[top++] = n;
-			}
-		}
-	}
-	for (int32_t c = 0; c < cells; c++) {
-		if (mesh->cell_flags[c] == unvisited) mesh->cell_flags[c] = WEFT_CELL_INSIDE;
-	}
-	// Outside cells without any surface cell around them are far from the mesh.
-	for (int32_t c = 0; c < cells; c++) {
-		if (mesh->cell_flags[c] != WEFT_CELL_OUTSIDE) continue;
-		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
-		bool near = false;
-		for (int32_t dz = -1; dz <= 1 && !near; dz++)
-			for (int32_t dy = -1; dy <= 1 && !near; dy++)
-				for (int32_t dx = -1; dx <= 1 && !near; dx++) {
-					int32_t a = x + dx, b = y + dy, d = z + dz;
-					if (a < 0 || b < 0 || d < 0 || a >= nx || b >= ny || d >= nz) continue;
-					near = mesh->cell_flags[a + nx * (b + ny * d)] == WEFT_CELL_SURFACE;
-				}
-		if (!near) mesh->cell_flags[c] = WEFT_CELL_FAR;
-	}
-	weft_free(allocator, stack);
-	return WEFT_OK;
-}
-
 weft_result weft_mesh_collider_create(const weft_allocator* allocator, const float* positions,
                                       int32_t vertex_count, const uint32_t* indices, int32_t triangle_count,
                                       float margin, weft_mesh_collider** out) {
@@ -372,19 +90,16 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 	mesh->face_normals = weft_alloc(allocator, triangle_bytes);
 	mesh->edge_normals = weft_alloc(allocator, 3 * triangle_bytes);
 	mesh->triangle_spheres = weft_alloc(allocator, triangle_bytes);
-	mesh->spheres = weft_alloc(allocator, sizeof(float) * 4 * MESH_MAX_SPHERES);
+	mesh->spheres = weft_alloc(allocator, sizeof(float) * 4 * WEFT_MESH_MAX_SPHERES);
 	if (!mesh->vertices || !mesh->vertex_normals || !mesh->indices || !mesh->face_normals ||
 	    !mesh->edge_normals || !mesh->triangle_spheres || !mesh->spheres) {
 		weft_mesh_collider_destroy(mesh, allocator);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}
 	for (int32_t v = 0; v < vertex_count; v++) {
-		mesh->vertices[4 * v + 0] = positions[3 * v + 0];
-		mesh->vertices[4 * v + 1] = positions[3 * v + 1];
-		mesh->vertices[4 * v + 2] = positions[3 * v + 2];
+		weft_store3(mesh->vertices + 4 * v, weft_load3(positions + 3 * v));
 		mesh->vertices[4 * v + 3] = 0.0f;
 	}
-	memset(mesh->vertex_normals, 0, vertex_bytes);
 
 	// Triangles in Morton order of their centroids: neighbours in space are neighbours in memory,
 	// so a query touches few cache lines.
@@ -394,83 +109,29 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}
 	spatial_order(mesh->vertices, vertex_count, indices, triangle_count, order);
-
-	// Keep the non-degenerate triangles; face normals and angle-weighted vertex normals.
-	double edge_length_sum = 0.0;
-	int32_t kept = 0;
-	for (int32_t ordered = 0; ordered < triangle_count; ordered++) {
-		const uint32_t* tri = indices + 3 * order[ordered].index;
-		const float* p[3] = {mesh->vertices + 4 * tri[0], mesh->vertices + 4 * tri[1], mesh->vertices + 4 * tri[2]};
-		float e[3][3]; // e[k] = p[k+1] - p[k]
-		float length2[3];
-		for (int k = 0; k < 3; k++) {
-			for (int axis = 0; axis < 3; axis++) e[k][axis] = p[(k + 1) % 3][axis] - p[k][axis];
-			length2[k] = e[k][0] * e[k][0] + e[k][1] * e[k][1] + e[k][2] * e[k][2];
-		}
-		float n[3] = {e[0][1] * e[2][2] - e[0][2] * e[2][1], e[0][2] * e[2][0] - e[0][0] * e[2][2],
-		              e[0][0] * e[2][1] - e[0][1] * e[2][0]};
-		// e0 × e2 = (p1-p0) × (p0-p2) = -(p1-p0) × (p2-p0): flip for counter-clockwise outward normals.
-		n[0] = -n[0];
-		n[1] = -n[1];
-		n[2] = -n[2];
-		float n_length = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-		float longest2 = length2[0] > length2[1] ? length2[0] : length2[1];
-		longest2 = length2[2] > longest2 ? length2[2] : longest2;
-		if (tri[0] == tri[1] || tri[1] == tri[2] || tri[2] == tri[0] || !(n_length > 1e-6f * longest2) ||
-		    !(n_length > 0.0f)) {
-			continue; // degenerate: no area, no normal, nothing to collide with
-		}
-		n[0] /= n_length;
-		n[1] /= n_length;
-		n[2] /= n_length;
-		memcpy(mesh->indices + 3 * kept, tri, 3 * sizeof(uint32_t));
-		float* face = mesh->face_normals + 4 * kept;
-		face[0] = n[0];
-		face[1] = n[1];
-		face[2] = n[2];
-		face[3] = -(n[0] * p[0][0] + n[1] * p[0][1] + n[2] * p[0][2]);
-		float* bound = mesh->triangle_spheres + 4 * kept;
-		float radius2 = 0.0f;
-		for (int axis = 0; axis < 3; axis++) bound[axis] = (p[0][axis] + p[1][axis] + p[2][axis]) / 3.0f;
-		for (int k = 0; k < 3; k++) {
-			float d2 = distance2(bound, p[k]);
-			radius2 = d2 > radius2 ? d2 : radius2;
-		}
-		bound[3] = sqrtf(radius2) * 1.0001f + 1e-7f;
-		for (int k = 0; k < 3; k++) {
-			// Angle at corner k between edges to k+1 and to k-1.
-			const float* to_next = e[k];
-			const float* from_previous = e[(k + 2) % 3];
-			float angle = corner_angle(to_next, from_previous, length2[k], length2[(k + 2) % 3]);
-			float* vn = mesh->vertex_normals + 4 * tri[k];
-			vn[0] += angle * n[0];
-			vn[1] += angle * n[1];
-			vn[2] += angle * n[2];
-			edge_length_sum += sqrt((double)length2[k]);
-		}
-		kept++;
+	for (int32_t t = 0; t < triangle_count; t++) {
+		memcpy(mesh->indices + 3 * t, indices + 3 * order[t].index, 3 * sizeof(uint32_t));
 	}
 	weft_free(allocator, order);
-	if (kept == 0) {
-		weft_mesh_collider_destroy(mesh, allocator);
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "mesh collider: every triangle is degenerate");
-	}
-	mesh->triangle_count = kept;
-	for (int32_t v = 0; v < vertex_count; v++) {
-		normalize3(mesh->vertex_normals + 4 * v);
-	}
-	weft_result result = build_edge_normals(mesh, allocator);
+
+	// Keep the non-degenerate triangles, with their pseudo-normals and bounding spheres.
+	weft_result result = weft_mesh_build_normals(mesh, allocator, triangle_count);
 	if (result != WEFT_OK) {
 		weft_mesh_collider_destroy(mesh, allocator);
 		return result;
 	}
+	weft_mesh_triangle_spheres(mesh);
+	int32_t kept = mesh->triangle_count;
 
 	// Cell size: about one mean edge (few triangles per cell), at least 4 margins (the reach must
 	// exceed the margin), and coarse enough for at most ~2M cells.
+	double edge_length_sum = 0.0;
 	float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
 	for (int32_t t = 0; t < kept; t++) {
 		for (int k = 0; k < 3; k++) {
 			const float* v = mesh->vertices + 4 * mesh->indices[3 * t + k];
+			const float* next = mesh->vertices + 4 * mesh->indices[3 * t + (k + 1) % 3];
+			edge_length_sum += sqrt((double)weft_distance2(weft_load3(next), weft_load3(v)));
 			for (int axis = 0; axis < 3; axis++) {
 				mn[axis] = v[axis] < mn[axis] ? v[axis] : mn[axis];
 				mx[axis] = v[axis] > mx[axis] ? v[axis] : mx[axis];
@@ -482,20 +143,18 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 	cell = cell > min_cell ? cell : min_cell;
 	double volume = 1.0;
 	for (int axis = 0; axis < 3; axis++) volume *= (double)(mx[axis] - mn[axis]) + cell;
-	float coarse = (float)deterministic_cbrt(volume / (double)(1 << 21));
+	float coarse = (float)weft_cbrt(volume / (double)(1 << 21));
 	cell = cell > coarse ? cell : coarse;
 	cell = cell > 1e-6f ? cell : 1e-6f;
-	result = weft_grid_build(&mesh->grid, allocator, mesh->vertices, mesh->indices, kept, cell);
+	result = weft_triangle_grid_build(&mesh->grid, allocator, mesh->vertices, mesh->indices, kept, cell);
+	if (result == WEFT_OK) {
+		result = weft_triangle_grid_classify(&mesh->grid, mesh->closed, allocator, &mesh->cell_flags);
+	}
 	if (result != WEFT_OK) {
 		weft_mesh_collider_destroy(mesh, allocator);
 		return result;
 	}
-	result = classify_cells(mesh, allocator);
-	if (result != WEFT_OK) {
-		weft_mesh_collider_destroy(mesh, allocator);
-		return result;
-	}
-	fit_spheres(mesh, mesh->grid.cell_size);
+	weft_mesh_fit_spheres(mesh, mesh->grid.cell_size);
 	mesh->grid_diagonal = cell * sqrtf((float)mesh->grid.dims[0] * (float)mesh->grid.dims[0] +
 	                                   (float)mesh->grid.dims[1] * (float)mesh->grid.dims[1] +
 	                                   (float)mesh->grid.dims[2] * (float)mesh->grid.dims[2]);

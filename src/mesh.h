@@ -1,6 +1,7 @@
-// Private: the static triangle-mesh collider (mesh.c builds it, grid.c indexes it, closest_point.c
-// and mesh_collide.c query it). Flat arrays only, laid out as weft_mesh_collider_view documents,
-// so the GPU solver uploads them as they are.
+// Private: the static triangle-mesh collider (mesh.c builds it with mesh_normals.c and
+// mesh_spheres.c, triangle_grid.c indexes it, closest_point.c and mesh_collide.c query it).
+// Flat arrays only, laid out as weft_mesh_collider_view documents, so the GPU solver uploads them
+// as they are.
 #ifndef WEFT_MESH_H
 #define WEFT_MESH_H
 
@@ -35,13 +36,13 @@ typedef struct weft_triangle_grid {
 	uint32_t* cell_triangles;
 } weft_triangle_grid;
 
-// Builds the grid over triangles (vertices float4, indices 3 per triangle). cell_size > 0; the
-// grid covers the triangles' bounds padded by one cell on every side.
-weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
-                            const uint32_t* indices, int32_t triangle_count, float cell_size);
-void weft_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator);
+// triangle_grid.c. Builds the grid over triangles (vertices float4, indices 3 per triangle).
+// cell_size > 0; the grid covers the triangles' bounds padded by one cell on every side.
+weft_result weft_triangle_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
+                                     const uint32_t* indices, int32_t triangle_count, float cell_size);
+void weft_triangle_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator);
 // Cell coordinate of x along axis (may be outside 0..dims-1; clamped to ±1e6).
-static inline int32_t weft_grid_coordinate(const weft_triangle_grid* grid, int axis, float x) {
+static inline int32_t weft_triangle_grid_coordinate(const weft_triangle_grid* grid, int axis, float x) {
 	float cell = (x - grid->origin[axis]) * grid->inverse_cell_size;
 	if (!(cell > -1.0e6f)) { // also NaN
 		return -1000000;
@@ -60,6 +61,13 @@ enum {
 	WEFT_CELL_INSIDE = 2,  // no triangle, enclosed by a closed mesh
 	WEFT_CELL_FAR = 3,     // outside, and no triangle in any of the 26 neighbours either
 };
+// triangle_grid.c. One WEFT_CELL_* per cell of a built grid (allocated; closed: whether the mesh
+// is closed, else nothing is inside).
+weft_result weft_triangle_grid_classify(const weft_triangle_grid* grid, bool closed, const weft_allocator* allocator,
+                                        uint8_t** out_flags);
+
+// Broadphase spheres of one collider at most.
+#define WEFT_MESH_MAX_SPHERES 8
 
 struct weft_mesh_collider {
 	int32_t vertex_count, triangle_count, sphere_count;
@@ -84,7 +92,16 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
                                       float margin, weft_mesh_collider** out);
 void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* allocator);
 
-// The push-out of one substep on count particles (float4 positions with inverse mass in w; previous
+// mesh_normals.c. Of the first triangle_count triangles in mesh->indices, keeps the non-degenerate
+// ones (compacted in place; mesh->triangle_count), with face, vertex and edge pseudo-normals, and
+// sets mesh->closed. Fails when every triangle is degenerate.
+weft_result weft_mesh_build_normals(weft_mesh_collider* mesh, const weft_allocator* allocator, int32_t triangle_count);
+// mesh_spheres.c. The bounding sphere of every triangle; the broadphase spheres, grown by reach
+// (k-means on the vertices).
+void weft_mesh_triangle_spheres(weft_mesh_collider* mesh);
+void weft_mesh_fit_spheres(weft_mesh_collider* mesh, float reach);
+
+// mesh_collide.c. The push-out of one substep on count particles (float4 positions with inverse mass in w; previous
 // = positions at the start of the substep). Particles with inverse mass 0 are left alone. Never
 // allocates. Returns the number of particles moved.
 int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,

@@ -20,46 +20,24 @@
 #include <math.h>
 
 #include "mesh.h"
-
-typedef struct vec3f {
-	float x, y, z;
-} vec3f;
-
-static vec3f v3(const float* p) {
-	return (vec3f){p[0], p[1], p[2]};
-}
-static vec3f add(vec3f a, vec3f b) {
-	return (vec3f){a.x + b.x, a.y + b.y, a.z + b.z};
-}
-static vec3f sub(vec3f a, vec3f b) {
-	return (vec3f){a.x - b.x, a.y - b.y, a.z - b.z};
-}
-static vec3f scale(vec3f a, float s) {
-	return (vec3f){a.x * s, a.y * s, a.z * s};
-}
-static float dot(vec3f a, vec3f b) {
-	return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-static vec3f cross(vec3f a, vec3f b) {
-	return (vec3f){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
+#include "vec3.h"
 
 static const float* vertex_of(const weft_mesh_collider* mesh, uint32_t triangle, int corner) {
 	return mesh->vertices + 4 * mesh->indices[3 * triangle + corner];
 }
 
 // Pseudo-normal of the feature of `triangle` that holds a closest point in `region`.
-static vec3f pseudo_normal(const weft_mesh_collider* mesh, uint32_t triangle, weft_triangle_region region) {
+static weft_vec3 pseudo_normal(const weft_mesh_collider* mesh, uint32_t triangle, weft_triangle_region region) {
 	switch (region) {
-	case WEFT_REGION_VERTEX_A: return v3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 0]);
-	case WEFT_REGION_VERTEX_B: return v3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 1]);
-	case WEFT_REGION_VERTEX_C: return v3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 2]);
-	case WEFT_REGION_EDGE_AB: return v3(mesh->edge_normals + 4 * (3 * triangle + 0));
-	case WEFT_REGION_EDGE_BC: return v3(mesh->edge_normals + 4 * (3 * triangle + 1));
-	case WEFT_REGION_EDGE_CA: return v3(mesh->edge_normals + 4 * (3 * triangle + 2));
+	case WEFT_REGION_VERTEX_A: return weft_load3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 0]);
+	case WEFT_REGION_VERTEX_B: return weft_load3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 1]);
+	case WEFT_REGION_VERTEX_C: return weft_load3(mesh->vertex_normals + 4 * mesh->indices[3 * triangle + 2]);
+	case WEFT_REGION_EDGE_AB: return weft_load3(mesh->edge_normals + 4 * (3 * triangle + 0));
+	case WEFT_REGION_EDGE_BC: return weft_load3(mesh->edge_normals + 4 * (3 * triangle + 1));
+	case WEFT_REGION_EDGE_CA: return weft_load3(mesh->edge_normals + 4 * (3 * triangle + 2));
 	case WEFT_REGION_FACE: break;
 	}
-	return v3(mesh->face_normals + 4 * triangle);
+	return weft_load3(mesh->face_normals + 4 * triangle);
 }
 
 // The closest triangle found so far within the bound best_d2.
@@ -68,17 +46,17 @@ typedef struct closest_state {
 	bool found;
 	uint32_t triangle;
 	weft_triangle_region region;
-	vec3f point;
+	weft_vec3 point;
 } closest_state;
 
 // Tests one triangle against the bound, keeping the closer. plane_distance: p's signed distance
 // to the triangle's plane (a lower bound), then its bounding sphere, then the exact test.
-static inline void test_triangle(const weft_mesh_collider* mesh, uint32_t t, vec3f p, const float query[3],
+static inline void test_triangle(const weft_mesh_collider* mesh, uint32_t t, weft_vec3 p, const float query[3],
                                  float plane_distance, closest_state* state) {
 	if (plane_distance * plane_distance >= state->best_d2) return;
 	const float* bound = mesh->triangle_spheres + 4 * t;
-	vec3f to_centre = sub(p, v3(bound));
-	float centre_distance2 = dot(to_centre, to_centre);
+	weft_vec3 to_centre = weft_sub(p, weft_load3(bound));
+	float centre_distance2 = weft_dot(to_centre, to_centre);
 	if (centre_distance2 > bound[3] * bound[3]) {
 		float gap = sqrtf(centre_distance2) - bound[3];
 		if (gap * gap >= state->best_d2) return;
@@ -86,24 +64,24 @@ static inline void test_triangle(const weft_mesh_collider* mesh, uint32_t t, vec
 	float q[3];
 	weft_triangle_region region =
 	    weft_closest_point_on_triangle(query, vertex_of(mesh, t, 0), vertex_of(mesh, t, 1), vertex_of(mesh, t, 2), q);
-	vec3f d = sub(p, v3(q));
-	float d2 = dot(d, d);
+	weft_vec3 d = weft_sub(p, weft_load3(q));
+	float d2 = weft_dot(d, d);
 	if (d2 < state->best_d2) {
 		state->best_d2 = d2;
 		state->triangle = t;
 		state->region = region;
-		state->point = v3(q);
+		state->point = weft_load3(q);
 		state->found = true;
 	}
 }
 
-static inline float plane_distance_of(const weft_mesh_collider* mesh, uint32_t t, vec3f p) {
+static inline float plane_distance_of(const weft_mesh_collider* mesh, uint32_t t, weft_vec3 p) {
 	const float* plane = mesh->face_normals + 4 * t;
-	return plane[0] * p.x + plane[1] * p.y + plane[2] * p.z + plane[3];
+	return weft_dot(weft_load3(plane), p) + plane[3];
 }
 
 // Tests the triangles of one cell against the bound, keeping the closest.
-static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, vec3f p, const float query[3],
+static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p, const float query[3],
                       closest_state* state) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
@@ -115,11 +93,11 @@ static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, vec3f p, con
 // Closest point over the triangles listed in p's cell and the neighbours within max_distance (at
 // most the 26 around it when max_distance ≤ cell_size); *out_normal is the pseudo-normal of the
 // feature holding it. own_scanned: p's own cell was already scanned into *state (may be NULL).
-static bool closest_on_mesh_from(const weft_mesh_collider* mesh, vec3f p, float max_distance, closest_state* state,
-                                 bool own_scanned, vec3f* out_point, vec3f* out_normal, float* out_distance2) {
+static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, float max_distance, closest_state* state,
+                                 bool own_scanned, weft_vec3* out_point, weft_vec3* out_normal, float* out_distance2) {
 	const weft_triangle_grid* grid = &mesh->grid;
-	int32_t cx = weft_grid_coordinate(grid, 0, p.x), cy = weft_grid_coordinate(grid, 1, p.y),
-	        cz = weft_grid_coordinate(grid, 2, p.z);
+	int32_t cx = weft_triangle_grid_coordinate(grid, 0, p.x), cy = weft_triangle_grid_coordinate(grid, 1, p.y),
+	        cz = weft_triangle_grid_coordinate(grid, 2, p.z);
 	float reach = max_distance;
 	// Outside the grid's box by more than the reach: nothing can be that close.
 	int32_t pad = (int32_t)ceilf(reach * grid->inverse_cell_size);
@@ -140,8 +118,8 @@ static bool closest_on_mesh_from(const weft_mesh_collider* mesh, vec3f p, float 
 	float radius = sqrtf(state->best_d2);
 	int32_t lo[3], hi[3];
 	for (int axis = 0; axis < 3; axis++) {
-		lo[axis] = weft_grid_coordinate(grid, axis, query[axis] - radius);
-		hi[axis] = weft_grid_coordinate(grid, axis, query[axis] + radius);
+		lo[axis] = weft_triangle_grid_coordinate(grid, axis, query[axis] - radius);
+		hi[axis] = weft_triangle_grid_coordinate(grid, axis, query[axis] + radius);
 		lo[axis] = lo[axis] < 0 ? 0 : lo[axis];
 		hi[axis] = hi[axis] >= grid->dims[axis] ? grid->dims[axis] - 1 : hi[axis];
 	}
@@ -178,31 +156,31 @@ static closest_state closest_start(float max_distance) {
 	return (closest_state){max_distance * max_distance * 1.0001f, false, 0, WEFT_REGION_FACE, {0, 0, 0}};
 }
 
-static bool closest_on_mesh(const weft_mesh_collider* mesh, vec3f p, float max_distance, vec3f* out_point,
-                            vec3f* out_normal, float* out_distance2) {
+static bool closest_on_mesh(const weft_mesh_collider* mesh, weft_vec3 p, float max_distance, weft_vec3* out_point,
+                            weft_vec3* out_normal, float* out_distance2) {
 	closest_state state = closest_start(max_distance);
 	return closest_on_mesh_from(mesh, p, max_distance, &state, false, out_point, out_normal, out_distance2);
 }
 
 // Whether segment p0 → p1 crosses triangle t, given both ends' plane distances; *out_t where.
-static inline bool segment_crosses(const weft_mesh_collider* mesh, uint32_t t, vec3f p0, vec3f direction, float s0,
+static inline bool segment_crosses(const weft_mesh_collider* mesh, uint32_t t, weft_vec3 p0, weft_vec3 direction, float s0,
                                    float s1, float* out_t) {
 	// Both ends on one side of the triangle's plane: no crossing.
 	if ((s0 > 0.0f && s1 > 0.0f) || (s0 < 0.0f && s1 < 0.0f)) return false;
 	const float tolerance = 1e-5f; // barycentric slack: a path through a shared edge hits one side
-	vec3f v0 = v3(vertex_of(mesh, t, 0));
-	vec3f e1 = sub(v3(vertex_of(mesh, t, 1)), v0), e2 = sub(v3(vertex_of(mesh, t, 2)), v0);
-	vec3f h = cross(direction, e2);
-	float det = dot(e1, h);
+	weft_vec3 v0 = weft_load3(vertex_of(mesh, t, 0));
+	weft_vec3 e1 = weft_sub(weft_load3(vertex_of(mesh, t, 1)), v0), e2 = weft_sub(weft_load3(vertex_of(mesh, t, 2)), v0);
+	weft_vec3 h = weft_cross(direction, e2);
+	float det = weft_dot(e1, h);
 	if (det == 0.0f) return false;
 	float inverse = 1.0f / det;
-	vec3f s = sub(p0, v0);
-	float u = dot(s, h) * inverse;
+	weft_vec3 s = weft_sub(p0, v0);
+	float u = weft_dot(s, h) * inverse;
 	if (!(u >= -tolerance && u <= 1.0f + tolerance)) return false;
-	vec3f q = cross(s, e1);
-	float v = dot(direction, q) * inverse;
+	weft_vec3 q = weft_cross(s, e1);
+	float v = weft_dot(direction, q) * inverse;
 	if (!(v >= -tolerance && u + v <= 1.0f + tolerance)) return false;
-	float hit = dot(e2, q) * inverse;
+	float hit = weft_dot(e2, q) * inverse;
 	if (!(hit >= 0.0f && hit <= 1.0f)) return false;
 	*out_t = hit;
 	return true;
@@ -211,10 +189,10 @@ static inline bool segment_crosses(const weft_mesh_collider* mesh, uint32_t t, v
 // The common case in one pass over one cell: p0 and p in the same cell. Looks for a crossing of
 // p0 → p and, at the same time, the closest triangle to p within the bound. Returns true if the
 // path crosses a triangle there (the caller then takes the general path).
-static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, vec3f p0, vec3f p, closest_state* state) {
+static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p0, weft_vec3 p, closest_state* state) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	const float query[3] = {p.x, p.y, p.z};
-	vec3f direction = sub(p, p0);
+	weft_vec3 direction = weft_sub(p, p0);
 	bool moving = direction.x != 0.0f || direction.y != 0.0f || direction.z != 0.0f;
 	for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
 		uint32_t t = grid->cell_triangles[k];
@@ -229,19 +207,19 @@ static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, vec3f 
 }
 
 bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3], float* out_distance) {
-	vec3f q, n;
+	weft_vec3 q, n;
 	float d2;
-	if (mesh == NULL || !closest_on_mesh(mesh, v3(p), mesh->grid.cell_size, &q, &n, &d2)) {
+	if (mesh == NULL || !closest_on_mesh(mesh, weft_load3(p), mesh->grid.cell_size, &q, &n, &d2)) {
 		return false;
 	}
 	float d = sqrtf(d2);
-	*out_distance = (mesh->closed && dot(sub(v3(p), q), n) < 0.0f) ? -d : d;
+	*out_distance = (mesh->closed && weft_dot(weft_sub(weft_load3(p), q), n) < 0.0f) ? -d : d;
 	return true;
 }
 
 // First crossing of segment p0 → p1 with a triangle (Möller–Trumbore), over the grid cells the
 // segment's box overlaps.
-static bool first_crossing(const weft_mesh_collider* mesh, vec3f p0, vec3f p1, float* out_t,
+static bool first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, float* out_t,
                            uint32_t* out_triangle) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	int32_t lo[3], hi[3];
@@ -249,15 +227,15 @@ static bool first_crossing(const weft_mesh_collider* mesh, vec3f p0, vec3f p1, f
 	for (int axis = 0; axis < 3; axis++) {
 		float mn = a[axis] < b[axis] ? a[axis] : b[axis];
 		float mx = a[axis] < b[axis] ? b[axis] : a[axis];
-		lo[axis] = weft_grid_coordinate(grid, axis, mn);
-		hi[axis] = weft_grid_coordinate(grid, axis, mx);
+		lo[axis] = weft_triangle_grid_coordinate(grid, axis, mn);
+		hi[axis] = weft_triangle_grid_coordinate(grid, axis, mx);
 		if (hi[axis] < 0 || lo[axis] >= grid->dims[axis]) {
 			return false;
 		}
 		lo[axis] = lo[axis] < 0 ? 0 : lo[axis];
 		hi[axis] = hi[axis] >= grid->dims[axis] ? grid->dims[axis] - 1 : hi[axis];
 	}
-	vec3f direction = sub(p1, p0);
+	weft_vec3 direction = weft_sub(p1, p0);
 	float best_t = INFINITY;
 	uint32_t best_triangle = 0;
 	for (int32_t z = lo[2]; z <= hi[2]; z++)
@@ -284,19 +262,19 @@ static bool first_crossing(const weft_mesh_collider* mesh, vec3f p0, vec3f p1, f
 }
 
 // Index of p's cell, or -1 outside the grid.
-static int32_t cell_index(const weft_triangle_grid* grid, vec3f p) {
-	int32_t x = weft_grid_coordinate(grid, 0, p.x), y = weft_grid_coordinate(grid, 1, p.y),
-	        z = weft_grid_coordinate(grid, 2, p.z);
+static int32_t cell_index(const weft_triangle_grid* grid, weft_vec3 p) {
+	int32_t x = weft_triangle_grid_coordinate(grid, 0, p.x), y = weft_triangle_grid_coordinate(grid, 1, p.y),
+	        z = weft_triangle_grid_coordinate(grid, 2, p.z);
 	if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) {
 		return -1;
 	}
 	return x + grid->dims[0] * (y + grid->dims[1] * z);
 }
 
-static uint8_t cell_flag(const weft_mesh_collider* mesh, vec3f p) {
+static uint8_t cell_flag(const weft_mesh_collider* mesh, weft_vec3 p) {
 	const weft_triangle_grid* grid = &mesh->grid;
-	int32_t x = weft_grid_coordinate(grid, 0, p.x), y = weft_grid_coordinate(grid, 1, p.y),
-	        z = weft_grid_coordinate(grid, 2, p.z);
+	int32_t x = weft_triangle_grid_coordinate(grid, 0, p.x), y = weft_triangle_grid_coordinate(grid, 1, p.y),
+	        z = weft_triangle_grid_coordinate(grid, 2, p.z);
 	if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) {
 		return WEFT_CELL_FAR;
 	}
@@ -305,12 +283,12 @@ static uint8_t cell_flag(const weft_mesh_collider* mesh, vec3f p) {
 
 // False when the segment p0 → p1 lies in one empty cell or two face-adjacent empty cells (their
 // union is convex and no triangle overlaps it), so it cannot cross the surface.
-static bool may_cross(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
+static bool may_cross(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1) {
 	const weft_triangle_grid* grid = &mesh->grid;
-	int32_t a[3] = {weft_grid_coordinate(grid, 0, p0.x), weft_grid_coordinate(grid, 1, p0.y),
-	                weft_grid_coordinate(grid, 2, p0.z)};
-	int32_t b[3] = {weft_grid_coordinate(grid, 0, p1.x), weft_grid_coordinate(grid, 1, p1.y),
-	                weft_grid_coordinate(grid, 2, p1.z)};
+	int32_t a[3] = {weft_triangle_grid_coordinate(grid, 0, p0.x), weft_triangle_grid_coordinate(grid, 1, p0.y),
+	                weft_triangle_grid_coordinate(grid, 2, p0.z)};
+	int32_t b[3] = {weft_triangle_grid_coordinate(grid, 0, p1.x), weft_triangle_grid_coordinate(grid, 1, p1.y),
+	                weft_triangle_grid_coordinate(grid, 2, p1.z)};
 	int32_t steps = 0;
 	for (int axis = 0; axis < 3; axis++) {
 		int32_t d = a[axis] - b[axis];
@@ -326,24 +304,24 @@ static bool may_cross(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
 }
 
 // Does segment p0 → p1 come within any bounding sphere? (The end point first: it is the usual hit.)
-static bool near_mesh(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
+static bool near_mesh(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1) {
 	for (int32_t s = 0; s < mesh->sphere_count; s++) {
 		const float* sphere = mesh->spheres + 4 * s;
-		vec3f offset = sub(p1, v3(sphere));
-		if (dot(offset, offset) <= sphere[3] * sphere[3]) {
+		weft_vec3 offset = weft_sub(p1, weft_load3(sphere));
+		if (weft_dot(offset, offset) <= sphere[3] * sphere[3]) {
 			return true;
 		}
 	}
-	vec3f d = sub(p1, p0);
-	float length2 = dot(d, d);
+	weft_vec3 d = weft_sub(p1, p0);
+	float length2 = weft_dot(d, d);
 	float inverse = length2 > 0.0f ? 1.0f / length2 : 0.0f;
 	for (int32_t s = 0; s < mesh->sphere_count; s++) {
 		const float* sphere = mesh->spheres + 4 * s;
-		vec3f c = v3(sphere);
-		float t = dot(sub(c, p0), d) * inverse;
+		weft_vec3 c = weft_load3(sphere);
+		float t = weft_dot(weft_sub(c, p0), d) * inverse;
 		t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
-		vec3f offset = sub(add(p0, scale(d, t)), c);
-		if (dot(offset, offset) <= sphere[3] * sphere[3]) {
+		weft_vec3 offset = weft_sub(weft_add(p0, weft_scale(d, t)), c);
+		if (weft_dot(offset, offset) <= sphere[3] * sphere[3]) {
 			return true;
 		}
 	}
@@ -351,14 +329,14 @@ static bool near_mesh(const weft_mesh_collider* mesh, vec3f p0, vec3f p1) {
 }
 
 // The push-out of one point moving p0 → *p this substep (steps 1-3 above). Returns whether it moved.
-static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout_p, float margin, float friction) {
-	vec3f p = *inout_p;
+static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3* inout_p, float margin, float friction) {
+	weft_vec3 p = *inout_p;
 	if (!near_mesh(mesh, p0, p)) {
 		return false;
 	}
-	vec3f normal = {0, 0, 0};
+	weft_vec3 normal = {0, 0, 0};
 	bool contact = false;
-	vec3f q, pseudo;
+	weft_vec3 q, pseudo;
 	float d2;
 	bool found = false;
 
@@ -383,18 +361,18 @@ static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout
 		      first_crossing(mesh, p0, p, &t, &triangle))) {
 			break;
 		}
-		vec3f n = v3(mesh->face_normals + 4 * triangle);
-		vec3f hit = add(p0, scale(sub(p, p0), t));
+		weft_vec3 n = weft_load3(mesh->face_normals + 4 * triangle);
+		weft_vec3 hit = weft_add(p0, weft_scale(weft_sub(p, p0), t));
 		// Back onto the crossed triangle's plane, margin in front of it, keeping the tangential
 		// motion (friction below decides how much of it survives).
-		float height = dot(sub(p, hit), n);
-		if (dot(sub(p0, hit), n) >= 0.0f) {
-			p = add(p, scale(n, margin - height));
+		float height = weft_dot(weft_sub(p, hit), n);
+		if (weft_dot(weft_sub(p0, hit), n) >= 0.0f) {
+			p = weft_add(p, weft_scale(n, margin - height));
 			normal = n;
 			contact = true;
 		} else if (!mesh->closed) {
-			p = add(p, scale(n, -margin - height));
-			normal = scale(n, -1.0f);
+			p = weft_add(p, weft_scale(n, -margin - height));
+			normal = weft_scale(n, -1.0f);
 			contact = true;
 		} else {
 			break; // leaving a closed mesh: let it
@@ -416,18 +394,18 @@ static bool collide_point(const weft_mesh_collider* mesh, vec3f p0, vec3f* inout
 	}
 resolve:
 	if (found) {
-		vec3f offset = sub(p, q);
+		weft_vec3 offset = weft_sub(p, q);
 		float d = sqrtf(d2);
-		float side = dot(offset, pseudo);
+		float side = weft_dot(offset, pseudo);
 		bool inside = mesh->closed && side < 0.0f;
 		if (inside || d < margin) {
-			vec3f direction;
+			weft_vec3 direction;
 			if (d > 1e-7f) {
-				direction = scale(offset, (inside ? -1.0f : 1.0f) / d);
+				direction = weft_scale(offset, (inside ? -1.0f : 1.0f) / d);
 			} else {
-				direction = (side < 0.0f && !mesh->closed) ? scale(pseudo, -1.0f) : pseudo;
+				direction = (side < 0.0f && !mesh->closed) ? weft_scale(pseudo, -1.0f) : pseudo;
 			}
-			p = add(q, scale(direction, margin));
+			p = weft_add(q, weft_scale(direction, margin));
 			normal = direction;
 			contact = true;
 		}
@@ -437,9 +415,9 @@ resolve:
 	}
 	// Friction as for the ground and spheres (collide.c): remove friction × the tangential slip of
 	// this substep (the mesh is static).
-	vec3f motion = sub(p, p0);
-	vec3f tangential = sub(motion, scale(normal, dot(motion, normal)));
-	p = sub(p, scale(tangential, friction));
+	weft_vec3 motion = weft_sub(p, p0);
+	weft_vec3 tangential = weft_sub(motion, weft_scale(normal, weft_dot(motion, normal)));
+	p = weft_sub(p, weft_scale(tangential, friction));
 	*inout_p = p;
 	return true;
 }
@@ -462,11 +440,9 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 		if (position[3] == 0.0f) {
 			continue; // pinned or grabbed
 		}
-		vec3f p = v3(position);
-		if (collide_point(mesh, v3(previous + 4 * i), &p, margin, friction)) {
-			position[0] = p.x;
-			position[1] = p.y;
-			position[2] = p.z;
+		weft_vec3 p = weft_load3(position);
+		if (collide_point(mesh, weft_load3(previous + 4 * i), &p, margin, friction)) {
+			weft_store3(position, p);
 			moved++;
 		}
 	}
@@ -486,21 +462,15 @@ static void collide_edges(weft_world* world, float margin, float friction) {
 		uint32_t a = world->constraints[k].a, b = world->constraints[k].b;
 		float wa = x[4 * a + 3], wb = x[4 * b + 3];
 		if (wa + wb == 0.0f) continue;
-		vec3f pa = v3(x + 4 * a), pb = v3(x + 4 * b);
-		vec3f m = scale(add(pa, pb), 0.5f);
-		vec3f m0 = scale(add(v3(previous + 4 * a), v3(previous + 4 * b)), 0.5f);
-		vec3f moved = m;
+		weft_vec3 pa = weft_load3(x + 4 * a), pb = weft_load3(x + 4 * b);
+		weft_vec3 m = weft_scale(weft_add(pa, pb), 0.5f);
+		weft_vec3 m0 = weft_scale(weft_add(weft_load3(previous + 4 * a), weft_load3(previous + 4 * b)), 0.5f);
+		weft_vec3 moved = m;
 		if (!collide_point(mesh, m0, &moved, margin, friction)) continue;
-		vec3f delta = sub(moved, m);
+		weft_vec3 delta = weft_sub(moved, m);
 		float sa = 2.0f * wa / (wa + wb), sb = 2.0f * wb / (wa + wb);
-		pa = add(pa, scale(delta, sa));
-		pb = add(pb, scale(delta, sb));
-		x[4 * a + 0] = pa.x;
-		x[4 * a + 1] = pa.y;
-		x[4 * a + 2] = pa.z;
-		x[4 * b + 0] = pb.x;
-		x[4 * b + 1] = pb.y;
-		x[4 * b + 2] = pb.z;
+		weft_store3(x + 4 * a, weft_add(pa, weft_scale(delta, sa)));
+		weft_store3(x + 4 * b, weft_add(pb, weft_scale(delta, sb)));
 	}
 }
 

@@ -14,7 +14,7 @@ typedef struct weft_sphere {
 } weft_sphere;
 
 typedef struct weft_self_collision weft_self_collision; // self_collision.c, optional
-typedef struct weft_mesh_collider weft_mesh_collider; // mesh collision (mesh.c), optional
+typedef struct weft_mesh_collider weft_mesh_collider;   // mesh collision (mesh.h), optional
 typedef struct weft_thread_pool weft_thread_pool;     // worker threads (thread_pool.c), optional
 
 struct weft_world {
@@ -99,7 +99,9 @@ void weft_sphere_place(weft_sphere* sphere);
 void weft_spheres_reset(weft_world* world);
 
 
-// Deterministic sine (same bits on every platform and libm).
+// Deterministic math (deterministic_math.c): the same bits on every platform and libm.
 float weft_sin(float x);
+double weft_atan(double r); // r ≥ 0
+double weft_cbrt(double x); // x > 0
 
 #endif

@@ -51,20 +51,33 @@ static float deepest(weft_world* world, const weft_mesh_collider_view* mesh, int
 	return worst;
 }
 
-int main(void) {
+// The bunny scene at 32 × 32 and a view of its collider; NULL when the bunny was not built in.
+static weft_world* bunny_world(weft_mesh_collider_view* mesh) {
+	const float* positions;
+	const uint32_t* indices;
+	int32_t vertex_count, triangle_count;
+	weft_bunny_mesh(&positions, &vertex_count, &indices, &triangle_count);
+	if (vertex_count == 0) {
+		return NULL;
+	}
+	weft_world* world = NULL;
+	CHECK(weft_world_create_scene("bunny", 32, &world) == WEFT_OK);
+	CHECK(weft_world_mesh_collider(world, mesh) == WEFT_OK);
+	return world;
+}
+
+TEST(bunny_mesh_built) {
 	const float* positions;
 	const uint32_t* indices;
 	int32_t vertex_count, triangle_count;
 	weft_bunny_mesh(&positions, &vertex_count, &indices, &triangle_count);
 	CHECK(vertex_count == 1839 && triangle_count == 3674);
-	if (vertex_count == 0) {
-		return TEST_SUMMARY();
-	}
+}
 
-	weft_world* world = NULL;
-	CHECK(weft_world_create_scene("bunny", 32, &world) == WEFT_OK);
+TEST(collider_layout) {
 	weft_mesh_collider_view mesh;
-	CHECK(weft_world_mesh_collider(world, &mesh) == WEFT_OK);
+	weft_world* world = bunny_world(&mesh);
+	if (world == NULL) return;
 	CHECK(mesh.closed);
 	CHECK(mesh.triangle_count > 3600 && mesh.vertex_count == 1839);
 	CHECK(mesh.sphere_count >= 2 && mesh.sphere_count <= 8);
@@ -86,7 +99,13 @@ int main(void) {
 		covered &= inside_some;
 	}
 	CHECK(monotonic && in_range && covered);
+	weft_world_destroy(world);
+}
 
+TEST(random_paths_end_outside) {
+	weft_mesh_collider_view mesh;
+	weft_world* world = bunny_world(&mesh);
+	if (world == NULL) return;
 	// Random particle paths from outside (up to 6 cm per substep, faster than the speed clamp)
 	// never end inside: the continuous test plus the push-out, on a mesh with thin ears and creases.
 	{
@@ -117,7 +136,13 @@ int main(void) {
 		printf("random paths: %d from outside, %d ended inside\n", paths, ended_inside);
 		CHECK(ended_inside == 0);
 	}
+	weft_world_destroy(world);
+}
 
+TEST(fitted_settled_edge_contacts) {
+	weft_mesh_collider_view mesh;
+	weft_world* world = bunny_world(&mesh);
+	if (world == NULL) return;
 	// Fitted: on the ground, under the cloth, 60% of the cloth's width.
 	float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
 	for (int32_t v = 0; v < mesh.vertex_count; v++) {
@@ -170,7 +195,14 @@ int main(void) {
 	printf("without the collider: %d vertices inside, deepest %.3f m\n", (int)inside, (double)depth_without);
 	CHECK(depth_without > 0.01f);
 	world->mesh = saved;
+	weft_world_destroy(world);
+}
 
+TEST(validation_keeps_collider) {
+	weft_mesh_collider_view mesh;
+	weft_world* world = bunny_world(&mesh);
+	if (world == NULL) return;
+	weft_mesh_collider_view kept = mesh;
 	// Validation: nothing changes on bad input.
 	uint32_t bad_indices[3] = {0, 1, 5};
 	float tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
@@ -183,7 +215,13 @@ int main(void) {
 	CHECK(weft_world_set_mesh_collider(NULL, tri, 3, good_indices, 1, false) == WEFT_ERROR_INVALID_ARGUMENT);
 	CHECK(weft_world_set_builtin_mesh_collider(world, "teapot") == WEFT_ERROR_INVALID_ARGUMENT);
 	CHECK(weft_world_mesh_collider(world, &mesh) == WEFT_OK && mesh.triangle_count == kept.triangle_count);
+	weft_world_destroy(world);
+}
 
+TEST(user_obj_replaces) {
+	weft_mesh_collider_view mesh;
+	weft_world* world = bunny_world(&mesh);
+	if (world == NULL) return;
 	// A user OBJ replaces it (fitted), and removing it leaves none.
 	weft_mesh_data data;
 	CHECK(weft_obj_load(WEFT_SOURCE_DIR "/tests/data/tetrahedron.obj", NULL, &data) == WEFT_OK);
@@ -195,5 +233,15 @@ int main(void) {
 	CHECK(weft_world_mesh_collider(world, &mesh) == WEFT_ERROR_INVALID_ARGUMENT);
 	CHECK(weft_world_set_mesh_edge_contacts(world, true) == WEFT_ERROR_INVALID_ARGUMENT);
 	weft_world_destroy(world);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(bunny_mesh_built);
+	RUN_TEST(collider_layout);
+	RUN_TEST(random_paths_end_outside);
+	RUN_TEST(fitted_settled_edge_contacts);
+	RUN_TEST(validation_keeps_collider);
+	RUN_TEST(user_obj_replaces);
 	return TEST_SUMMARY();
 }

@@ -85,7 +85,7 @@ static oracle_result oracle(const double p[3], const double* v[3]) {
 	return best;
 }
 
-int main(void) {
+TEST(random_triangles_vs_oracle) {
 	int region_hits[7] = {0};
 	int region_agree = 0, region_checked = 0;
 	double worst_error = 0.0;
@@ -144,7 +144,9 @@ int main(void) {
 		printf("region %d: %d\n", r, region_hits[r]);
 		CHECK(region_hits[r] > 100);
 	}
+}
 
+TEST(one_per_region) {
 	// Hand-made cases: one per region on the unit right triangle in z = 0.
 	float a[3] = {0, 0, 0}, b[3] = {1, 0, 0}, c[3] = {0, 1, 0}, q[3];
 	struct {
@@ -165,6 +167,10 @@ int main(void) {
 		CHECK(region == cases[k].region);
 		for (int i = 0; i < 3; i++) CHECK_NEAR(q[i], cases[k].q[i], 1e-6);
 	}
+}
+
+TEST(degenerate_triangles) {
+	float a[3] = {0, 0, 0}, b[3] = {1, 0, 0}, q[3];
 	// Degenerate triangles: a segment and a point; the answer is still the nearest point.
 	float d[3] = {2, 0, 0}, p[3] = {1, 1, 0};
 	weft_closest_point_on_triangle(p, a, b, d, q);
@@ -173,5 +179,12 @@ int main(void) {
 	weft_closest_point_on_triangle(p, a, a, a, q);
 	CHECK_NEAR(q[0], 0, 1e-6);
 	CHECK_NEAR(q[1], 0, 1e-6);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(random_triangles_vs_oracle);
+	RUN_TEST(one_per_region);
+	RUN_TEST(degenerate_triangles);
 	return TEST_SUMMARY();
 }

@@ -12,7 +12,7 @@ static weft_world* make(int32_t w, int32_t h) {
 	return world;
 }
 
-int main(void) {
+TEST(constraint_counts) {
 	const int sizes[][2] = {{2, 2}, {3, 7}, {7, 3}, {5, 5}, {16, 9}, {64, 64}, {2, 40}, {128, 3}};
 	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
 		int n = sizes[k][0], m = sizes[k][1];
@@ -33,6 +33,9 @@ int main(void) {
 		CHECK(typed == v.count);
 		weft_world_destroy(world);
 	}
+}
+
+TEST(rope) {
 	// A 1 x N "cloth" is a rope: only vertical stretch and bend constraints, no triangles.
 	weft_world* rope = make(1, 10);
 	CHECK(rope != NULL);
@@ -44,6 +47,9 @@ int main(void) {
 		CHECK(weft_world_index_count(rope) == 0);
 		weft_world_destroy(rope);
 	}
+}
+
+TEST(pin_modes) {
 	// Pin modes: how many particles get inverse mass 0, and which.
 	const weft_pin_mode modes[] = {WEFT_PIN_NONE, WEFT_PIN_TOP_CORNERS, WEFT_PIN_TOP_EDGE, WEFT_PIN_LEFT_EDGE, WEFT_PIN_LIST};
 	const int expected[] = {0, 2, 7, 5, 3};
@@ -68,7 +74,18 @@ int main(void) {
 		CHECK(x[4 * 17 + 3] == 35.0f); // free particles: 1 / (1 kg / 35)
 		weft_world_destroy(world);
 	}
+}
+
+TEST(single_particle) {
 	// A single particle is no cloth.
 	CHECK(make(1, 1) == NULL);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(constraint_counts);
+	RUN_TEST(rope);
+	RUN_TEST(pin_modes);
+	RUN_TEST(single_particle);
 	return TEST_SUMMARY();
 }

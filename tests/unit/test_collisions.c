@@ -48,7 +48,7 @@ static float ride_the_sphere(float friction) {
 	return moved;
 }
 
-int main(void) {
+TEST(sphere_drape_and_motion) {
 	weft_world* world = NULL;
 	CHECK(weft_world_create_scene("sphere", 40, &world) == WEFT_OK);
 	weft_sphere_id sphere = {0};
@@ -95,7 +95,11 @@ int main(void) {
 	CHECK(after.x == before.x && after.y == before.y && after.z == before.z);
 	CHECK(weft_world_set_sphere_moving(world, (weft_sphere_id){3}, true) == WEFT_ERROR_INVALID_ARGUMENT);
 	weft_world_destroy(world);
+}
 
+TEST(ground_friction) {
+	weft_world* world = NULL;
+	const float* x;
 	// Ground: a free cloth dropped on the floor ends on it, none below, and friction stops sliding.
 	weft_world_def wd = weft_default_world_def();
 	wd.gravity = (weft_vec3){2.0f, -9.81f, 0.0f}; // a sideways pull that friction must resist
@@ -119,12 +123,21 @@ int main(void) {
 	// Full friction: the cloth slid only during the fall, not along the floor.
 	CHECK(min_x < -0.35f);
 	weft_world_destroy(world);
+}
 
+TEST(sphere_friction) {
 	// Friction knows the sphere moves: with grip the patch is carried along, without it stays behind.
 	float carried = ride_the_sphere(1.0f), left_behind = ride_the_sphere(0.0f);
 	printf("patch moved with the sphere: friction 1 -> %.3f m, friction 0 -> %.3f m\n", (double)carried,
 	       (double)left_behind);
 	CHECK(carried > 0.2f);
 	CHECK(fabsf(left_behind) < 0.1f);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(sphere_drape_and_motion);
+	RUN_TEST(ground_friction);
+	RUN_TEST(sphere_friction);
 	return TEST_SUMMARY();
 }

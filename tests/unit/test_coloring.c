@@ -40,7 +40,7 @@ static bool colours_valid(const uint32_t* pairs, int32_t count, int32_t particle
 	return ok;
 }
 
-int main(void) {
+TEST(hinted_and_greedy_grids) {
 	const int grids[][2] = {{2, 2}, {3, 7}, {5, 5}, {8, 8}, {33, 17}, {48, 40}, {128, 128}};
 	for (size_t g = 0; g < sizeof grids / sizeof grids[0]; ++g) {
 		weft_world_def wd = weft_default_world_def();
@@ -86,7 +86,9 @@ int main(void) {
 		free(scratch);
 		weft_world_destroy(world);
 	}
+}
 
+TEST(overflow_and_bad_input) {
 	// Any topology: a random graph with a star (one particle in 40 constraints) and budget 8 must
 	// spill into the overflow batch, and everything in the colours must still be valid.
 	enum { particles = 200, count = 1000 };
@@ -121,5 +123,11 @@ int main(void) {
 	CHECK(weft_color_constraints(pairs, count, particles, 0, NULL, colours, &used, scratch) ==
 	      WEFT_ERROR_INVALID_ARGUMENT);
 	free(scratch);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(hinted_and_greedy_grids);
+	RUN_TEST(overflow_and_bad_input);
 	return TEST_SUMMARY();
 }

@@ -23,15 +23,17 @@ static uint64_t run(const char* scene, int frames) {
 	return run_threads(scene, 16, frames, 1);
 }
 
-int main(void) {
-	struct {
-		const char* scene;
-		uint64_t golden;
-	} cases[] = {
-	    {"hang", 0x5206929e56613858ull},
-	    {"sphere", 0x5bff4b895ab70ba6ull},
-	    {"flag", 0x21617cb4bfea636eull},
-	};
+// The scenes and their state hashes after 90 frames (the same on every platform and build).
+static const struct {
+	const char* scene;
+	uint64_t golden;
+} cases[] = {
+    {"hang", 0x5206929e56613858ull},
+    {"sphere", 0x5bff4b895ab70ba6ull},
+    {"flag", 0x21617cb4bfea636eull},
+};
+
+TEST(golden_hashes) {
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
 		uint64_t first = run(cases[k].scene, 90), second = run(cases[k].scene, 90);
 		CHECK(first == second);
@@ -39,6 +41,9 @@ int main(void) {
 		if (getenv("WEFT_PRINT_HASHES")) printf("%s 0x%016" PRIx64 "\n", cases[k].scene, first);
 		CHECK(first == cases[k].golden);
 	}
+}
+
+TEST(threads_same_bits) {
 	// Threads change nothing: colour batches are sliced, never reordered, so the bits are the same.
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
 		uint64_t serial = run_threads(cases[k].scene, 40, 20, 1);
@@ -50,12 +55,18 @@ int main(void) {
 		CHECK(run_threads(cases[k].scene, 40, 20, 3) == serial);
 #endif
 	}
+}
+
+TEST(bunny_threads_same_bits) {
 	// The mesh push-out is sliced over threads too: the bunny gives the same bits on any count.
 	uint64_t bunny = run_threads("bunny", 24, 40, 1);
 	CHECK(bunny != 0);
 #if !defined(__wasm__)
 	CHECK(run_threads("bunny", 24, 40, 2) == bunny);
 #endif
+}
+
+TEST(simd_same_bits) {
 	// The SIMD batch solve and the scalar one give the same bits.
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
 		weft_set_simd_enabled(false);
@@ -64,6 +75,9 @@ int main(void) {
 		CHECK(run_threads(cases[k].scene, 33, 30, 1) == scalar);
 	}
 	printf("simd path %s\n", weft_simd_active() ? "active" : "not in this build");
+}
+
+TEST(reset_exact) {
 	// Reset returns to the exact initial state.
 	weft_world* world = NULL;
 	CHECK(weft_world_create_scene("sphere", 16, &world) == WEFT_OK);
@@ -73,5 +87,14 @@ int main(void) {
 	weft_world_reset(world);
 	CHECK(weft_world_state_hash(world) == initial);
 	weft_world_destroy(world);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(golden_hashes);
+	RUN_TEST(threads_same_bits);
+	RUN_TEST(bunny_threads_same_bits);
+	RUN_TEST(simd_same_bits);
+	RUN_TEST(reset_exact);
 	return TEST_SUMMARY();
 }

@@ -9,14 +9,20 @@ static int allocations = 0;
 static void* counting_alloc(size_t size, void* user) { (void)user; allocations++; return malloc(size); }
 static void counting_free(void* ptr, void* user) { (void)user; free(ptr); }
 
-int main(void) {
-	// A vertical 1 m cloth in the plane z = 0, top corners pinned, facing +z.
+// A vertical 1 m cloth in the plane z = 0, top corners pinned, facing +z, allocating through
+// the counting hook.
+static weft_world* vertical_cloth(void) {
 	weft_world_def wd = weft_default_world_def();
 	wd.allocator = (weft_allocator){counting_alloc, counting_free, NULL};
 	weft_cloth_def cd = weft_default_cloth_def();
 	cd.width = cd.height = 21;
 	weft_world* world = NULL;
 	CHECK(weft_world_create(&wd, &cd, &world) == WEFT_OK);
+	return world;
+}
+
+TEST(render_data_at_rest) {
+	weft_world* world = vertical_cloth();
 	CHECK(allocations > 0);
 
 	// Render data at rest: normals face +z, strain zero.
@@ -33,7 +39,11 @@ int main(void) {
 	const float* uv = weft_world_uvs(world);
 	CHECK(uv[0] == 0.0f && uv[1] == 0.0f);
 	CHECK(uv[2 * 440] == 1.0f && uv[2 * 440 + 1] == 1.0f);
+	weft_world_destroy(world);
+}
 
+TEST(raycast_hits_centre) {
+	weft_world* world = vertical_cloth();
 	// Ray from the front through the cloth centre (0, 1.0, 0) hits the centre particle (10,10).
 	int32_t hit = -2;
 	float distance = 0.0f;
@@ -42,7 +52,11 @@ int main(void) {
 	CHECK_NEAR(distance, 3.0f, 1e-4);
 	CHECK(weft_world_raycast(world, (weft_vec3){5.0f, 1.0f, 3.0f}, (weft_vec3){0, 0, -1}, &hit, NULL) == WEFT_OK);
 	CHECK(hit == -1);
+	weft_world_destroy(world);
+}
 
+TEST(grab_and_release) {
+	weft_world* world = vertical_cloth();
 	// Grab it, pull it 0.4 m towards the viewer: it follows exactly, its neighbours follow partly.
 	int32_t centre = 10 * 21 + 10;
 	int before = allocations;
@@ -64,5 +78,12 @@ int main(void) {
 	// The step, the grab and the render data allocate nothing.
 	CHECK(allocations == before);
 	weft_world_destroy(world);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(render_data_at_rest);
+	RUN_TEST(raycast_hits_centre);
+	RUN_TEST(grab_and_release);
 	return TEST_SUMMARY();
 }

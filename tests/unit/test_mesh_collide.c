@@ -71,7 +71,17 @@ static float brute_distance(const weft_mesh_collider* mesh, const float p[3]) {
 	return oracle_mesh_distance(mesh->vertices, mesh->indices, mesh->triangle_count, p);
 }
 
-int main(void) {
+// The 0.6 × 0.4 × 0.4 m box (8 × 8 quads a face) most cases collide with, margin 5 mm.
+static const float box_lo[3] = {-0.3f, 0.0f, -0.2f}, box_hi[3] = {0.3f, 0.4f, 0.2f};
+static weft_mesh_collider* box_collider(const weft_allocator* allocator, box_mesh* box) {
+	make_box(box, box_lo, box_hi, 8);
+	weft_mesh_collider* mesh = NULL;
+	CHECK(weft_mesh_collider_create(allocator, box->positions, box->vertex_count, box->indices, box->triangle_count,
+	                                0.005f, &mesh) == WEFT_OK);
+	return mesh;
+}
+
+TEST(box_collider_and_grid_query) {
 	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
 	box_mesh* box = malloc(sizeof *box);
 	const float lo[3] = {-0.3f, 0.0f, -0.2f}, hi[3] = {0.3f, 0.4f, 0.2f};
@@ -114,7 +124,14 @@ int main(void) {
 	CHECK(wrong_distance == 0);
 	CHECK(wrong_sign == 0);
 	CHECK(outside_spheres == 0);
+	weft_mesh_collider_destroy(mesh, &allocator);
+	free(box);
+}
 
+TEST(push_out) {
+	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
+	box_mesh* box = malloc(sizeof *box);
+	weft_mesh_collider* mesh = box_collider(&allocator, box);
 	// Push-out: a particle just inside the top face ends at the margin above it; one far away and
 	// a pinned one are untouched.
 	const float margin = 0.005f;
@@ -126,14 +143,30 @@ int main(void) {
 	CHECK_NEAR(positions[1], 0.4 + margin, 1e-5);
 	CHECK_NEAR(positions[0], 0.01, 1e-6);
 	CHECK(positions[4] == 2.0f && positions[9] == 0.39f);
+	weft_mesh_collider_destroy(mesh, &allocator);
+	free(box);
+}
 
+TEST(deep_inside) {
+	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
+	box_mesh* box = malloc(sizeof *box);
+	weft_mesh_collider* mesh = box_collider(&allocator, box);
+	const float margin = 0.005f;
 	// Deep inside (no crossing this substep, e.g. released there after a grab), farther from the
 	// surface than the grid's reach: out through the nearest face (the top, 0.12 m away).
 	float deep[4] = {0.0f, 0.28f, 0.0f, 1.0f}, deep_previous[4] = {0.0f, 0.28f, 0.0f, 1.0f};
 	CHECK(mesh->grid.cell_size < 0.12f);
 	weft_mesh_collide_particles(mesh, deep, deep_previous, 1, margin, 0.0f);
 	CHECK_NEAR(deep[1], 0.4 + margin, 1e-5);
+	weft_mesh_collider_destroy(mesh, &allocator);
+	free(box);
+}
 
+TEST(friction) {
+	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
+	box_mesh* box = malloc(sizeof *box);
+	weft_mesh_collider* mesh = box_collider(&allocator, box);
+	const float margin = 0.005f;
 	// Friction: sliding into the top face, friction 1 removes the tangential motion when it is smaller
 	// than the push-out; friction 0 keeps it.
 	for (int with_friction = 0; with_friction < 2; with_friction++) {
@@ -142,7 +175,14 @@ int main(void) {
 		CHECK_NEAR(p[1], 0.4 + margin, 1e-5);
 		CHECK_NEAR(p[0], with_friction ? 0.0 : 0.01, 1e-6);
 	}
+	weft_mesh_collider_destroy(mesh, &allocator);
+	free(box);
+}
 
+TEST(no_tunnelling) {
+	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
+	box_mesh* box = malloc(sizeof *box);
+	const float margin = 0.005f;
 	// No tunnelling: a 2 mm wall; a particle at 30 m/s crosses it within one substep (5 cm).
 	weft_mesh_collider* wall = NULL;
 	const float wall_lo[3] = {-0.5f, 0.499f, -0.5f}, wall_hi[3] = {0.5f, 0.501f, 0.5f};
@@ -177,7 +217,14 @@ int main(void) {
 		weft_mesh_collide_particles(wall, p, p0, 1, margin, 0.0f);
 		CHECK_NEAR(p[1], 0.501 + margin, 1e-5);
 	}
+	weft_mesh_collider_destroy(wall, &allocator);
+	free(box);
+}
 
+TEST(cloth_through_wall) {
+	box_mesh* box = malloc(sizeof *box);
+	const float wall_lo[3] = {-0.5f, 0.499f, -0.5f}, wall_hi[3] = {0.5f, 0.501f, 0.5f};
+	make_box(box, wall_lo, wall_hi, 1);
 	// Through the whole step: a small cloth shot at a 2 mm wall at 200 m/s (no speed clamp, 33 cm per
 	// substep) stays on its side; without the mesh collider it goes through.
 	for (int with_wall = 1; with_wall >= 0; with_wall--) {
@@ -209,7 +256,12 @@ int main(void) {
 		CHECK(with_wall ? lowest >= 0.501f : lowest < 0.0f);
 		weft_world_destroy(world);
 	}
+	free(box);
+}
 
+TEST(open_shell) {
+	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
+	const float margin = 0.005f;
 	// An open mesh (one quad) is a two-sided shell: crossing from below is pushed back below.
 	{
 		float quad[12] = {-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1};
@@ -225,7 +277,11 @@ int main(void) {
 		CHECK_NEAR(above[1], margin, 1e-5);
 		weft_mesh_collider_destroy(shell, &allocator);
 	}
+}
 
+TEST(degenerate_refused) {
+	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
+	const float margin = 0.005f;
 	// Degenerate input: every triangle without area is refused.
 	{
 		float line[9] = {0, 0, 0, 1, 0, 0, 2, 0, 0};
@@ -234,8 +290,17 @@ int main(void) {
 		CHECK(weft_mesh_collider_create(&allocator, line, 3, tri, 1, margin, &none) == WEFT_ERROR_INVALID_ARGUMENT);
 		CHECK(none == NULL);
 	}
-	weft_mesh_collider_destroy(wall, &allocator);
-	weft_mesh_collider_destroy(mesh, &allocator);
-	free(box);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(box_collider_and_grid_query);
+	RUN_TEST(push_out);
+	RUN_TEST(deep_inside);
+	RUN_TEST(friction);
+	RUN_TEST(no_tunnelling);
+	RUN_TEST(cloth_through_wall);
+	RUN_TEST(open_shell);
+	RUN_TEST(degenerate_refused);
 	return TEST_SUMMARY();
 }

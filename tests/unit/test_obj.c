@@ -26,7 +26,7 @@ static void expect_error(const char* text, int line, const char* reason) {
 	weft_mesh_data_free(&mesh);
 }
 
-int main(void) {
+TEST(face_forms) {
 	weft_mesh_data mesh;
 	// Every face form, comments, blank lines, ignored statements, extra whitespace.
 	const char* forms = "# a comment\n"
@@ -64,7 +64,10 @@ int main(void) {
 	}
 	weft_mesh_data_free(&mesh);
 	CHECK(mesh.positions == NULL && mesh.indices == NULL);
+}
 
+TEST(crlf_relative_fan) {
+	weft_mesh_data mesh;
 	// CRLF, negative (relative) indices, a quad and a pentagon fanned from the first vertex, no
 	// newline at the end.
 	const char* crlf = "v 0 0 0\r\nv 1 0 0\r\nv 1 1 0\r\nv 0 1 0\r\nf -4 -3 -2 -1\r\nv 0.5 2 0\r\n"
@@ -75,11 +78,17 @@ int main(void) {
 	const uint32_t expected[] = {0, 1, 2, 0, 2, 3, 0, 1, 2, 0, 2, 4, 0, 4, 3};
 	CHECK(mesh.triangle_count == 5 && memcmp(mesh.indices, expected, sizeof expected) == 0);
 	weft_mesh_data_free(&mesh);
+}
 
+TEST(byte_order_mark) {
+	weft_mesh_data mesh;
 	// A UTF-8 byte order mark at the start is skipped.
 	CHECK(parse("\xEF\xBB\xBFv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", &mesh) == WEFT_OK && mesh.triangle_count == 1);
 	weft_mesh_data_free(&mesh);
+}
 
+TEST(number_precision) {
+	weft_mesh_data mesh;
 	// Precision of the number parser against known floats.
 	CHECK(parse("v 3.14159265358979 -2.718281828 123456.789\nv 1e-30 0.000001 1234567890123456789012\nf 1 2 1\n",
 	            &mesh) == WEFT_OK);
@@ -90,7 +99,10 @@ int main(void) {
 	CHECK(mesh.positions[4] == 0.000001f);
 	CHECK_NEAR(mesh.positions[5], 1.234567890123456789e21, 1e15);
 	weft_mesh_data_free(&mesh);
+}
 
+TEST(malformed_lines) {
+	weft_mesh_data mesh;
 	// Malformed input: each names its line and why.
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", 4, "vertex index 4 out of range (3 defined)");
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n", 4, "index 0");
@@ -119,6 +131,10 @@ int main(void) {
 		weft_result result = weft_obj_parse(nul_text, sizeof nul_text - 1, "test.obj", NULL, &mesh);
 		CHECK(result == WEFT_ERROR_PARSE && strstr(weft_last_error(), "test.obj:2: binary data (byte 0x00)"));
 	}
+}
+
+TEST(unterminated_buffer) {
+	weft_mesh_data mesh;
 	// The buffer need not be NUL-terminated: a number running into the end of the buffer stops there.
 	{
 		const char text[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nv 1 2 345678";
@@ -129,6 +145,10 @@ int main(void) {
 		weft_mesh_data_free(&mesh);
 		free(exact);
 	}
+}
+
+TEST(huge_counts) {
+	weft_mesh_data mesh;
 	// Huge counts: a face with 300k corners is fine (fanned); an index past the limit is not. (A
 	// million made Node 20 segfault in the next WASI instance of the wasm test runner.)
 	{
@@ -144,11 +164,18 @@ int main(void) {
 		weft_mesh_data_free(&mesh);
 		free(big);
 	}
+}
+
+TEST(invalid_arguments) {
+	weft_mesh_data mesh;
 	// Invalid arguments.
 	CHECK(weft_obj_parse(NULL, 5, "x", NULL, &mesh) == WEFT_ERROR_INVALID_ARGUMENT);
 	CHECK(weft_obj_parse("f", 1, "x", NULL, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
 	weft_mesh_data_free(NULL);
+}
 
+TEST(files) {
+	weft_mesh_data mesh;
 	// Files: a committed test file, and a path that does not exist.
 	CHECK(weft_obj_load(WEFT_SOURCE_DIR "/tests/data/tetrahedron.obj", NULL, &mesh) == WEFT_OK);
 	CHECK(mesh.vertex_count == 4 && mesh.triangle_count == 4);
@@ -156,5 +183,18 @@ int main(void) {
 	CHECK(weft_obj_load(WEFT_SOURCE_DIR "/tests/data/no-such-file.obj", NULL, &mesh) == WEFT_ERROR_IO);
 	CHECK(weft_obj_load(WEFT_SOURCE_DIR "/tests/data/bad_index.obj", NULL, &mesh) == WEFT_ERROR_PARSE);
 	CHECK(strstr(weft_last_error(), "bad_index.obj:6: ") != NULL);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(face_forms);
+	RUN_TEST(crlf_relative_fan);
+	RUN_TEST(byte_order_mark);
+	RUN_TEST(number_precision);
+	RUN_TEST(malformed_lines);
+	RUN_TEST(unterminated_buffer);
+	RUN_TEST(huge_counts);
+	RUN_TEST(invalid_arguments);
+	RUN_TEST(files);
 	return TEST_SUMMARY();
 }

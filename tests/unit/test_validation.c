@@ -13,7 +13,7 @@ static weft_result create_with(weft_world_def wd, weft_cloth_def cd) {
 	return r;
 }
 
-int main(void) {
+TEST(invalid_defs) {
 	const weft_world_def wd = weft_default_world_def();
 	const weft_cloth_def cd = weft_default_cloth_def();
 	CHECK(create_with(wd, cd) == WEFT_OK);
@@ -51,7 +51,13 @@ int main(void) {
 	CHECK(weft_world_create(NULL, &cd, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
 	weft_world* world = NULL;
 	CHECK(weft_world_create(NULL, &cd, &world) == WEFT_ERROR_INVALID_ARGUMENT && world == NULL);
+}
 
+TEST(live_world_calls) {
+	const weft_world_def wd = weft_default_world_def();
+	const weft_cloth_def cd = weft_default_cloth_def();
+	weft_world_def w;
+	weft_world* world = NULL;
 	// Calls on a live world.
 	CHECK(weft_world_create(&wd, &cd, &world) == WEFT_OK);
 	CHECK(weft_world_step(world, NAN) == WEFT_ERROR_INVALID_ARGUMENT);
@@ -78,7 +84,10 @@ int main(void) {
 	CHECK(weft_world_is_finite(world));
 	weft_world_destroy(world);
 	weft_world_destroy(NULL);
+}
 
+TEST(scenes) {
+	weft_world* world = NULL;
 	// Scenes.
 	CHECK(weft_world_create_scene("nope", 32, &world) == WEFT_ERROR_INVALID_ARGUMENT && world == NULL);
 	CHECK(strstr(weft_last_error(), "nope") != NULL);
@@ -86,5 +95,12 @@ int main(void) {
 	CHECK(weft_world_create_scene("hang", 10000, &world) == WEFT_ERROR_TOO_LARGE);
 	CHECK(weft_world_create_scene(NULL, 32, &world) == WEFT_ERROR_INVALID_ARGUMENT);
 	CHECK(strcmp(weft_result_string(WEFT_ERROR_TOO_LARGE), "too large") == 0);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(invalid_defs);
+	RUN_TEST(live_world_calls);
+	RUN_TEST(scenes);
 	return TEST_SUMMARY();
 }

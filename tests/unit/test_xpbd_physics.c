@@ -28,7 +28,7 @@ static float length(const float* x) {
 	return sqrtf(dx * dx + dy * dy + dz * dz);
 }
 
-int main(void) {
+TEST(rigid_constraint) {
 	// 1. A rigid constraint stretched by 50% is back at its rest length after one frame.
 	weft_world* w = rope(0.0f, WEFT_PIN_NONE, 0.0f, 0.0f);
 	CHECK(w != NULL);
@@ -40,7 +40,11 @@ int main(void) {
 	// Momentum is conserved: both particles moved by the same amount.
 	CHECK_NEAR(x[1] + x[5], 1.5f + 0.0f, 1e-4); // y = 1.5 and 0.0 before
 	weft_world_destroy(w);
+}
 
+TEST(compliant_converges) {
+	weft_world* w;
+	float* x;
 	// 2. A compliant constraint converges to rest over frames (no gravity, damped).
 	w = rope(1e-4f, WEFT_PIN_NONE, 0.0f, 1.0f);
 	x = weft_world_positions(w);
@@ -48,7 +52,11 @@ int main(void) {
 	for (int f = 0; f < 300; ++f) weft_world_step(w, 1.0f / 60.0f);
 	CHECK_NEAR(length(x), 1.0f, 1e-4);
 	weft_world_destroy(w);
+}
 
+TEST(hanging_mass) {
+	weft_world* w;
+	float* x;
 	// 3. A hanging mass: m g α extension at rest (XPBD's equilibrium is exact for any substep count).
 	const float alpha = 1e-3f, mass = 0.5f, g = 9.81f;
 	w = rope(alpha, WEFT_PIN_TOP_CORNERS, -g, 2.0f);
@@ -57,7 +65,9 @@ int main(void) {
 	CHECK_NEAR(length(x), 1.0f + mass * g * alpha, 2e-5);
 	CHECK(length(x) > 1.0f + 0.9f * mass * g * alpha);
 	weft_world_destroy(w);
+}
 
+TEST(pinned_stay) {
 	// 4. Pinned particles never move, whatever the cloth does.
 	weft_world* hang = NULL;
 	CHECK(weft_world_create_scene("hang", 24, &hang) == WEFT_OK);
@@ -79,7 +89,9 @@ int main(void) {
 	CHECK(free_moved);
 	CHECK(weft_world_is_finite(hang));
 	weft_world_destroy(hang);
+}
 
+TEST(no_gravity_rest) {
 	// 5. Without gravity nothing moves: the rest pose satisfies every constraint.
 	weft_world_def wd = weft_default_world_def();
 	wd.gravity = (weft_vec3){0, 0, 0};
@@ -89,5 +101,14 @@ int main(void) {
 	for (int f = 0; f < 30; ++f) weft_world_step(calm, 1.0f / 60.0f);
 	CHECK(weft_world_max_stretch(calm) < 1e-5f);
 	weft_world_destroy(calm);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(rigid_constraint);
+	RUN_TEST(compliant_converges);
+	RUN_TEST(hanging_mass);
+	RUN_TEST(pinned_stay);
+	RUN_TEST(no_gravity_rest);
 	return TEST_SUMMARY();
 }

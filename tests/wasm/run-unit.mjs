@@ -25,7 +25,8 @@ for (const file of files) {
     const wasi = new WASI({
       version: 'preview1',
       args: [name],
-      env: { WEFT_WASM: '1' },
+      // WEFT_TEST_FILTER passes through: the same case filter as the native tests (tests/unit/test.h).
+      env: { WEFT_WASM: '1', ...(process.env.WEFT_TEST_FILTER ? { WEFT_TEST_FILTER: process.env.WEFT_TEST_FILTER } : {}) },
       preopens: { '/': root, '.': root },
       returnOnExit: true,
     });

@@ -1,4 +1,5 @@
-// Uniform 3D grid of triangles, built once: cell_start offsets + cell_triangles (counting sort).
+// Uniform 3D grid of triangles, built once: cell_start offsets + cell_triangles (counting sort),
+// and the class of every cell (outside, surface, inside, far) by flood fill.
 //
 // A triangle is listed in every cell its bounding box overlaps. That over-lists a little compared
 // with an exact triangle/box test, but keeps the build trivial and the query guarantee simple: a
@@ -23,14 +24,14 @@ static void triangle_cell_range(const weft_triangle_grid* grid, const float* ver
 			mn = x < mn ? x : mn;
 			mx = x > mx ? x : mx;
 		}
-		lo[axis] = weft_grid_coordinate(grid, axis, mn);
-		hi[axis] = weft_grid_coordinate(grid, axis, mx);
+		lo[axis] = weft_triangle_grid_coordinate(grid, axis, mn);
+		hi[axis] = weft_triangle_grid_coordinate(grid, axis, mx);
 		lo[axis] = lo[axis] < 0 ? 0 : lo[axis];
 		hi[axis] = hi[axis] >= grid->dims[axis] ? grid->dims[axis] - 1 : hi[axis];
 	}
 }
 
-weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
+weft_result weft_triangle_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
                             const uint32_t* indices, int32_t triangle_count, float cell_size) {
 	memset(grid, 0, sizeof *grid);
 	if (!(cell_size > 0.0f) || triangle_count <= 0) {
@@ -78,7 +79,7 @@ weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allo
 	grid->cell_start = weft_alloc(allocator, sizeof(uint32_t) * ((size_t)cells + 1));
 	grid->cell_triangles = weft_alloc(allocator, sizeof(uint32_t) * (size_t)(entries > 0 ? entries : 1));
 	if (grid->cell_start == NULL || grid->cell_triangles == NULL) {
-		weft_grid_destroy(grid, allocator);
+		weft_triangle_grid_destroy(grid, allocator);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh grid: out of memory");
 	}
 	memset(grid->cell_start, 0, sizeof(uint32_t) * ((size_t)cells + 1));
@@ -113,9 +114,74 @@ weft_result weft_grid_build(weft_triangle_grid* grid, const weft_allocator* allo
 	return WEFT_OK;
 }
 
-void weft_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator) {
+void weft_triangle_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator) {
 	weft_free(allocator, grid->cell_start);
 	weft_free(allocator, grid->cell_triangles);
 	grid->cell_start = NULL;
 	grid->cell_triangles = NULL;
+}
+
+// Empty cells reachable from the border through empty cells (face neighbours) are outside; the
+// other empty cells are enclosed, so inside a closed mesh (an open mesh has no inside).
+weft_result weft_triangle_grid_classify(const weft_triangle_grid* grid, bool closed, const weft_allocator* allocator,
+                                        uint8_t** out_flags) {
+	int32_t cells = grid->cell_count;
+	uint8_t* flags = weft_alloc(allocator, (size_t)cells);
+	int32_t* stack = weft_alloc(allocator, sizeof(int32_t) * (size_t)cells);
+	*out_flags = NULL;
+	if (flags == NULL || stack == NULL) {
+		weft_free(allocator, flags);
+		weft_free(allocator, stack);
+		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
+	}
+	const uint8_t unvisited = 255;
+	for (int32_t c = 0; c < cells; c++) {
+		bool empty = grid->cell_start[c] == grid->cell_start[c + 1];
+		flags[c] = empty ? (closed ? unvisited : WEFT_CELL_OUTSIDE) : WEFT_CELL_SURFACE;
+	}
+	int32_t top = 0;
+	const int32_t nx = grid->dims[0], ny = grid->dims[1], nz = grid->dims[2];
+	for (int32_t c = 0; c < cells; c++) {
+		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
+		bool border = x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1;
+		if (border && flags[c] == unvisited) {
+			flags[c] = WEFT_CELL_OUTSIDE;
+			stack[top++] = c;
+		}
+	}
+	while (top > 0) {
+		int32_t c = stack[--top];
+		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
+		const int32_t neighbours[6][3] = {{x - 1, y, z}, {x + 1, y, z}, {x, y - 1, z},
+		                                  {x, y + 1, z}, {x, y, z - 1}, {x, y, z + 1}};
+		for (int k = 0; k < 6; k++) {
+			int32_t a = neighbours[k][0], b = neighbours[k][1], d = neighbours[k][2];
+			if (a < 0 || b < 0 || d < 0 || a >= nx || b >= ny || d >= nz) continue;
+			int32_t n = a + nx * (b + ny * d);
+			if (flags[n] == unvisited) {
+				flags[n] = WEFT_CELL_OUTSIDE;
+				stack[top++] = n;
+			}
+		}
+	}
+	for (int32_t c = 0; c < cells; c++) {
+		if (flags[c] == unvisited) flags[c] = WEFT_CELL_INSIDE;
+	}
+	// Outside cells without any surface cell around them are far from the mesh.
+	for (int32_t c = 0; c < cells; c++) {
+		if (flags[c] != WEFT_CELL_OUTSIDE) continue;
+		int32_t x = c % nx, y = (c / nx) % ny, z = c / (nx * ny);
+		bool near = false;
+		for (int32_t dz = -1; dz <= 1 && !near; dz++)
+			for (int32_t dy = -1; dy <= 1 && !near; dy++)
+				for (int32_t dx = -1; dx <= 1 && !near; dx++) {
+					int32_t a = x + dx, b = y + dy, d = z + dz;
+					if (a < 0 || b < 0 || d < 0 || a >= nx || b >= ny || d >= nz) continue;
+					near = flags[a + nx * (b + ny * d)] == WEFT_CELL_SURFACE;
+				}
+		if (!near) flags[c] = WEFT_CELL_FAR;
+	}
+	weft_free(allocator, stack);
+	*out_flags = flags;
+	return WEFT_OK;
 }
