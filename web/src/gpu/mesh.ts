@@ -2,7 +2,7 @@
 // the C core: never rebuilt here) packed into one storage buffer of MESH_SECTIONS (layout.ts), and
 // the scalars the kernels read from the dispatch record (Step.mesh_*). Scalars C derives from the
 // view (1 / cell size, the grid diagonal, the clamped margin) are derived here with Math.fround
-// so they carry the same float bits as mesh.c / grid.c / mesh_collide.c.
+// so they carry the same float bits as mesh.c / triangle_grid.c / mesh_collide.c.
 import type { MeshColliderGrid } from '../core/world';
 import { MESH_SECTIONS, STEP, TRIANGLE_RECORD, type MeshSectionName } from './layout';
 
@@ -67,7 +67,7 @@ export function writeMeshRecord(record: ArrayBuffer, mesh: PackedMesh, collision
   const m = mesh.collider;
   const cell = f(m.cellSize);
   const [dx, dy, dz] = m.dims.map((d) => f(d));
-  // mesh.c: cell * sqrtf(dx² + dy² + dz²); grid.c: 1.0f / cell_size; mesh_collide.c: clamp_margin.
+  // mesh.c: cell * sqrtf(dx² + dy² + dz²); triangle_grid.c: 1.0f / cell_size; mesh_collide.c: clamp_margin.
   const diagonal = f(cell * f(Math.sqrt(f(f(f(dx * dx) + f(dy * dy)) + f(dz * dz)))));
   const maxMargin = f(0.5 * cell);
   const margin = collisionMargin < 0 ? 0 : Math.min(f(collisionMargin), maxMargin);

@@ -90,7 +90,7 @@ fn dims() -> vec3i {
   return vec3i(step.mesh_dims.xyz);
 }
 
-// mesh.h: weft_grid_coordinate on the three axes (floor, clamped to ±1e6; NaN → −1e6), as vector
+// mesh.h: weft_triangle_grid_coordinate on the three axes (floor, clamped to ±1e6; NaN → −1e6), as vector
 // operations rather than per-axis loops with dynamic indexing (see the note at the top).
 fn grid_coordinates(p: vec3f) -> vec3i {
   let cell = (p - step.mesh_grid.xyz) * step.mesh_params.x;
