@@ -42,6 +42,7 @@ struct weft_self_collision {
 	uint32_t* cell_start;   // table_size + 1
 	uint32_t* particles;    // particle ids grouped by bucket, ascending in each
 	uint32_t* bucket;       // the bucket of each particle at the last rebuild
+	float* sorted;          // float4 per slot of `particles`: that particle's position (x, y, z, id bits)
 	uint32_t* neighbours;   // MAX_NEIGHBOURS per particle
 	uint8_t* neighbour_count;
 	float* built_positions; // float4 per particle: positions when the lists were built
@@ -75,12 +76,13 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	s->cell_start = weft_alloc(a, ((size_t)s->table_size + 1) * sizeof(uint32_t));
 	s->particles = weft_alloc(a, n * sizeof(uint32_t));
 	s->bucket = weft_alloc(a, n * sizeof(uint32_t));
+	s->sorted = weft_alloc(a, n * 4 * sizeof(float));
 	s->neighbours = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(uint32_t));
 	s->neighbour_count = weft_alloc(a, n);
 	s->built_positions = weft_alloc(a, n * 4 * sizeof(float));
 	s->corrections = weft_alloc(a, n * 4 * sizeof(float));
 	world->self = s;
-	if (!s->cell_start || !s->particles || !s->bucket || !s->neighbours || !s->neighbour_count ||
+	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted || !s->neighbours || !s->neighbour_count ||
 	    !s->built_positions || !s->corrections) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
@@ -98,6 +100,7 @@ void weft_self_collision_destroy(weft_world* world) {
 	weft_free(a, s->cell_start);
 	weft_free(a, s->particles);
 	weft_free(a, s->bucket);
+	weft_free(a, s->sorted);
 	weft_free(a, s->neighbours);
 	weft_free(a, s->neighbour_count);
 	weft_free(a, s->built_positions);
@@ -188,7 +191,7 @@ void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end) {
 	if (!s->rebuild) {
 		return;
 	}
-	const float inverse_cell = 1.0f / reach(world);
+	const float inverse_cell = 1.0f / (2.0f * reach(world));
 	const float* x = world->positions;
 	for (int32_t p = begin; p < end; ++p) {
 		s->bucket[p] = weft_self_cell_hash(weft_self_cell_coordinate(x[4 * p], inverse_cell),
@@ -219,62 +222,97 @@ void weft_self_collision_sort(weft_world* world) {
 		start[b] = start[b - 1];
 	}
 	start[0] = 0;
+	// The positions in bucket order, so the lists' candidate loops read contiguous memory.
+	const float* x = world->positions;
+	for (uint32_t k = 0; k < n; ++k) {
+		const uint32_t p = s->particles[k];
+		memcpy(&s->sorted[4 * k], &x[4 * p], 3 * sizeof(float));
+		memcpy(&s->sorted[4 * k + 3], &p, sizeof p);
+	}
 }
+
+// Adds j (d2 away) to a neighbour list, keeping the nearest MAX_NEIGHBOURS.
+static void list_insert(uint32_t* list, float* list_d2, int32_t* count, uint32_t j, float d2) {
+	if (*count < MAX_NEIGHBOURS) {
+		list[*count] = j;
+		list_d2[(*count)++] = d2;
+		return;
+	}
+	int32_t farthest = 0;
+	for (int32_t e = 1; e < MAX_NEIGHBOURS; ++e) {
+		farthest = list_d2[e] > list_d2[farthest] ? e : farthest;
+	}
+	if (d2 < list_d2[farthest]) {
+		list[farthest] = j;
+		list_d2[farthest] = d2;
+	}
+}
+
+// Candidates within reach, gathered without a branch per candidate and checked in a batch.
+#define CANDIDATE_BATCH 64
 
 void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	weft_self_collision* s = world->self;
 	if (!s->rebuild) {
 		return;
 	}
-	const float r = reach(world), inverse_cell = 1.0f / r;
+	const float r = reach(world), r2 = r * r, inverse_cell = 1.0f / (2.0f * r);
 	const float rest_limit = fmaxf(world->thickness, world->self_rest_distance) * REST_TOLERANCE;
+	const float rest_limit2 = rest_limit * rest_limit;
 	const float* x = world->positions;
 	const float* rest = world->rest_positions;
-	for (int32_t i = begin; i < end; ++i) {
+	uint32_t batch[CANDIDATE_BATCH];
+	float batch_d2[CANDIDATE_BATCH];
+	// In bucket order: neighbouring queries then read the same buckets (the slices are of slots).
+	for (int32_t slot = begin; slot < end; ++slot) {
+		const int32_t i = (int32_t)s->particles[slot];
 		const float* xi = &x[4 * i];
 		const float* ri = &rest[4 * i];
 		uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		float list_d2[MAX_NEIGHBOURS];
 		int32_t count = 0;
 		memcpy(&s->built_positions[4 * i], xi, 4 * sizeof(float));
-		const int32_t cx = weft_self_cell_coordinate(xi[0], inverse_cell);
-		const int32_t cy = weft_self_cell_coordinate(xi[1], inverse_cell);
-		const int32_t cz = weft_self_cell_coordinate(xi[2], inverse_cell);
-		for (int32_t dz = -1; dz <= 1; ++dz) {
-			for (int32_t dy = -1; dy <= 1; ++dy) {
-				for (int32_t dx = -1; dx <= 1; ++dx) {
-					const uint32_t b = weft_self_cell_hash(cx + dx, cy + dy, cz + dz, s->table_size);
-					for (uint32_t k = s->cell_start[b]; k < s->cell_start[b + 1]; ++k) {
-						const uint32_t j = s->particles[k];
-						const float* xj = &x[4 * j];
-						float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
-						float d2 = ex * ex + ey * ey + ez * ez;
-						if (!(d2 < r * r) || j == (uint32_t)i) {
-							continue;
+		const int32_t c[3] = {weft_self_cell_coordinate(xi[0], inverse_cell),
+		                      weft_self_cell_coordinate(xi[1], inverse_cell),
+		                      weft_self_cell_coordinate(xi[2], inverse_cell)};
+		// Cells of edge 2r: the sphere of radius r around xi lies in the 2 × 2 × 2 block of its own
+		// cell and the neighbours on the sides of the cell's centre where xi sits.
+		int32_t side[3];
+		for (int axis = 0; axis < 3; ++axis) {
+			side[axis] = xi[axis] * inverse_cell - (float)c[axis] < 0.5f ? -1 : 0;
+		}
+		for (int32_t dz = side[2]; dz <= side[2] + 1; ++dz) {
+			for (int32_t dy = side[1]; dy <= side[1] + 1; ++dy) {
+				for (int32_t dx = side[0]; dx <= side[0] + 1; ++dx) {
+					const int32_t cell[3] = {c[0] + dx, c[1] + dy, c[2] + dz};
+					const uint32_t b = weft_self_cell_hash(cell[0], cell[1], cell[2], s->table_size);
+					for (uint32_t k = s->cell_start[b], last = s->cell_start[b + 1]; k < last;) {
+						// Gather up to a batch of the bucket's particles within reach (no branch each)...
+						uint32_t found = 0;
+						const uint32_t stop = last - k > CANDIDATE_BATCH ? k + CANDIDATE_BATCH : last;
+						for (; k < stop; ++k) {
+							const float* xj = &s->sorted[4 * k];
+							float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
+							float d2 = ex * ex + ey * ey + ez * ez;
+							batch[found] = k;
+							batch_d2[found] = d2;
+							found += d2 < r2;
 						}
-						// j belongs to this cell, not to another that shares the bucket (no pair twice).
-						if (weft_self_cell_coordinate(xj[0], inverse_cell) != cx + dx ||
-						    weft_self_cell_coordinate(xj[1], inverse_cell) != cy + dy ||
-						    weft_self_cell_coordinate(xj[2], inverse_cell) != cz + dz) {
-							continue;
-						}
-						const float* rj = &rest[4 * j];
-						float rx = ri[0] - rj[0], ry = ri[1] - rj[1], rz = ri[2] - rj[2];
-						if (rx * rx + ry * ry + rz * rz <= rest_limit * rest_limit) {
-							continue;
-						}
-						if (count < MAX_NEIGHBOURS) {
-							list[count] = j;
-							list_d2[count++] = d2;
-							continue;
-						}
-						int32_t farthest = 0; // full: the nearest stay
-						for (int32_t e = 1; e < MAX_NEIGHBOURS; ++e) {
-							farthest = list_d2[e] > list_d2[farthest] ? e : farthest;
-						}
-						if (d2 < list_d2[farthest]) {
-							list[farthest] = j;
-							list_d2[farthest] = d2;
+						// ...then keep those of this cell (not another sharing the bucket: no pair
+						// twice) that were not close in the rest pose.
+						for (uint32_t e = 0; e < found; ++e) {
+							const float* xj = &s->sorted[4 * batch[e]];
+							const uint32_t j = s->particles[batch[e]];
+							if (j == (uint32_t)i || weft_self_cell_coordinate(xj[0], inverse_cell) != cell[0] ||
+							    weft_self_cell_coordinate(xj[1], inverse_cell) != cell[1] ||
+							    weft_self_cell_coordinate(xj[2], inverse_cell) != cell[2]) {
+								continue;
+							}
+							const float* rj = &rest[4 * j];
+							float rx = ri[0] - rj[0], ry = ri[1] - rj[1], rz = ri[2] - rj[2];
+							if (rx * rx + ry * ry + rz * rz > rest_limit2) {
+								list_insert(list, list_d2, &count, j, batch_d2[e]);
+							}
 						}
 					}
 				}
@@ -292,12 +330,12 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 	const float* previous = world->previous_positions;
 	for (int32_t i = begin; i < end; ++i) {
 		const float* xi = &x[4 * i];
+		const float wi = xi[3];
+		if (wi == 0.0f || s->neighbour_count[i] == 0) {
+			continue; // apply skips it too
+		}
 		float* out = &s->corrections[4 * i];
 		out[0] = out[1] = out[2] = out[3] = 0.0f;
-		const float wi = xi[3];
-		if (wi == 0.0f) {
-			continue;
-		}
 		const float si[3] = {xi[0] - previous[4 * i], xi[1] - previous[4 * i + 1], xi[2] - previous[4 * i + 2]};
 		const uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		for (int32_t e = 0; e < s->neighbour_count[i]; ++e) {
