@@ -15,6 +15,8 @@ TEST_SUITES := test-native test-sanitize test-threads
 BENCH_PARTS := bench-core
 
 -include mk/*.mk
+# Last: a formatting slip (mk/format.mk) should not hide a failing test behind it.
+TEST_SUITES += format-check
 
 .PHONY: setup build native test test-native test-sanitize test-threads bench bench-core run clean
 
