@@ -1,18 +1,22 @@
 # weft front door. `make run` and `make test` are the quick start; see README.md.
 # Parts of the build add themselves through mk/*.mk (wasm, web app, GPU solver, ...):
 # each appends its targets to BUILD_PARTS, TEST_SUITES and BENCH_PARTS.
+# Every C compile goes through CMake: CMakePresets.json names the builds (native, asan, tsan, fuzz,
+# wasm), each in its own folder; make drives them, npm, Vite and Node.
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
 JOBS ?= $(shell nproc)
 BUILD_DIR := build
-SANITIZE_DIR := build-sanitize
-CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release
+# $(call cmake_preset,NAME): configure (quietly) and build one preset.
+cmake_preset = cmake --preset $(1) >/dev/null && cmake --build --preset $(1) -j $(JOBS)
 
 BUILD_PARTS := native
 TEST_SUITES := test-native test-sanitize test-threads
 BENCH_PARTS := bench-core
 
 -include mk/*.mk
+# Last: a formatting slip (mk/format.mk) should not hide a failing test behind it.
+TEST_SUITES += format-check
 
 .PHONY: setup build native test test-native test-sanitize test-threads bench bench-core run clean
 
@@ -22,9 +26,9 @@ setup:
 build: setup
 	@$(MAKE) --no-print-directory $(BUILD_PARTS)
 
+# libweft, the CLI build/weft, the unit tests and the GPU layout probe (build/gpu/layout_probe).
 native:
-	@cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD_DIR) -j $(JOBS)
+	@$(call cmake_preset,native)
 
 test: build
 	@set -e; for suite in $(TEST_SUITES); do \
@@ -32,20 +36,17 @@ test: build
 	@echo "== all test suites passed"
 
 test-native: native
-	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	@ctest --preset native -j $(JOBS)
 
-# The unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan).
 test-sanitize:
-	@cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWEFT_SANITIZE=ON >/dev/null
-	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
-	@cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
+	@$(call cmake_preset,asan)
+	@ctest --preset asan -j $(JOBS)
 
-# The threaded step under ThreadSanitizer (bit-identical to the serial step, no data races).
+# The threaded step under ThreadSanitizer (build-tsan; bit-identical to the serial step, no data races).
 test-threads:
-	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS=-fsanitize=thread \
-	  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
-	@cmake --build build-tsan -j $(JOBS) --target test_determinism
-	@TSAN_OPTIONS=halt_on_error=1 build-tsan/test_determinism
+	@$(call cmake_preset,tsan)
+	@ctest --preset tsan
 
 bench: build
 	@$(MAKE) --no-print-directory $(BENCH_PARTS)
@@ -57,4 +58,4 @@ run: build
 	@bash scripts/serve.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) build-tsan
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz build-wasm web/public/weft.wasm

@@ -3,14 +3,11 @@
 # The H200 benchmark runs on the device machine: bench/gpu/pack.sh builds its bundle.
 TEST_SUITES += test-gpu
 
+# The native preset builds the layout probe into build/gpu/; the bundled tests land next to it.
 GPU_DIR := $(BUILD_DIR)/gpu
 
 .PHONY: test-gpu gpu-bench-pack
-$(GPU_DIR)/layout_probe: tests/gpu/layout_probe.c include/weft/weft.h native
-	@mkdir -p $(@D)
-	$(CC) -std=c11 -Iinclude $< $(BUILD_DIR)/libweft.a -lm -lpthread -o $@
-
-test-gpu: wasm $(GPU_DIR)/layout_probe
+test-gpu: wasm native
 	@node tests/gpu/build.mjs $(GPU_DIR) tests/gpu/parity.test.ts tests/gpu/mesh.test.ts tests/gpu/layout.test.ts tests/gpu/fallback.test.ts
 	@EGL_PLATFORM=surfaceless WEFT_WASM=$(WASM_DIR)/weft.wasm WEFT_LAYOUT_PROBE=$(GPU_DIR)/layout_probe \
 	  node --test $(GPU_DIR)/layout.test.mjs $(GPU_DIR)/parity.test.mjs $(GPU_DIR)/mesh.test.mjs $(GPU_DIR)/fallback.test.mjs

@@ -5,7 +5,7 @@
 // anew without its own colliders (spheres, built-in mesh; the ground stays: it is the floor) and the
 // user's mesh, fitted under the cloth, takes their place. A fresh world rather than a swap in the
 // running one: if anything fails the page still has its old world untouched, and the cloth starts
-// from rest above the new mesh. Built only with the core's mesh API (mk/wasm.mk checks weft.h).
+// from rest above the new mesh.
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -35,7 +35,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const device = await nodeDevice(backend);
 const timestamps = device.features.has('timestamp-query');
-const core = await WeftCore.load(readFileSync(args.get('wasm') ?? 'build/wasm/weft.wasm'));
+const core = await WeftCore.load(readFileSync(args.get('wasm') ?? 'build-wasm/weft.wasm'));
 
 /// Keeps the GPU busy for at least `ms` so its clocks are up before a measurement (the schedule
 /// builds on the CPU leave it idle for seconds).

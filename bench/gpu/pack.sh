@@ -4,7 +4,7 @@
 #   .gpu/node.xz            this machine's node (system libraries only), xz-compressed
 #   .gpu/webgpu/            the npm package `webgpu`: index.js, package.json, dawn.node (linux-x64, xz)
 #   .gpu/bench.mjs          bench/gpu/bench.ts bundled into one file (solver, WGSL, core loader)
-#   .gpu/weft.wasm          the C core (WEFT_WASM, default build/wasm/weft.wasm)
+#   .gpu/weft.wasm          the C core (WEFT_WASM, default build-wasm/weft.wasm)
 #   .gpu/run.sh             bench/gpu/run-device.sh: unpacks the above and runs the benchmark
 #   .gl/*.deb               the Vulkan loader and glvnd (the NVIDIA ICD, libGLX_nvidia, needs
 #                           libGLdispatch): Debian packages, unpacked into / on the device
@@ -12,7 +12,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dest=$(cd "${1:-/work/main}" && pwd)
-wasm=${WEFT_WASM:-$root/build/wasm/weft.wasm}
+wasm=${WEFT_WASM:-$root/build-wasm/weft.wasm}
 webgpu=$root/web/node_modules/webgpu
 [ -f "$wasm" ] || { echo "pack: no $wasm (make wasm, or set WEFT_WASM)" >&2; exit 2; }
 [ -f "$webgpu/dist/linux-x64/dawn.node" ] || { echo "pack: npm package webgpu missing in web/node_modules" >&2; exit 2; }

@@ -2,7 +2,7 @@
 // Invariants: a parse either fails with "fuzz.obj:LINE: reason" or yields indices in range; a
 // collider built from it (fitted or not) and one step of a small cloth stay finite-safe (no
 // crash, no out-of-bounds access: ASan/UBSan watch), never hang.
-// Build and run: make test-fuzz (mk/mesh.mk).
+// Build and run: make test-fuzz (the CMake preset `fuzz`, run by mk/mesh.mk).
 #include <stdlib.h>
 #include <string.h>
 

@@ -9,7 +9,7 @@ import { WeftWorld } from '../../web/src/core/world';
 import { GpuClothSolver } from '../../web/src/solver/gpu';
 import { nodeDevice } from './node-gpu';
 
-const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build/wasm/weft.wasm'));
+const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build-wasm/weft.wasm'));
 
 test('a lost device hands the cloth to wasm where the GPU left it', async () => {
   const device = await nodeDevice('opengles');

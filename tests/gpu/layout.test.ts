@@ -1,6 +1,6 @@
 // One source of truth, checked: the layouts and constants the GPU solver generates its WGSL from
 // (web/src/gpu/layout.ts) and the core defaults it mirrors (settings.ts) against the C compiler's
-// view of include/weft/weft.h (tests/gpu/layout_probe.c, built by mk/gpu.mk), and the generated
+// view of include/weft/weft.h (tests/gpu/layout_probe.c, built by the native CMake preset), and the generated
 // WGSL against the device's shader compiler.
 import test from 'node:test';
 import assert from 'node:assert/strict';

@@ -19,7 +19,7 @@ import { physicsSettingsOf, sphereDefsOf } from '../../web/src/gpu/from-world';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
 import { nodeDevice } from './node-gpu';
 
-const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build/wasm/weft.wasm'));
+const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build-wasm/weft.wasm'));
 const device = await nodeDevice('opengles');
 const GRID = 24;
 const FRAMES = 90;

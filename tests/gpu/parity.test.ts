@@ -21,7 +21,7 @@ import type { PhysicsSettings } from '../../web/src/gpu/settings';
 import { SphereMotion } from '../../web/src/gpu/spheres';
 import { nodeDevice } from './node-gpu';
 
-const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build/wasm/weft.wasm'));
+const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build-wasm/weft.wasm'));
 const device = await nodeDevice('opengles');
 
 interface Run {

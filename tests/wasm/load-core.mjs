@@ -1,5 +1,5 @@
 // Loads the app's own TypeScript core bindings (web/src/core) in Node, bundled on the fly with
-// esbuild, and instantiates build/wasm/weft.wasm with them: the tests exercise exactly the code
+// esbuild, and instantiates build-wasm/weft.wasm with them: the tests exercise exactly the code
 // the browser runs, not a second copy of the bindings.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -27,7 +27,7 @@ export async function loadBindings() {
 
 export async function loadCore() {
   const bindings = await loadBindings();
-  const bytes = await readFile(resolve(root, 'build/wasm/weft.wasm'));
+  const bytes = await readFile(resolve(root, 'build-wasm/weft.wasm'));
   const core = await bindings.WeftCore.load(bytes);
   return { bindings, core };
 }
