@@ -314,8 +314,8 @@ int32_t weft_world_grabbed(const weft_world* world);
 
 /// Self-collision as the solvers run it, every substep after the constraint solve. The partners of
 /// a free particle i are the particles j within `reach` now that were farther than
-/// 1.01 × rest_distance apart in the rest pose (found in a spatial hash of cubic cells of edge
-/// `reach`, at most 16 per particle, the nearest kept). For each partner closer than the thickness,
+/// 1.01 × rest_distance apart in the rest pose (at most 16 per particle, the nearest kept; the CPU
+/// finds them in a spatial hash, self_collision.c, the GPU in its own, gpu/self_collision.wgsl). For each partner closer than the thickness,
 /// i is pushed its share w_i/(w_i+w_j) of (thickness − d) along the pair's direction, and friction
 /// (the world's) removes the same share of the pair's relative tangential slip over the substep;
 /// i then moves by the mean of its pushes (Jacobi: every push reads the same positions). A particle

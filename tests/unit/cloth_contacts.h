@@ -136,6 +136,38 @@ static int segment_crosses_triangle(const double* p, const double* q, const doub
 	return (s1 > 0 && s2 > 0 && s3 > 0) || (s1 < 0 && s2 < 0 && s3 < 0);
 }
 
+// 2D orientation of c against a→b in the plane that drops axis `drop`.
+static double orient2(const double* a, const double* b, const double* c, int drop) {
+	int u = drop == 0 ? 1 : 0, v = drop == 2 ? 1 : 2;
+	return (b[u] - a[u]) * (c[v] - a[v]) - (b[v] - a[v]) * (c[u] - a[u]);
+}
+
+static int point_in_triangle2(const double* p, const double* a, const double* b, const double* c, int drop) {
+	double s1 = orient2(a, b, p, drop), s2 = orient2(b, c, p, drop), s3 = orient2(c, a, p, drop);
+	return (s1 > 0 && s2 > 0 && s3 > 0) || (s1 < 0 && s2 < 0 && s3 < 0);
+}
+
+static int segments_cross2(const double* p, const double* q, const double* a, const double* b, int drop) {
+	double s1 = orient2(p, q, a, drop), s2 = orient2(p, q, b, drop);
+	double s3 = orient2(a, b, p, drop), s4 = orient2(a, b, q, drop);
+	return ((s1 > 0 && s2 < 0) || (s1 < 0 && s2 > 0)) && ((s3 > 0 && s4 < 0) || (s3 < 0 && s4 > 0));
+}
+
+// Two triangles in one plane overlap (an edge crosses an edge, or a corner lies inside the other).
+static int coplanar_overlap(const double* const t[3], const double* const u[3]) {
+	double e1[3], e2[3], n[3];
+	for (int a = 0; a < 3; ++a) e1[a] = t[1][a] - t[0][a], e2[a] = t[2][a] - t[0][a];
+	n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+	int drop = fabs(n[0]) > fabs(n[1]) ? (fabs(n[0]) > fabs(n[2]) ? 0 : 2) : (fabs(n[1]) > fabs(n[2]) ? 1 : 2);
+	for (int i = 0; i < 3; ++i) {
+		for (int j = 0; j < 3; ++j) {
+			if (segments_cross2(t[i], t[(i + 1) % 3], u[j], u[(j + 1) % 3], drop)) return 1;
+		}
+		if (point_in_triangle2(t[i], u[0], u[1], u[2], drop) || point_in_triangle2(u[i], t[0], t[1], t[2], drop)) return 1;
+	}
+	return 0;
+}
+
 typedef struct triangle_context {
 	const double* x;
 	const uint32_t* indices;
@@ -152,6 +184,12 @@ static void triangle_visit(int32_t s, int32_t t, void* context) {
 			if (u[i] == v[j]) return; // adjacent: they share a vertex
 	const double *a = &c->x[3 * u[0]], *b = &c->x[3 * u[1]], *cc = &c->x[3 * u[2]];
 	const double *d = &c->x[3 * v[0]], *e = &c->x[3 * v[1]], *f = &c->x[3 * v[2]];
+	if (orient3(a, b, cc, d) == 0 && orient3(a, b, cc, e) == 0 && orient3(a, b, cc, f) == 0) {
+		const double* const t[3] = {a, b, cc};
+		const double* const w[3] = {d, e, f};
+		c->pairs += coplanar_overlap(t, w);
+		return;
+	}
 	if (segment_crosses_triangle(a, b, d, e, f) || segment_crosses_triangle(b, cc, d, e, f) ||
 	    segment_crosses_triangle(cc, a, d, e, f) || segment_crosses_triangle(d, e, a, b, cc) ||
 	    segment_crosses_triangle(e, f, a, b, cc) || segment_crosses_triangle(f, d, a, b, cc)) {
@@ -159,12 +197,14 @@ static void triangle_visit(int32_t s, int32_t t, void* context) {
 	}
 }
 
-// Pairs of cloth triangles that share no vertex and intersect. cell: at least the longest triangle edge.
+// Pairs of cloth triangles that share no vertex and intersect: an edge of one properly crosses the
+// other or, when the two lie exactly in one plane (layers pressed flat on the ground), they overlap.
+// cell: at least the longest triangle edge.
 static int64_t intersecting_triangle_pairs(weft_world* world, double cell) {
 	const int32_t n = weft_world_particle_count(world), triangles = weft_world_index_count(world) / 3;
 	const uint32_t* indices = weft_world_indices(world);
 	double* x = cloth_points(weft_world_positions(world), n);
-	double* centroids = malloc((size_t)triangles * 3 * sizeof(double));
+	double* centroids = calloc((size_t)(triangles > 0 ? triangles : 1) * 3, sizeof(double));
 	for (int32_t t = 0; t < triangles; ++t) {
 		for (int a = 0; a < 3; ++a) {
 			centroids[3 * t + a] =

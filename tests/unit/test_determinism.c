@@ -31,6 +31,7 @@ static const struct {
     {"hang", 0x5206929e56613858ull},
     {"sphere", 0x5bff4b895ab70ba6ull},
     {"flag", 0x21617cb4bfea636eull},
+    {"fold", 0x86cd7cd9d8cac9b4ull},
 };
 
 TEST(golden_hashes) {

@@ -1,0 +1,186 @@
+// Self-collision (self_collision.c): a folding cloth keeps its thickness between layers, a corner
+// dragged over a lying cloth does not pass through it, free motion is unchanged, and every path
+// (threads, SIMD) gives the same bits. The oracles (cloth_contacts.h) do not use the solver's hash.
+#include <stdlib.h>
+#include <string.h>
+
+#include "cloth_contacts.h"
+#include "test.h"
+#include "weft/weft.h"
+
+static weft_world* fold_world(int32_t grid, bool self_collision, int32_t threads) {
+	weft_scene_def scene;
+	weft_world* world = NULL;
+	CHECK(weft_scene("fold", grid, &scene) == WEFT_OK);
+	CHECK(scene.world.self_collision); // on in the fold scene
+	scene.world.self_collision = self_collision;
+	scene.world.thread_count = threads;
+	CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
+	return world;
+}
+
+static void step(weft_world* world, int32_t frames) {
+	for (int32_t f = 0; f < frames; ++f) weft_world_step(world, 1.0f / 60.0f);
+}
+
+// The settled fold: layers stay a thickness apart, no two triangles cross, and at least a third of
+// the cloth lies on top of other cloth.
+static void check_settled_fold(int32_t grid) {
+	weft_world* world = fold_world(grid, true, 1);
+	step(world, 300);
+	const weft_self_collision_view view = weft_world_self_collision(world);
+	CHECK(view.enabled);
+	CHECK_NEAR(view.thickness, 1.0 / (grid - 1), 1e-6); // default: the grid spacing
+	const double closest = closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * view.thickness);
+	CHECK(closest >= 0.5 * view.thickness);
+	CHECK(intersecting_triangle_pairs(world, 3.0 * view.thickness) == 0);
+	CHECK(layered_fraction(world, 2.5 * view.thickness) >= 1.0 / 3.0);
+	CHECK(weft_world_is_finite(world));
+	weft_world_destroy(world);
+	// Without self-collision the same fold passes through itself (so the checks above can fail).
+	world = fold_world(grid, false, 1);
+	step(world, 300);
+	CHECK(closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * view.thickness) < 0.5 * view.thickness);
+	weft_world_destroy(world);
+}
+
+TEST(fold_40) { check_settled_fold(40); }
+TEST(fold_64) { check_settled_fold(64); }
+
+// A cloth lying on the floor, one corner grabbed, dragged over the middle and let go.
+static int64_t drag_corner_across(bool self_collision) {
+	weft_world_def def = weft_default_world_def();
+	def.self_collision = self_collision;
+	weft_cloth_def cloth = weft_default_cloth_def();
+	cloth.width = cloth.height = 32;
+	cloth.origin = (weft_vec3){-0.5f, 0.01f, -0.5f};
+	cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
+	cloth.pin = WEFT_PIN_NONE;
+	def.tethers = false;
+	weft_world* world = NULL;
+	CHECK(weft_world_create(&def, &cloth, &world) == WEFT_OK);
+	step(world, 30);
+	const float* x = weft_world_positions(world);
+	weft_vec3 start = {x[0], x[1], x[2]};
+	CHECK(weft_world_grab(world, 0, start) == WEFT_OK);
+	const weft_vec3 end = {0.3f, 0.04f, 0.3f}; // past the middle, low over the cloth
+	for (int32_t f = 1; f <= 60; ++f) {
+		float s = (float)f / 60.0f;
+		weft_vec3 target = {start.x + (end.x - start.x) * s, 0.04f + 0.1f * s * (1.0f - s), start.z + (end.z - start.z) * s};
+		CHECK(weft_world_grab_move(world, target) == WEFT_OK);
+		step(world, 1);
+	}
+	weft_world_release(world);
+	step(world, 180);
+	CHECK(weft_world_is_finite(world));
+	int64_t crossings = intersecting_triangle_pairs(world, 3.0 / 31.0);
+	weft_world_destroy(world);
+	return crossings;
+}
+
+TEST(drag_corner_across) {
+	CHECK(drag_corner_across(true) == 0);
+	CHECK(drag_corner_across(false) > 0); // the drag does fold the cloth through itself without it
+}
+
+// Free fall from 2 m (no ground, no damping): self-collision changes nothing (within 1%).
+static double fall(bool self_collision) {
+	weft_world_def def = weft_default_world_def();
+	def.ground_enabled = false;
+	def.damping = 0.0f;
+	def.self_collision = self_collision;
+	weft_cloth_def cloth = weft_default_cloth_def();
+	cloth.width = cloth.height = 24;
+	cloth.origin = (weft_vec3){-0.5f, 2.0f, -0.5f};
+	cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
+	cloth.pin = WEFT_PIN_NONE;
+	weft_world* world = NULL;
+	CHECK(weft_world_create(&def, &cloth, &world) == WEFT_OK);
+	step(world, 30);
+	double y = 0.0;
+	const float* x = weft_world_positions(world);
+	for (int32_t p = 0; p < weft_world_particle_count(world); ++p) y += x[4 * p + 1];
+	y /= weft_world_particle_count(world);
+	weft_world_destroy(world);
+	return 2.0 - y;
+}
+
+TEST(free_fall_unchanged) {
+	double off = fall(false), on = fall(true);
+	CHECK(off > 1.0); // it did fall (½ g t² = 1.23 m in 0.5 s)
+	CHECK_NEAR(on, off, 0.01 * off);
+}
+
+// Threads and SIMD do not change the bits of a fold (pile, rebuilds and all).
+TEST(fold_deterministic) {
+#if defined(__wasm__)
+	const int32_t max_threads = 1; // no threads in wasm (test_determinism checks they are refused)
+#else
+	const int32_t max_threads = 3;
+#endif
+	uint64_t hashes[3];
+	for (int32_t threads = 1; threads <= 3; ++threads) {
+		if (threads > max_threads) {
+			hashes[threads - 1] = hashes[0];
+			continue;
+		}
+		weft_world* world = fold_world(24, true, threads);
+		step(world, 150);
+		hashes[threads - 1] = weft_world_state_hash(world);
+		weft_world_destroy(world);
+	}
+	CHECK(hashes[0] == hashes[1]);
+	CHECK(hashes[0] == hashes[2]);
+	weft_set_simd_enabled(false);
+	weft_world* world = fold_world(24, true, 1);
+	step(world, 150);
+	CHECK(weft_world_state_hash(world) == hashes[0]);
+	weft_world_destroy(world);
+	weft_set_simd_enabled(true);
+}
+
+// Turned on while running (set_def allocates once), it separates a cloth that was let through.
+TEST(switched_on_live) {
+	weft_world* world = fold_world(32, false, 1);
+	step(world, 300);
+	weft_self_collision_view view = weft_world_self_collision(world);
+	CHECK(!view.enabled);
+	weft_world_def def = weft_world_get_def(world);
+	def.self_collision = true;
+	CHECK(weft_world_set_def(world, &def) == WEFT_OK);
+	CHECK(weft_world_self_collision(world).enabled);
+	step(world, 2);
+	CHECK(weft_world_is_finite(world));
+	weft_world_destroy(world);
+}
+
+// Bad settings are refused with a message that names the field.
+TEST(thickness_validated) {
+	weft_world_def def = weft_default_world_def();
+	weft_cloth_def cloth = weft_default_cloth_def();
+	weft_world* world = NULL;
+	const float bad[] = {-0.01f, 1.0f, 1e30f};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+		cloth.thickness = bad[k];
+		CHECK(weft_world_create(&def, &cloth, &world) == WEFT_ERROR_INVALID_ARGUMENT);
+		CHECK(world == NULL);
+		CHECK(strstr(weft_last_error(), "thickness") != NULL);
+	}
+	cloth.thickness = 0.02f;
+	def.self_collision = true;
+	CHECK(weft_world_create(&def, &cloth, &world) == WEFT_OK);
+	CHECK_NEAR(weft_world_self_collision(world).thickness, 0.02, 1e-9);
+	weft_world_destroy(world);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(fold_40);
+	RUN_TEST(fold_64);
+	RUN_TEST(drag_corner_across);
+	RUN_TEST(free_fall_unchanged);
+	RUN_TEST(fold_deterministic);
+	RUN_TEST(switched_on_live);
+	RUN_TEST(thickness_validated);
+	return TEST_SUMMARY();
+}
