@@ -24,6 +24,15 @@ done
 check "bench substeps" [ "$(echo "$bench" | json_get "['substeps']")" = 5 ]
 check "bench nan" [ "$(echo "$bench" | json_get "['nan']")" = False ]
 
+# Self-collision: on by default in fold, off elsewhere, and the flag overrides either way.
+sc() { "$weft" bench --grid 12 --frames 2 "$@" | json_get "['self_collision']"; }
+check "fold self-collision default" [ "$(sc --scene fold)" = True ]
+check "hang self-collision default" [ "$(sc --scene hang)" = False ]
+check "self-collision on" [ "$(sc --scene hang --self-collision 1)" = True ]
+check "self-collision off" [ "$(sc --scene fold --self-collision 0)" = False ]
+"$weft" run --scene fold --grid 10 --frames 2 --self-collision 1 --export "$tmp/fold" > /dev/null
+check "run fold" [ -s "$tmp/fold/cloth_0002.obj" ]
+
 "$weft" run --scene sphere --grid 12 --frames 6 --every 3 --export "$tmp/out" > "$tmp/run.json"
 check "run exit" [ $? = 0 ]
 check "run frame 3" [ -s "$tmp/out/cloth_0003.obj" ]
@@ -52,6 +61,8 @@ bad "unknown scene" bench --scene nope --grid 8 --frames 2
 bad "negative frames" bench --scene hang --grid 8 --frames -5
 bad "non-numeric substeps" bench --scene hang --grid 8 --substeps many
 bad "missing value" bench --scene
+bad "self-collision 2" bench --scene fold --grid 8 --frames 2 --self-collision 2
+bad "self-collision word" run --scene fold --grid 8 --frames 2 --self-collision yes --export "$tmp/x"
 bad "run without export" run --scene hang --grid 8 --frames 2
 bad "export onto a file" run --scene hang --grid 8 --frames 2 --export "$tmp/run.json"
 echo "$passed passed, $failed failed"

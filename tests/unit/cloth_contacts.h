@@ -80,7 +80,7 @@ static void contact_grid_neighbours(const contact_grid* g, const double* points,
 }
 
 static double* cloth_points(const float* x4, int32_t n) {
-	double* p = malloc((size_t)n * 3 * sizeof(double));
+	double* p = calloc((size_t)n * 3, sizeof(double));
 	for (int32_t k = 0; k < n; ++k) {
 		for (int a = 0; a < 3; ++a) p[3 * k + a] = x4[4 * k + a];
 	}
@@ -185,9 +185,9 @@ static void triangle_visit(int32_t s, int32_t t, void* context) {
 	const double *a = &c->x[3 * u[0]], *b = &c->x[3 * u[1]], *cc = &c->x[3 * u[2]];
 	const double *d = &c->x[3 * v[0]], *e = &c->x[3 * v[1]], *f = &c->x[3 * v[2]];
 	if (orient3(a, b, cc, d) == 0 && orient3(a, b, cc, e) == 0 && orient3(a, b, cc, f) == 0) {
-		const double* const t[3] = {a, b, cc};
-		const double* const w[3] = {d, e, f};
-		c->pairs += coplanar_overlap(t, w);
+		const double* const first[3] = {a, b, cc};
+		const double* const second[3] = {d, e, f};
+		c->pairs += coplanar_overlap(first, second);
 		return;
 	}
 	if (segment_crosses_triangle(a, b, d, e, f) || segment_crosses_triangle(b, cc, d, e, f) ||
