@@ -118,10 +118,6 @@ void weft_self_collision_invalidate(weft_world* world) {
 	}
 }
 
-int64_t weft_self_collision_rebuilds(const weft_world* world) {
-	return world->self != NULL ? world->self->rebuilds : 0;
-}
-
 int32_t weft_self_cell_coordinate(float x, float inverse_cell) {
 	float cell = x * inverse_cell;
 	if (!(cell > -1.0e9f)) { // also NaN
@@ -151,6 +147,7 @@ void weft_self_collision_describe(const weft_world* world, weft_self_collision_v
 	out->rest_distance = fmaxf(world->thickness, world->self_rest_distance);
 	out->max_step = MAX_STEP * world->thickness;
 	out->table_size = weft_self_collision_table_size(world->particle_count);
+	out->rebuilds = world->self != NULL ? world->self->rebuilds : 0;
 }
 
 void weft_self_collision_bounds(weft_world* world, int32_t thread, int32_t begin, int32_t end) {

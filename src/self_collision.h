@@ -15,9 +15,8 @@ void weft_self_collision_destroy(weft_world* world);
 void weft_self_collision_invalidate(weft_world* world);
 // The settings as weft_world_self_collision reports them.
 void weft_self_collision_describe(const weft_world* world, weft_self_collision_view* out);
-// Buckets of the hash (a power of two ≥ 2 × particles) and the counters of the run so far.
+// Buckets of the hash (a power of two ≥ 2 × particles).
 uint32_t weft_self_collision_table_size(int32_t particle_count);
-int64_t weft_self_collision_rebuilds(const weft_world* world);
 
 // Cell coordinate floor(x / cell) (clamped to ±1e9; NaN → -1e9) and bucket of a cell.
 int32_t weft_self_cell_coordinate(float x, float inverse_cell);

@@ -327,6 +327,7 @@ typedef struct weft_self_collision_view {
 	float rest_distance; ///< m, max(thickness, two grid spacings): closer at rest = never partners
 	float max_step;      ///< m, the most a particle with partners moves in one substep (0.4 × thickness)
 	uint32_t table_size; ///< buckets of the hash (a power of two ≥ 2 × particles)
+	int64_t rebuilds;    ///< substeps since creation or reset whose neighbour lists were rebuilt (CPU)
 } weft_self_collision_view;
 
 /// The self-collision settings in force.
