@@ -1,5 +1,5 @@
 # The GPU solver (web/src/gpu): parity and layout tests under Node + Dawn. Without a GPU (here, CI)
-# Dawn runs on Mesa llvmpipe through GLES (scripts/apt-packages/gpu.txt); DESIGN.md §6.
+# Dawn runs on Mesa llvmpipe through GLES (scripts/apt-packages/gpu.txt); docs/architecture.md (twins).
 # The H200 benchmark runs on the device machine: bench/gpu/pack.sh builds its bundle.
 TEST_SUITES += test-gpu
 
