@@ -2,12 +2,9 @@
 # Core benchmark: `hang` at N = 64, 128, 256, 10 substeps × 1 iteration, 600 frames, single thread.
 # Writes bench/results/<machine>/core.json (one object per N, medians in ms_median).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-weft=${1:-build/weft}
-frames=${WEFT_BENCH_FRAMES:-600}
-machine=$(bash bench/machine.sh)
-out=bench/results/$machine/core.json
-mkdir -p "$(dirname "$out")"
+BENCH_WEFT=${1:-build/weft}
+source "$(dirname "$0")/common.sh"
+bench_setup core.json 600
 rows=()
 for n in 64 128 256; do
   row=$("$weft" bench --scene hang --grid "$n" --substeps 10 --iterations 1 --frames "$frames")

@@ -5,12 +5,9 @@
 # same minutes of a shared machine. Writes bench/results/<machine>/fold.json with the on/off ratio
 # of the medians per N and thread count.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-weft=${1:-build/weft}
-frames=${WEFT_BENCH_FRAMES:-600}
-machine=$(bash bench/machine.sh)
-out=bench/results/$machine/fold.json
-mkdir -p "$(dirname "$out")"
+BENCH_WEFT=${1:-build/weft}
+source "$(dirname "$0")/common.sh"
+bench_setup fold.json 600
 rows=()
 for n in 64 128 256; do
   for threads in 1 2; do

@@ -3,12 +3,9 @@
 # thread, CPU), with the bunny and without it (--collider none), so the difference is the cost of
 # mesh collision. Writes bench/results/<machine>/mesh.json.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-weft=${1:-build/weft}
-frames=${WEFT_BENCH_FRAMES:-300}
-machine=$(bash bench/machine.sh)
-out=bench/results/$machine/mesh.json
-mkdir -p "$(dirname "$out")"
+BENCH_WEFT=${1:-build/weft}
+source "$(dirname "$0")/common.sh"
+bench_setup mesh.json 300
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 for n in 64 128; do

@@ -5,6 +5,7 @@
 #ifndef WEFT_MESH_H
 #define WEFT_MESH_H
 
+#include "vec3.h"
 #include "world_internal.h"
 
 // Voronoi regions of a triangle (a, b, c) for the closest point of a query point.
@@ -43,15 +44,7 @@ weft_result weft_triangle_grid_build(weft_triangle_grid* grid, const weft_alloca
 void weft_triangle_grid_destroy(weft_triangle_grid* grid, const weft_allocator* allocator);
 // Cell coordinate of x along axis (may be outside 0..dims-1; clamped to ±1e6).
 static inline int32_t weft_triangle_grid_coordinate(const weft_triangle_grid* grid, int axis, float x) {
-	float cell = (x - grid->origin[axis]) * grid->inverse_cell_size;
-	if (!(cell > -1.0e6f)) { // also NaN
-		return -1000000;
-	}
-	if (cell > 1.0e6f) {
-		return 1000000;
-	}
-	int32_t truncated = (int32_t)cell;
-	return truncated - (cell < (float)truncated); // floor
+	return weft_floor_clamped((x - grid->origin[axis]) * grid->inverse_cell_size, 1.0e6f);
 }
 
 // Classification of grid cells (built once by flood fill from the grid's border).

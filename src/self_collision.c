@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "self_collision.h"
+#include "vec3.h"
 
 // Skin of the neighbour lists, in thicknesses.
 #define SKIN 0.5f
@@ -119,15 +120,7 @@ void weft_self_collision_invalidate(weft_world* world) {
 }
 
 int32_t weft_self_cell_coordinate(float x, float inverse_cell) {
-	float cell = x * inverse_cell;
-	if (!(cell > -1.0e9f)) { // also NaN
-		return -1000000000;
-	}
-	if (cell > 1.0e9f) {
-		return 1000000000;
-	}
-	int32_t truncated = (int32_t)cell;
-	return truncated - (cell < (float)truncated); // floor
+	return weft_floor_clamped(x * inverse_cell, 1.0e9f);
 }
 
 uint32_t weft_self_cell_hash(int32_t cx, int32_t cy, int32_t cz, uint32_t table_size) {

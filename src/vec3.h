@@ -13,6 +13,19 @@
 
 #include "weft/weft.h"
 
+// floor(value) as an integer, clamped to ±limit (NaN gives -limit): a grid cell coordinate that
+// stays an int32 whatever the position (limit ≤ 2^30).
+static inline int32_t weft_floor_clamped(float value, float limit) {
+	if (!(value > -limit)) { // also NaN
+		return -(int32_t)limit;
+	}
+	if (value > limit) {
+		return (int32_t)limit;
+	}
+	int32_t truncated = (int32_t)value;
+	return truncated - (value < (float)truncated);
+}
+
 static inline weft_vec3 weft_load3(const float* p) {
 	return (weft_vec3){p[0], p[1], p[2]};
 }

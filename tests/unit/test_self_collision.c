@@ -47,18 +47,24 @@ static void check_settled_fold(int32_t grid) {
 TEST(fold_40) { check_settled_fold(40); }
 TEST(fold_64) { check_settled_fold(64); }
 
-// A cloth lying on the floor, one corner grabbed, dragged over the middle and let go.
-static int64_t drag_corner_across(bool self_collision) {
-	weft_world_def def = weft_default_world_def();
-	def.self_collision = self_collision;
+// An unpinned horizontal 1 m cloth of grid² particles at height y.
+static weft_world* flat_cloth(weft_world_def def, int32_t grid, float y) {
 	weft_cloth_def cloth = weft_default_cloth_def();
-	cloth.width = cloth.height = 32;
-	cloth.origin = (weft_vec3){-0.5f, 0.01f, -0.5f};
+	cloth.width = cloth.height = grid;
+	cloth.origin = (weft_vec3){-0.5f, y, -0.5f};
 	cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
 	cloth.pin = WEFT_PIN_NONE;
 	def.tethers = false;
 	weft_world* world = NULL;
 	CHECK(weft_world_create(&def, &cloth, &world) == WEFT_OK);
+	return world;
+}
+
+// A cloth lying on the floor, one corner grabbed, dragged over the middle and let go.
+static int64_t drag_corner_across(bool self_collision) {
+	weft_world_def def = weft_default_world_def();
+	def.self_collision = self_collision;
+	weft_world* world = flat_cloth(def, 32, 0.01f);
 	step(world, 30);
 	const float* x = weft_world_positions(world);
 	weft_vec3 start = {x[0], x[1], x[2]};
@@ -89,13 +95,7 @@ static double fall(bool self_collision) {
 	def.ground_enabled = false;
 	def.damping = 0.0f;
 	def.self_collision = self_collision;
-	weft_cloth_def cloth = weft_default_cloth_def();
-	cloth.width = cloth.height = 24;
-	cloth.origin = (weft_vec3){-0.5f, 2.0f, -0.5f};
-	cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
-	cloth.pin = WEFT_PIN_NONE;
-	weft_world* world = NULL;
-	CHECK(weft_world_create(&def, &cloth, &world) == WEFT_OK);
+	weft_world* world = flat_cloth(def, 24, 2.0f);
 	step(world, 30);
 	double y = 0.0;
 	const float* x = weft_world_positions(world);
