@@ -17,7 +17,7 @@
 //   solve      — colour batch after colour batch (see coloring.c), then the overflow batch, then tethers
 //   self       — layers of the cloth closer than its thickness push apart (self_collision.c)
 //   collide    — ground, spheres and meshes push particles out, with friction (collide.c)
-//   update     — v = (x − x_prev) / h, with a speed clamp
+//   update     — v += (x − (x_prev + h v)) / h (what the solve and colliders did), with a speed clamp
 // The substep is one list of stages (solver.h): the serial step walks it, and with a thread pool
 // (thread_pool.c) every thread walks it too, each on its slice of a stage, with a barrier after each.
 // Inside a colour batch no two constraints share a particle, so slices never race, and every particle
@@ -63,6 +63,10 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 	float* x = world->positions;
 	float* v = world->velocities;
 	float* previous = world->previous_positions;
+	const float* r = world->residuals;
+	// Velocities live at half steps (leapfrog): the first substep after a reset kicks by h/2, so a
+	// cloth let go from rest falls exactly ½ g t² at any substep count.
+	const float kick = world->stepped ? h : 0.5f * h;
 	const bool pins_move = def->pin_motion_time > 0.0f;
 	const float pin_travel = (float)(world->pin_time < (double)def->pin_motion_time ? world->pin_time
 	                                                                               : (double)def->pin_motion_time);
@@ -93,12 +97,13 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 		}
 		// Damping acts on the motion so far, not on this substep's forces: a resting cloth then
 		// balances gravity exactly (the static stretch is m g α whatever the damping).
-		v[4 * p] = v[4 * p] * damping + h * ax;
-		v[4 * p + 1] = v[4 * p + 1] * damping + h * ay;
-		v[4 * p + 2] = v[4 * p + 2] * damping + h * az;
-		x[4 * p] += h * v[4 * p];
-		x[4 * p + 1] += h * v[4 * p + 1];
-		x[4 * p + 2] += h * v[4 * p + 2];
+		v[4 * p] = v[4 * p] * damping + kick * ax;
+		v[4 * p + 1] = v[4 * p + 1] * damping + kick * ay;
+		v[4 * p + 2] = v[4 * p + 2] * damping + kick * az;
+		// The prediction carries the part of earlier steps that rounding kept out of x (update).
+		x[4 * p] = previous[4 * p] + (h * v[4 * p] + r[4 * p]);
+		x[4 * p + 1] = previous[4 * p + 1] + (h * v[4 * p + 1] + r[4 * p + 1]);
+		x[4 * p + 2] = previous[4 * p + 2] + (h * v[4 * p + 2] + r[4 * p + 2]);
 	}
 	if (world->grabbed >= begin && world->grabbed < end) {
 		// The grabbed particle is kinematic (inverse mass 0): it sits on the target.
@@ -136,16 +141,39 @@ void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
 	}
 }
 
+// One component of a free particle's new velocity, and the residual its prediction carries on.
+static inline float carried_velocity(const float* x, const float* previous, const float* v, float* r, float h,
+                                     float inverse_h) {
+	const float step = h * v[0] + r[0];
+	const float predicted = previous[0] + step; // integrate's prediction, bit for bit
+	r[0] = step - (predicted - previous[0]);
+	return v[0] + (x[0] - predicted) * inverse_h;
+}
+
 void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
 	const float inverse_h = 1.0f / h;
 	const float max_speed = world->def.max_speed;
 	const float* x = world->positions;
 	const float* previous = world->previous_positions;
 	float* v = world->velocities;
+	float* r = world->residuals;
 	for (int32_t p = begin; p < end; ++p) {
-		float vx = (x[4 * p] - previous[4 * p]) * inverse_h;
-		float vy = (x[4 * p + 1] - previous[4 * p + 1]) * inverse_h;
-		float vz = (x[4 * p + 2] - previous[4 * p + 2]) * inverse_h;
+		float vx, vy, vz;
+		if (x[4 * p + 3] == 0.0f) {
+			// Kinematic (pinned, on a scripted path, grabbed): the velocity of its motion.
+			vx = (x[4 * p] - previous[4 * p]) * inverse_h;
+			vy = (x[4 * p + 1] - previous[4 * p + 1]) * inverse_h;
+			vz = (x[4 * p + 2] - previous[4 * p + 2]) * inverse_h;
+		} else {
+			// Float32 positions lose every increment below half an ulp of x (at 1000 substeps a
+			// falling cloth would not move), so the velocity is state and the rounding is carried:
+			// v gains what the solve and the colliders did to the prediction, and the residual of
+			// the prediction's rounding joins the next one (compensated summation). The
+			// prediction is recomputed with integrate's expression: the same bits.
+			vx = carried_velocity(&x[4 * p], &previous[4 * p], &v[4 * p], &r[4 * p], h, inverse_h);
+			vy = carried_velocity(&x[4 * p + 1], &previous[4 * p + 1], &v[4 * p + 1], &r[4 * p + 1], h, inverse_h);
+			vz = carried_velocity(&x[4 * p + 2], &previous[4 * p + 2], &v[4 * p + 2], &r[4 * p + 2], h, inverse_h);
+		}
 		if (max_speed > 0.0f) {
 			float speed2 = vx * vx + vy * vy + vz * vz;
 			if (speed2 > max_speed * max_speed) {
@@ -209,6 +237,8 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_SCRIPTED:
 		weft_spheres_advance(world, h);
 		world->pin_time += (double)h;
+		world->stepped = world->substeps_run > 0;
+		world->substeps_run++;
 		break;
 	case WEFT_STAGE_WIND_NORMALS:
 		weft_phase_wind_normals(world, begin, end);

@@ -25,7 +25,7 @@ typedef enum weft_stage_type {
 	WEFT_STAGE_SELF_APPLY,         // particles: x += the mean push
 	WEFT_STAGE_COLLIDE_PRIMITIVES, // whole: spheres and ground
 	WEFT_STAGE_COLLIDE_MESH,       // particles (whole with edge contacts, which move two particles)
-	WEFT_STAGE_UPDATE,             // particles: v = (x − x_prev)/h with the speed clamp
+	WEFT_STAGE_UPDATE,             // particles: v += (x − (x_prev + h v))/h with the speed clamp
 } weft_stage_type;
 
 typedef struct weft_stage {

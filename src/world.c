@@ -12,7 +12,7 @@
 #define MAX_WORLD_BYTES ((uint64_t)8 << 30)
 
 static uint64_t world_bytes(int64_t particles, int64_t constraints, int64_t indices) {
-	uint64_t per_particle = 4 * 4 * sizeof(float) * 2 /* hot + rest/normals/scratch */ + 2 * sizeof(float) +
+	uint64_t per_particle = 4 * 4 * sizeof(float) * 2 /* hot + rest/normals/scratch */ + 4 * sizeof(float) /* residuals */ + 2 * sizeof(float) +
 	                        sizeof(float) * 2 + sizeof(int32_t) * 2;
 	uint64_t per_constraint = sizeof(weft_constraint) + sizeof(float) + 1 + /* build scratch */ 16;
 	return (uint64_t)particles * per_particle + (uint64_t)constraints * per_constraint +
@@ -28,7 +28,7 @@ static float grid_spacing(const weft_cloth_def* def) {
 
 static void free_arrays(weft_world* world) {
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {world->positions,      world->previous_positions, world->velocities,
+	void* arrays[] = {world->positions,      world->previous_positions, world->velocities, world->residuals,
 	                  world->constraints,    world->lambdas,            world->types,
 	                  world->tether_anchor,  world->tether_max_distance, world->rest_positions,
 	                  world->uvs,            world->indices,            world->normals,
@@ -93,6 +93,7 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->positions = weft_alloc(&allocator, p4);
 	world->previous_positions = weft_alloc(&allocator, p4);
 	world->velocities = weft_alloc(&allocator, p4);
+	world->residuals = weft_alloc(&allocator, p4);
 	world->rest_positions = weft_alloc(&allocator, p4);
 	world->normals = weft_alloc(&allocator, p4);
 	world->scratch_normals = weft_alloc(&allocator, p4);
@@ -105,7 +106,7 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->lambdas = weft_alloc(&allocator, (size_t)constraints * sizeof(float));
 	world->types = weft_alloc(&allocator, (size_t)constraints);
 	world->indices = weft_alloc(&allocator, (size_t)indices * sizeof(uint32_t));
-	if (!world->positions || !world->previous_positions || !world->velocities || !world->rest_positions ||
+	if (!world->positions || !world->previous_positions || !world->velocities || !world->residuals || !world->rest_positions ||
 	    !world->normals || !world->scratch_normals || !world->uvs || !world->strain || !world->strain_counts ||
 	    !world->tether_anchor || !world->tether_max_distance || !world->constraints || !world->lambdas ||
 	    !world->types || !world->indices) {
@@ -152,6 +153,8 @@ void weft_world_reset(weft_world* world) {
 	memcpy(world->positions, world->rest_positions, p4);
 	memcpy(world->previous_positions, world->rest_positions, p4);
 	memset(world->velocities, 0, p4);
+	memset(world->residuals, 0, p4);
+	world->substeps_run = 0;
 	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
 	weft_spheres_reset(world);
 	weft_self_collision_invalidate(world);

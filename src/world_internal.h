@@ -26,6 +26,7 @@ struct weft_world {
 	float* positions;
 	float* previous_positions;
 	float* velocities;
+	float* residuals; // float4 per particle: what rounding kept out of the last prediction (solver.c)
 
 	// constraints sorted by colour
 	weft_constraint* constraints;
@@ -64,6 +65,8 @@ struct weft_world {
 	float grabbed_inverse_mass;
 	weft_vec3 grab_target;
 
+	int64_t substeps_run; // since creation or reset
+	bool stepped;         // this substep is not the first one (the leapfrog's half kick)
 	double pin_time; // s of pin motion so far (the clock of the pins' scripted path)
 	double time;
 	int64_t frame;
