@@ -1,7 +1,71 @@
 // Grabbing (the mouse drag): the grabbed particle becomes kinematic, inverse mass 0, and sits on
 // the target every substep; the velocity update then gives it the hand's velocity, so a released
 // cloth keeps the motion it was thrown with. Its own inverse mass comes back on release.
+//
+// A kinematic particle alone pulls a needle out of the cloth: Gauss-Seidel moves its neighbours a
+// few constraints a substep, so a fast hand stretches the edges next to it to several times their
+// length. While something is held, every free particle is also tethered to the grabbed one: it may
+// be at most its rest-pose distance (plus the tethers' slack) away from it. The hand then drags the
+// whole cloth at once, as a real hand does, and the tethers never push (they only limit distance).
+#include <math.h>
+
 #include "world_internal.h"
+
+// Grab tethers only act beyond this fraction of the rest distance (as the pins' tethers).
+#define GRAB_TETHER_SLACK 0.01f
+
+float weft_grab_tether_scale(const weft_world* world) {
+	const int32_t g = world->grabbed;
+	if (g < 0) {
+		return 1.0f;
+	}
+	// A hand that pulls beyond the cloth's reach from a pin asks for stretch somewhere: every
+	// tether (the pins' and the grab's) then allows the same stretch, so it spreads over the
+	// whole cloth instead of piling up in the edges next to the pin.
+	const float* rest = world->rest_positions;
+	const float* rg = &rest[4 * g];
+	const weft_vec3 t = world->grab_target;
+	float scale = 1.0f;
+	for (int32_t q = 0; q < world->particle_count; ++q) {
+		if (rest[4 * q + 3] != 0.0f || q == g) {
+			continue; // not pinned
+		}
+		const float* xq = &world->positions[4 * q];
+		float dx = xq[0] - t.x, dy = xq[1] - t.y, dz = xq[2] - t.z;
+		float rx = rest[4 * q] - rg[0], ry = rest[4 * q + 1] - rg[1], rz = rest[4 * q + 2] - rg[2];
+		float reach2 = rx * rx + ry * ry + rz * rz, d2 = dx * dx + dy * dy + dz * dz;
+		if (reach2 > 0.0f && d2 > scale * scale * reach2) {
+			scale = sqrtf(d2 / reach2);
+		}
+	}
+	return scale < 2.0f ? scale : 2.0f; // beyond twice its reach the cloth is torn anyway
+}
+
+void weft_grab_tethers(weft_world* world, int32_t begin, int32_t end) {
+	const int32_t g = world->grabbed;
+	if (g < 0) {
+		return;
+	}
+	float* x = world->positions;
+	const float* rest = world->rest_positions;
+	const float* y = &x[4 * g];
+	const float* rg = &rest[4 * g];
+	for (int32_t p = begin; p < end; ++p) {
+		if (x[4 * p + 3] == 0.0f) {
+			continue;
+		}
+		float rx = rest[4 * p] - rg[0], ry = rest[4 * p + 1] - rg[1], rz = rest[4 * p + 2] - rg[2];
+		float limit = sqrtf(rx * rx + ry * ry + rz * rz) * (1.0f + GRAB_TETHER_SLACK) * world->tether_scale;
+		float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
+		float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 > limit * limit) {
+			float s = limit / sqrtf(d2);
+			x[4 * p] = y[0] + dx * s;
+			x[4 * p + 1] = y[1] + dy * s;
+			x[4 * p + 2] = y[2] + dz * s;
+		}
+	}
+}
 
 weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 target) {
 	if (world == NULL) {

@@ -130,7 +130,7 @@ void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
 			const float* y = &x[4 * anchor[k]];
 			float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
 			float d2 = dx * dx + dy * dy + dz * dz;
-			float limit = max_distance[k];
+			float limit = max_distance[k] * world->tether_scale;
 			if (d2 > limit * limit) {
 				float s = limit / sqrtf(d2);
 				x[4 * p] = y[0] + dx * s;
@@ -139,6 +139,7 @@ void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
 			}
 		}
 	}
+	weft_grab_tethers(world, begin, end);
 }
 
 // One component of a free particle's new velocity, and the residual its prediction carries on.
@@ -343,6 +344,7 @@ weft_result weft_world_step(weft_world* world, float dt) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "frame dt must be in (0, 0.1] s (got %g)", (double)dt);
 	}
 	const float h = dt / (float)world->def.substeps;
+	world->tether_scale = weft_grab_tether_scale(world);
 	weft_stage_list stages; // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);
 	if (world->pool != NULL) {
