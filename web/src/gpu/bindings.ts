@@ -54,8 +54,9 @@ export const BINDINGS = {
     read('leftovers', 'array<Constraint>'),
   ],
   /// Self-collision (self_collision.wgsl + particle.wgsl + finish.wgsl): `particles` holds the rest,
-  /// settled and slip sections (vec4 × n each), `hash_counts` the bucket counts, `hash` the bucket
-  /// starts, the scan blocks' starts and the particle ids grouped by bucket (layout.ts: selfHashWords).
+  /// settled and slip sections and the settled and rest positions grouped by bucket (vec4 × n each),
+  /// `hash_counts` the bucket counts, `hash` the bucket starts and the scan blocks' starts
+  /// (layout.ts: selfHashWords).
   self: [
     step,
     predicted,

@@ -97,11 +97,10 @@ export const SELF_COLLISION = {
 export const SCAN_ITEMS = 16;
 
 /// Words of the self-collision `hash` buffer (self_collision.wgsl): bucket starts within their scan
-/// block [0, table), the blocks' starts [table, table + blocks), the particle ids grouped by bucket
-/// [table + blocks, + n).
-export function selfHashWords(tableSize: number, particles: number, workgroupSize: number): { blocks: number; words: number } {
+/// block [0, table), the blocks' starts [table, table + blocks).
+export function selfHashWords(tableSize: number, workgroupSize: number): { blocks: number; words: number } {
   const blocks = Math.ceil(tableSize / (workgroupSize * SCAN_ITEMS));
-  return { blocks, words: tableSize + blocks + particles };
+  return { blocks, words: tableSize + blocks };
 }
 
 /// Cell classes of the mesh collider's grid (WEFT_CELL_* in src/mesh.h, documented on

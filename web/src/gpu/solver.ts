@@ -71,7 +71,7 @@ type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
 interface SelfState {
-  particles: GPUBuffer; // rest | settled | slip, vec4 × n each
+  particles: GPUBuffer; // rest | settled | slip | grouped settled | grouped rest, vec4 × n each
   hashCounts: GPUBuffer; // table size u32, zero between substeps
   hash: GPUBuffer; // selfHashWords
   blocks: number;
@@ -270,13 +270,13 @@ export class GpuSolver {
     const view = this.selfView, rest = this.core.restPositions?.();
     if (!view || !rest) return false;
     const n = this.n, device = this.device;
-    const { blocks, words } = selfHashWords(view.tableSize, n, this.config.workgroupSize);
+    const { blocks, words } = selfHashWords(view.tableSize, this.config.workgroupSize);
     const buffer = (label: string, size: number) => {
       const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage: STORAGE() });
       this.owned.push(b);
       return b;
     };
-    const particles = buffer('self-collision particles', 3 * n * 16);
+    const particles = buffer('self-collision particles', 5 * n * 16);
     device.queue.writeBuffer(particles, 0, rest as Float32Array<ArrayBuffer>);
     this.selfState = { particles, hashCounts: buffer('self-collision counts', view.tableSize * 4), hash: buffer('self-collision hash', words * 4), blocks };
     const code = [this.prelude, wgslBindings(this.modules.self.bindings), particleWgsl, finishWgsl, selfCollisionWgsl, meshOffWgsl, pinsOffWgsl].join('\n');

@@ -8,15 +8,16 @@
 //   self_scan      exclusive scan of the counts inside each block of WORKGROUP_SIZE × SCAN_ITEMS
 //                  buckets, and the block's total;
 //   self_scan_blocks  one workgroup: exclusive scan of the blocks' totals;
-//   self_scatter   the particle ids grouped by bucket (a count back down to 0 as the cursor, so the
-//                  counts are zero again for the next substep);
+//   self_scatter   copies each particle's settled and rest position into its bucket's slots (a count
+//                  back down to 0 as the cursor, so the counts are zero again for the next substep);
 //   self_contacts  Jacobi pushes and friction from the partners closer than the thickness, their
 //                  mean, the max-step clamp; writes the prediction the finish (FLAG_SETTLED) reads.
 // Inside a bucket the ids lie in the order the atomics gave, so GPU runs agree physically, not
 // bit for bit, with each other and with C.
 
-// Bindings: BINDINGS.self in gpu/bindings.ts (declared ahead of this file). `particles` holds three
-// vec4 sections of n: rest positions, settled positions (w inverse mass), slip (w the bucket's bits).
+// Bindings: BINDINGS.self in gpu/bindings.ts (declared ahead of this file). `particles` holds five
+// vec4 sections of n: rest positions, settled positions (w inverse mass), slip (w the bucket's bits),
+// and grouped by bucket: settled positions, rest positions (w the particle id's bits).
 
 fn solved(i: u32) -> vec4f {
   return predicted[i];
@@ -32,6 +33,16 @@ fn settled_of(i: u32) -> vec4f {
 
 fn slip_of(i: u32) -> vec4f {
   return particles[2u * particle_count() + i];
+}
+
+// Grouped by bucket (self_scatter): the settled position and the rest position (w: the particle's
+// id bits) of the particle in slot k, so a bucket's candidates lie side by side.
+fn sorted_of(k: u32) -> vec4f {
+  return particles[3u * particle_count() + k];
+}
+
+fn sorted_rest_of(k: u32) -> vec4f {
+  return particles[4u * particle_count() + k];
 }
 
 // weft_self_cell_coordinate: floor(x / reach), clamped to ±1e9 (NaN → -1e9).
@@ -67,9 +78,6 @@ fn bucket_start(b: u32) -> u32 {
   return hash[b] + hash[table + b / SCAN_BLOCK];
 }
 
-fn grouped_base() -> u32 {
-  return step.self_hash.x + step.self_hash.y;
-}
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_count(@builtin(global_invocation_id) id: vec3u,
@@ -171,29 +179,52 @@ fn self_scatter(@builtin(global_invocation_id) id: vec3u,
   }
   let key = bitcast<u32>(slip_of(p).w);
   let slot = bucket_start(key) + atomicSub(&hash_counts[key], 1u) - 1u;
-  hash[grouped_base() + slot] = p;
+  let n = particle_count();
+  particles[3u * n + slot] = settled_of(p);
+  particles[4u * n + slot] = vec4f(rest_of(p).xyz, bitcast<f32>(p));
 }
 
 struct Contacts {
   push: vec3f,   // sum of the pushes and friction
   count: u32,    // pushes summed
   partners: u32, // partners within reach
-  farthest: f32, // collect: the largest of the SELF_MAX_PARTNERS smallest squared distances
 }
 
-const VISIT_ALL: u32 = 0u;     // sum every push
-const VISIT_COLLECT: u32 = 1u; // find the SELF_MAX_PARTNERS nearest pushing partners
-const VISIT_NEAREST: u32 = 2u; // sum the pushes of the partners up to `limit2`
-
-// The partners of particle i in the 27 cells around it, in C's order (dz, dy, dx), and their pushes.
-fn visit(i: u32, xi: vec4f, mode: u32, limit2: f32) -> Contacts {
-  var r = Contacts(vec3f(0.0), 0u, 0u, 0.0);
-  var nearest: array<f32, SELF_MAX_PARTNERS>;
-  let t = step.self_lengths.x;
+// The squared distance to the particle in grouped slot k if it is a partner of i (within reach,
+// in `cell` itself rather than another cell of the same bucket, not close in the rest pose), else -1.
+fn partner_distance2(i: u32, xi: vec3f, ri: vec3f, cell: vec3i, k: u32) -> f32 {
+  let xj = sorted_of(k);
+  let e = xi - xj.xyz;
+  let d2 = e.x * e.x + e.y * e.y + e.z * e.z;
   let reach = step.self_lengths.y;
+  if (!(d2 < reach * reach)) {
+    return -1.0;
+  }
+  let rj = sorted_rest_of(k);
+  if (bitcast<u32>(rj.w) == i || any(cell_of(xj.xyz) != cell)) {
+    return -1.0;
+  }
+  let rd = ri - rj.xyz;
   let rest_limit = step.self_rest.x;
+  if (rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit * rest_limit) {
+    return -1.0;
+  }
+  return d2;
+}
+
+// Whether a partner at squared distance d2 pushes (closer than the thickness, and a direction).
+fn pushes(d2: f32) -> bool {
+  let t = step.self_lengths.x;
+  return d2 < t * t && d2 >= SELF_MIN_DISTANCE * SELF_MIN_DISTANCE;
+}
+
+// The partners of particle i in the 27 cells around it, in C's order (dz, dy, dx), and the pushes
+// of those up to `limit2` (squared).
+fn visit(i: u32, xi: vec4f, limit2: f32) -> Contacts {
+  var r = Contacts(vec3f(0.0), 0u, 0u);
+  let t = step.self_lengths.x;
   let friction = step.ground.y;
-  let ri = rest_of(i);
+  let ri = rest_of(i).xyz;
   let si = slip_of(i).xyz;
   let c = cell_of(xi.xyz);
   for (var dz = -1; dz <= 1; dz += 1) {
@@ -202,47 +233,20 @@ fn visit(i: u32, xi: vec4f, mode: u32, limit2: f32) -> Contacts {
         let cell = c + vec3i(dx, dy, dz);
         let b = cell_hash(cell);
         let end = bucket_start(b + 1u);
-        let base = grouped_base();
         for (var k = bucket_start(b); k < end; k += 1u) {
-          let j = hash[base + k];
-          let xj = settled_of(j);
-          let e = xi.xyz - xj.xyz;
-          let d2 = e.x * e.x + e.y * e.y + e.z * e.z;
-          if (!(d2 < reach * reach) || j == i) {
-            continue;
-          }
-          // j belongs to this cell, not to another that shares the bucket (no pair twice).
-          if (any(cell_of(xj.xyz) != cell)) {
-            continue;
-          }
-          let rj = rest_of(j);
-          let rd = ri.xyz - rj.xyz;
-          if (rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit * rest_limit) {
+          let d2 = partner_distance2(i, xi.xyz, ri, cell, k);
+          if (d2 < 0.0) {
             continue;
           }
           r.partners += 1u;
-          if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
+          if (!pushes(d2) || d2 > limit2) {
             continue;
           }
-          if (mode == VISIT_COLLECT) {
-            // Keep the smallest: replace the largest kept while the list is full.
-            if (r.count < SELF_MAX_PARTNERS) {
-              nearest[r.count] = d2;
-              r.count += 1u;
-            } else {
-              var largest = 0u;
-              for (var q = 1u; q < SELF_MAX_PARTNERS; q += 1u) {
-                largest = select(largest, q, nearest[q] > nearest[largest]);
-              }
-              nearest[largest] = min(nearest[largest], d2);
-            }
-            continue;
-          }
-          if (mode == VISIT_NEAREST && d2 > limit2) {
-            continue;
-          }
+          let xj = sorted_of(k);
+          let j = bitcast<u32>(sorted_rest_of(k).w);
           let share = xi.w / (xi.w + xj.w);
           let d = sqrt(d2);
+          let e = xi.xyz - xj.xyz;
           let nrm = e / d;
           let push = (t - d) * share;
           // Friction: the pair's relative slip over the substep, its tangential part.
@@ -255,12 +259,46 @@ fn visit(i: u32, xi: vec4f, mode: u32, limit2: f32) -> Contacts {
       }
     }
   }
-  if (mode == VISIT_COLLECT) {
-    for (var q = 0u; q < min(r.count, SELF_MAX_PARTNERS); q += 1u) {
-      r.farthest = max(r.farthest, nearest[q]);
+  return r;
+}
+
+// The largest of the SELF_MAX_PARTNERS smallest squared distances of i's pushing partners (a dense
+// pile, where C keeps only the nearest).
+fn nearest_limit(i: u32, xi: vec4f) -> f32 {
+  var nearest: array<f32, SELF_MAX_PARTNERS>;
+  var count = 0u;
+  let ri = rest_of(i).xyz;
+  let c = cell_of(xi.xyz);
+  for (var dz = -1; dz <= 1; dz += 1) {
+    for (var dy = -1; dy <= 1; dy += 1) {
+      for (var dx = -1; dx <= 1; dx += 1) {
+        let cell = c + vec3i(dx, dy, dz);
+        let b = cell_hash(cell);
+        let end = bucket_start(b + 1u);
+        for (var k = bucket_start(b); k < end; k += 1u) {
+          let d2 = partner_distance2(i, xi.xyz, ri, cell, k);
+          if (d2 < 0.0 || !pushes(d2)) {
+            continue;
+          }
+          if (count < SELF_MAX_PARTNERS) {
+            nearest[count] = d2;
+            count += 1u;
+            continue;
+          }
+          var largest = 0u; // full: the nearest stay
+          for (var q = 1u; q < SELF_MAX_PARTNERS; q += 1u) {
+            largest = select(largest, q, nearest[q] > nearest[largest]);
+          }
+          nearest[largest] = min(nearest[largest], d2);
+        }
+      }
     }
   }
-  return r;
+  var limit = 0.0;
+  for (var q = 0u; q < min(count, SELF_MAX_PARTNERS); q += 1u) {
+    limit = max(limit, nearest[q]);
+  }
+  return limit;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -272,11 +310,11 @@ fn self_contacts(@builtin(global_invocation_id) id: vec3u,
   }
   var x = settled_of(i);
   if (x.w != 0.0) {
-    var r = visit(i, x, VISIT_ALL, 0.0);
+    let t = step.self_lengths.x;
+    var r = visit(i, x, t * t);
     if (r.count > SELF_MAX_PARTNERS) {
       // More pushing partners than a particle takes (a dense pile): only the nearest push.
-      let kept = visit(i, x, VISIT_COLLECT, 0.0);
-      r = visit(i, x, VISIT_NEAREST, kept.farthest);
+      r = visit(i, x, nearest_limit(i, x));
     }
     if (r.partners > 0u) {
       if (r.count > 0u) {
