@@ -172,6 +172,30 @@ WASM_EXPORT(world_get_compliance) float wasm_world_get_compliance(const wasm_wor
 	return type >= WEFT_STRETCH && type <= WEFT_BEND ? h->compliance[type] : -1.0f;
 }
 
+// Self-collision on or off (weft_world_def.self_collision), live.
+WASM_EXPORT(world_set_self_collision) int32_t wasm_world_set_self_collision(wasm_world* h, int32_t on) {
+	weft_world_def def = weft_world_get_def(h->world);
+	def.self_collision = on != 0;
+	return apply_def(h, def);
+}
+// The self-collision settings in force (weft_world_self_collision): out[0] enabled (1/0),
+// out[1] thickness, out[2] reach, out[3] rest distance, out[4] max step (m), out[5] table size
+// (a power of two: exact as a float).
+WASM_EXPORT(world_self_collision) float* wasm_world_self_collision(wasm_world* h) {
+	weft_self_collision_view v = weft_world_self_collision(h->world);
+	h->out[0] = v.enabled ? 1.0f : 0.0f;
+	h->out[1] = v.thickness, h->out[2] = v.reach, h->out[3] = v.rest_distance, h->out[4] = v.max_step;
+	h->out[5] = (float)v.table_size;
+	return h->out;
+}
+// The pins' scripted path: out[0..2] pin velocity (m/s), out[3] pin motion time (s).
+WASM_EXPORT(world_pin_motion) float* wasm_world_pin_motion(wasm_world* h) {
+	weft_world_def def = weft_world_get_def(h->world);
+	h->out[0] = def.pin_velocity.x, h->out[1] = def.pin_velocity.y, h->out[2] = def.pin_velocity.z;
+	h->out[3] = def.pin_motion_time;
+	return h->out;
+}
+
 // Height of the ground plane in m, NaN when the scene has none.
 WASM_EXPORT(world_ground_height) float wasm_world_ground_height(const wasm_world* h) {
 	weft_world_def def = weft_world_get_def(h->world);

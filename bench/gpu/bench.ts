@@ -8,6 +8,9 @@
 // mesh_collision 'on', 'off' (kernel skipped) and 'absent' (no collider given to the solver); no
 // copy ceiling. Each run starts from the rest pose; the warm-up (300 ms of frames) drops the cloth
 // onto the bunny, so the timed frames are mostly of a cloth draped over it.
+// --scene fold: the cloth lowered onto the floor in folds, each schedule with self-collision 'on'
+// and 'off' (the same solver, its switch); FOLD_SETTLE frames first (the pins stop after 120), so
+// the timed frames are of a cloth piling up on itself. No copy ceiling.
 // Timing: GPU timestamps around one compute pass of `frames` frames where the device has them,
 // else wall time from submit to onSubmittedWorkDone; the median of `repeats` runs.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -30,6 +33,9 @@ const SUBSTEPS = 5;
 const ITERATIONS = 1;
 const scene = args.get('scene') ?? 'hang';
 const mesh = scene === 'bunny';
+const fold = scene === 'fold';
+/// Frames the fold runs before it is timed: the pinned edge is on the floor, the pile forming.
+const FOLD_SETTLE = 150;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -145,6 +151,53 @@ for (const grid of grids) {
   type MeshVariant = 'on' | 'off' | 'absent';
   const variants = schedules.flatMap((v) => (mesh ? (['on', 'off', 'absent'] as MeshVariant[]).map((m) => ({ ...v, mesh: m })) : [{ ...v, mesh: 'absent' as MeshVariant }]));
   let stateBytes = 0;
+  if (fold) {
+    for (const v of schedules) {
+      for (const selfCollision of [true, false]) {
+        const config = kernelConfig(device, v.tile);
+        if (v.tile && config.tileSize !== v.tile) continue;
+        world.reset();
+        const solver = new GpuSolver(device, world, { ...settings, selfCollision }, [], { schedule: v.schedule, tileSize: v.tile, config });
+        for (let done = 0; done < FOLD_SETTLE; done += 25) {
+          solver.step(world.frameDt, 25);
+          await device.queue.onSubmittedWorkDone();
+        }
+        await warm(() => solver.step(world.frameDt, 5));
+        const t = await time((encoder, writes) => solver.encode(encoder, world.frameDt, frames, { timestampWrites: writes, renderData: false }));
+        const profile = await profileFrame(solver, world.frameDt);
+        const positions = await solver.read();
+        let lowest = Infinity;
+        for (let p = 0; p < world.particleCount; ++p) lowest = Math.min(lowest, positions[4 * p + 1]);
+        runs.push({
+          self_collision: selfCollision,
+          schedule: solver.schedule,
+          tile: solver.tiled?.tileSize ?? null,
+          dispatches_per_frame: solver.dispatchesPerFrame,
+          frames_per_run: frames,
+          ms_per_frame: (t.gpu ?? t.wall) / frames,
+          wall_ms_per_frame: t.wall / frames,
+          timing: t.gpu !== null ? 'gpu-timestamps' : 'wall',
+          profile_us_per_frame: profile,
+          lowest_y: lowest,
+          nan: !positions.every(Number.isFinite),
+        });
+        solver.destroy();
+        console.error(`fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`);
+      }
+    }
+    const best = (on: boolean) => runs.filter((r) => r.self_collision === on && !r.nan).sort((a, b) => a.ms_per_frame - b.ms_per_frame)[0];
+    const pick = (r: ReturnType<typeof best>) => (r ? { schedule: r.schedule, tile: r.tile, ms_per_frame: r.ms_per_frame, dispatches_per_frame: r.dispatches_per_frame } : null);
+    const view = world.selfCollision;
+    results.push({
+      scene, grid, particles: world.particleCount, constraints: world.constraintCount, colors: world.colorCount,
+      substeps: SUBSTEPS, iterations: ITERATIONS, settle_frames: FOLD_SETTLE,
+      self_collision: { thickness: view.thickness, reach: view.reach, table_size: view.tableSize },
+      runs,
+      best: { self_collision_on: pick(best(true)), self_collision_off: pick(best(false)) },
+    });
+    world.destroy();
+    continue;
+  }
   for (const v of variants) {
     const config = kernelConfig(device, v.tile);
     if (v.tile && config.tileSize !== v.tile) continue; // does not fit this device's workgroup memory

@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { MeshColliderGrid } from '../../web/src/core/world';
 import { BEND, SHEAR, STRETCH } from '../../web/src/core/world';
-import { CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_REGION, MESH_SECTIONS, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
+import { CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_REGION, MESH_SECTIONS, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
+import { readFileSync } from 'node:fs';
+import { WeftCore } from '../../web/src/core/wasm';
+import { WeftWorld } from '../../web/src/core/world';
+import selfCollisionWgsl from '../../web/src/gpu/shaders/self_collision.wgsl?raw';
 import { packMeshCollider, writeMeshRecord } from '../../web/src/gpu/mesh';
 import meshCollideWgsl from '../../web/src/gpu/shaders/mesh_collide.wgsl?raw';
 import { CORE_DEFAULTS } from '../../web/src/gpu/settings';
@@ -36,11 +40,36 @@ test('the mesh collider\'s cell classes and triangle regions (mesh_collide.wgsl)
   }
 });
 
+test('self-collision: the hash primes, the partner cap, the rest tolerance and the minimum distance are C\'s', () => {
+  assert.deepEqual(probe.self_hash_primes, SELF_COLLISION.primes);
+  // Private to src/self_collision.c: read from its source (the GPU kernels take them from layout.ts).
+  const source = readFileSync('src/self_collision.c', 'utf8');
+  const define = (name: string) => Number(/#define\s+(\S+)\s+([0-9.e+-]+)f?\b/.exec(source.match(new RegExp(`#define\\s+${name}\\s+\\S+`))?.[0] ?? '')?.[2]);
+  assert.equal(define('MAX_NEIGHBOURS'), SELF_COLLISION.maxPartners);
+  assert.equal(define('REST_TOLERANCE'), SELF_COLLISION.restTolerance);
+  assert.equal(define('MIN_DISTANCE'), SELF_COLLISION.minDistance);
+  // The kernel spells no prime or cap by hand: they come from wgslPrelude().
+  for (const p of SELF_COLLISION.primes) assert.doesNotMatch(selfCollisionWgsl, new RegExp(`${p}`));
+  assert.doesNotMatch(selfCollisionWgsl, /\b16u\b|1\.01/);
+});
+
+test('the self-collision view through the wasm boundary is the native one (table size, lengths)', async () => {
+  const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build/wasm/weft.wasm'));
+  for (const native of probe.self_views) {
+    const world = new WeftWorld(core, 'fold', native.grid);
+    const view = world.selfCollision;
+    world.destroy();
+    const { grid, ...expected } = native;
+    assert.deepEqual(view, Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, typeof v === 'number' ? f32(v) : v])), `fold ${grid}`);
+    assert.ok(view.tableSize >= 2 * grid * grid && (view.tableSize & (view.tableSize - 1)) === 0, 'a power of two ≥ 2 × particles');
+  }
+});
+
 test('CORE_DEFAULTS mirror weft_default_world_def()', () => {
   // Compare as float32, the type of every C field.
   const flat = (o: unknown): unknown =>
     typeof o === 'number' ? f32(o) : Array.isArray(o) ? o.map(flat)
-    : o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, flat(k === 'gravity' || k === 'wind' ? (Array.isArray(v) ? v : [v.x, v.y, v.z]) : v)]))
+    : o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, flat(k === 'gravity' || k === 'wind' || k === 'pinVelocity' ? (Array.isArray(v) ? v : [v.x, v.y, v.z]) : v)]))
     : o;
   assert.deepEqual(flat(probe.defaults), flat(CORE_DEFAULTS));
 });

@@ -24,9 +24,28 @@ int main(void) {
 	       WEFT_REGION_EDGE_BC, WEFT_REGION_EDGE_CA);
 	printf("\"defaults\":{\"gravity\":[%.9g,%.9g,%.9g],\"substeps\":%d,\"iterations\":%d,\"damping\":%.9g,"
 	       "\"wind\":[%.9g,%.9g,%.9g],\"drag\":%.9g,\"maxSpeed\":%.9g,\"groundEnabled\":%s,\"groundHeight\":%.9g,"
-	       "\"friction\":%.9g,\"collisionMargin\":%.9g}}\n",
+	       "\"friction\":%.9g,\"collisionMargin\":%.9g,\"selfCollision\":%s,\"pinVelocity\":[%.9g,%.9g,%.9g],"
+	       "\"pinMotionTime\":%.9g},",
 	       d.gravity.x, d.gravity.y, d.gravity.z, d.substeps, d.iterations, d.damping, d.wind.x, d.wind.y,
 	       d.wind.z, d.drag, d.max_speed, d.ground_enabled ? "true" : "false", d.ground_height, d.friction,
-	       d.collision_margin);
+	       d.collision_margin, d.self_collision ? "true" : "false", d.pin_velocity.x, d.pin_velocity.y,
+	       d.pin_velocity.z, d.pin_motion_time);
+	printf("\"self_hash_primes\":[%u,%u,%u],", WEFT_SELF_HASH_PRIME_X, WEFT_SELF_HASH_PRIME_Y, WEFT_SELF_HASH_PRIME_Z);
+	// The self-collision view of the fold scene at a few grid sizes (table size, lengths), natively.
+	printf("\"self_views\":[");
+	const int32_t grids[] = {2, 40, 64, 100};
+	for (int k = 0; k < 4; ++k) {
+		weft_world* world = NULL;
+		if (weft_world_create_scene("fold", grids[k], &world) != WEFT_OK) {
+			return 1;
+		}
+		weft_self_collision_view v = weft_world_self_collision(world);
+		printf("%s{\"grid\":%d,\"enabled\":%s,\"thickness\":%.9g,\"reach\":%.9g,\"restDistance\":%.9g,"
+		       "\"maxStep\":%.9g,\"tableSize\":%u}",
+		       k ? "," : "", (int)grids[k], v.enabled ? "true" : "false", (double)v.thickness, (double)v.reach,
+		       (double)v.rest_distance, (double)v.max_step, v.table_size);
+		weft_world_destroy(world);
+	}
+	printf("]}\n");
 	return 0;
 }

@@ -27,6 +27,8 @@ export interface Stats {
   paused: boolean;
   sphereMoving: boolean;
   mode: ShadingMode;
+  /** Self-collision in force (the panel's switch; both solvers). */
+  selfCollision: boolean;
   /** Beyond the contract's list (docs/architecture.md; a superset): where the sphere colliders are, for tools and tests. */
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
   /** The mesh collider: the scene's own (the bunny) or a user's OBJ (with its file name); null for none. */
@@ -269,6 +271,7 @@ export class App implements Grabber {
       paused: this.paused,
       sphereMoving: this.sphereMoving,
       mode: this.mode,
+      selfCollision: this.solver.settings().selfCollision,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
       mesh: this.meshStats(world),
     };

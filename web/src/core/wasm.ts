@@ -36,6 +36,9 @@ export interface WeftExports extends LayoutExports {
   world_set_compliance(world: Handle, type: number, compliance: number): number;
   world_get_compliance(world: Handle, type: number): number;
   world_ground_height(world: Handle): number;
+  world_set_self_collision(world: Handle, on: number): number;
+  world_self_collision(world: Handle): Ptr; // float[6], see weft_wasm.c
+  world_pin_motion(world: Handle): Ptr; // float[4]: pin velocity xyz, pin motion time
   world_sphere_count(world: Handle): number;
   world_set_sphere_moving(world: Handle, index: number, moving: number): number;
   world_get_sphere(world: Handle, index: number): Ptr;

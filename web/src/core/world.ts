@@ -42,6 +42,16 @@ export interface MeshColliderGrid extends MeshColliderArrays {
   closed: boolean;
 }
 
+/** weft_self_collision_view: lengths in m; tableSize buckets (a power of two ≥ 2 × particles). */
+export interface SelfCollisionView {
+  enabled: boolean;
+  thickness: number;
+  reach: number;
+  restDistance: number;
+  maxStep: number;
+  tableSize: number;
+}
+
 type TypedArrayConstructor = Float32ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor | Uint8ArrayConstructor;
 
 export class WeftWorld {
@@ -157,6 +167,20 @@ export class WeftWorld {
   }
   constraintCountByType(type: number): number {
     return this.exports.world_constraint_count_by_type(this.handle, type);
+  }
+
+  /** The self-collision settings in force (weft_self_collision_view in weft.h). */
+  get selfCollision(): SelfCollisionView {
+    const out = new Float32Array(this.core.memory, this.exports.world_self_collision(this.handle), 6);
+    return { enabled: out[0] !== 0, thickness: out[1], reach: out[2], restDistance: out[3], maxStep: out[4], tableSize: out[5] };
+  }
+  setSelfCollision(on: boolean): void {
+    this.check(this.exports.world_set_self_collision(this.handle, on ? 1 : 0), 'self-collision');
+  }
+  /** The pins' scripted path: pinned particles move from rest at `velocity` for `motionTime` s (0 = never). */
+  get pinMotion(): { velocity: Vec3; motionTime: number } {
+    const out = new Float32Array(this.core.memory, this.exports.world_pin_motion(this.handle), 4);
+    return { velocity: { x: out[0], y: out[1], z: out[2] }, motionTime: out[3] };
   }
 
   /** Ground plane height in m, or null when the scene has no ground. */

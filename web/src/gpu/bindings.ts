@@ -1,8 +1,8 @@
 // The bindings of each compute module, one table per module: the WGSL declarations
 // (`@group(0) @binding(i) var<...> name: type;`), the bind-group layout entries and the bind
 // groups are all made from it, so a binding is named, typed and numbered in one place. The kernels
-// refer to the bindings by name only (solve.wgsl, tiles.wgsl, render_data.wgsl, and the shared
-// particle.wgsl, finish.wgsl and mesh_collide.wgsl).
+// refer to the bindings by name only (solve.wgsl, tiles.wgsl, self_collision.wgsl,
+// render_data.wgsl, and the shared particle.wgsl, finish.wgsl, mesh_collide.wgsl and pins_on.wgsl).
 import { STEP } from './layout';
 
 export interface Binding {
@@ -23,6 +23,10 @@ const positions = readWrite('positions', 'array<vec4f>');
 /// The static mesh collider (mesh.ts packs its arrays): last binding of the solve module of a scene
 /// with a mesh. The tiled module never binds it (it stays at 8 storage buffers; see solver.ts).
 export const MESH_BINDING = read('mesh', 'array<vec4u>');
+
+/// The core's rest positions, for pinned particles on a scripted path (pins_on.wgsl): appended to
+/// the solve module while the pins move (the tiled module never binds it: solver.ts does not fuse then).
+export const PIN_BINDING = read('rest', 'array<vec4f>');
 
 export const BINDINGS = {
   /// Per-particle passes and the plain per-colour solve (solve.wgsl + particle.wgsl + finish.wgsl).
@@ -48,6 +52,21 @@ export const BINDINGS = {
     readWrite('lambdas', 'array<f32>'),
     read('links', 'array<Link>'),
     read('leftovers', 'array<Constraint>'),
+  ],
+  /// Self-collision (self_collision.wgsl + particle.wgsl + finish.wgsl): `particles` holds the rest,
+  /// settled and slip sections and the settled and rest positions grouped by bucket (vec4 × n each),
+  /// `hash_counts` the bucket counts, `hash` the bucket starts and the scan blocks' starts
+  /// (layout.ts: selfHashWords).
+  self: [
+    step,
+    predicted,
+    read('positions', 'array<vec4f>'),
+    read('links', 'array<Link>'),
+    readWrite('lambdas', 'array<f32>'),
+    read('leftovers', 'array<Constraint>'),
+    readWrite('particles', 'array<vec4f>'),
+    readWrite('hash_counts', 'array<atomic<u32>>'),
+    readWrite('hash', 'array<u32>'),
   ],
   /// Normals and strain for the renderer (render_data.wgsl).
   renderData: [

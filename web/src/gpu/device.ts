@@ -3,13 +3,16 @@
 // llvmpipe) start with low default limits (4 storage buffers a stage, 128 invocations); the solver
 // asks for what it needs up to what the adapter has. The one place device limits are chosen: the
 // WebGPU renderer (render/webgpu.ts) asks for the same, since the solver runs on its device.
-import { BINDINGS, MESH_BINDING, storageBufferCount } from './bindings';
+import { BINDINGS, MESH_BINDING, PIN_BINDING, storageBufferCount } from './bindings';
 import type { KernelConfig } from './layout';
 
 /// Storage buffers the largest solver module binds in one stage (8, WebGPU's default: the tiled
-/// module, and the solve module of a scene with a mesh collider).
+/// module, the self-collision module, and the solve module of a scene with a mesh collider or with
+/// moving pins; the solver refuses a world with both).
 export const STORAGE_BUFFERS_NEEDED = Math.max(
   storageBufferCount(BINDINGS.tiles),
+  storageBufferCount(BINDINGS.self),
+  storageBufferCount([...BINDINGS.solve, PIN_BINDING]),
   storageBufferCount([...BINDINGS.solve, MESH_BINDING]),
   storageBufferCount(BINDINGS.renderData),
 );

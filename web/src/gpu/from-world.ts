@@ -20,6 +20,9 @@ export function physicsSettingsOf(world: WeftWorld): PhysicsSettings {
     wind: world.wind,
     groundEnabled: ground !== null,
     groundHeight: ground ?? 0,
+    selfCollision: world.selfCollision.enabled,
+    pinVelocity: world.pinMotion.velocity,
+    pinMotionTime: world.pinMotion.motionTime,
   };
 }
 

@@ -51,6 +51,9 @@ export const FLAGS = {
   STORE_LAMBDA: 16,
   /// The finish pass also solves the particle's leftover constraint (tiled schedule).
   LEFTOVERS: 32,
+  /// Self-collision ran this substep: its kernels already applied the leftover and the tethers
+  /// (self_collision.wgsl), so the finish starts at the collisions.
+  SETTLED: 64,
 } as const;
 
 /// Per-dispatch parameters, one 256-byte-aligned record per dispatch in one uniform buffer
@@ -71,7 +74,34 @@ export const STEP = structLayout('Step', [
   { name: 'mesh_dims', type: 'vec4u', doc: 'xyz cells along each axis, w closed (1) or open shell (0)' },
   { name: 'mesh_counts', type: 'vec4u', doc: 'x vertices, y triangles, z bounding spheres (0: no mesh collision), w cells' },
   { name: 'mesh_sections', type: 'vec4u', count: 3, doc: 'start of each MESH_SECTIONS entry in the buffer, in its unit (vec4 or u32 word)' },
+  // Self-collision (weft_self_collision_view, read from the core) and the pins' scripted path.
+  { name: 'self_lengths', type: 'vec4f', doc: 'x thickness m, y reach (cell edge) m, z 1 / reach (as C computes it), w max step m' },
+  { name: 'self_rest', type: 'vec4f', doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), yzw unused' },
+  { name: 'self_hash', type: 'vec4u', doc: 'x table size (buckets, a power of two), y scan blocks, zw unused' },
+  { name: 'pins', type: 'vec4f', doc: 'xyz pin velocity m/s, w pin travel time min(pin time, pin motion time) s' },
 ]);
+
+/// The self-collision hash and response as C runs them (src/self_collision.c): the multipliers of
+/// the cell hash (WEFT_SELF_HASH_PRIME_* in weft.h), the most partners a particle takes (the nearest
+/// kept), the factor on the rest distance below which a pair is never a partner, and the distance
+/// below which a pair has no direction. The layout test checks each against the C sources.
+export const SELF_COLLISION = {
+  primes: [92837111, 689287499, 283923481],
+  maxPartners: 16,
+  restTolerance: 1.01,
+  minDistance: 1e-9,
+} as const;
+
+/// The hash's counting sort: a scan block is SCAN_ITEMS buckets per invocation of a
+/// WORKGROUP_SIZE workgroup; one more workgroup scans the blocks' totals.
+export const SCAN_ITEMS = 16;
+
+/// Words of the self-collision `hash` buffer (self_collision.wgsl): bucket starts within their scan
+/// block [0, table), the blocks' starts [table, table + blocks).
+export function selfHashWords(tableSize: number, workgroupSize: number): { blocks: number; words: number } {
+  const blocks = Math.ceil(tableSize / (workgroupSize * SCAN_ITEMS));
+  return { blocks, words: tableSize + blocks };
+}
 
 /// Cell classes of the mesh collider's grid (WEFT_CELL_* in src/mesh.h, documented on
 /// weft_mesh_collider_view.cell_flags in weft.h; checked by the layout test).
@@ -174,6 +204,12 @@ const MAX_SPHERES: u32 = ${MAX_SPHERES}u;
 const TETHERS_PER_PARTICLE: u32 = ${TETHERS_PER_PARTICLE}u;
 const NONE: u32 = ${NONE}u;
 ${flags}
+const SELF_PRIME_X: u32 = ${SELF_COLLISION.primes[0]}u;
+const SELF_PRIME_Y: u32 = ${SELF_COLLISION.primes[1]}u;
+const SELF_PRIME_Z: u32 = ${SELF_COLLISION.primes[2]}u;
+const SELF_MAX_PARTNERS: u32 = ${SELF_COLLISION.maxPartners}u;
+const SELF_MIN_DISTANCE: f32 = ${SELF_COLLISION.minDistance};
+const SCAN_ITEMS: u32 = ${SCAN_ITEMS}u;
 ${wgslStruct(STEP)}
 ${wgslRecord('Constraint', CONSTRAINT_LAYOUT, { a: 'u32', b: 'u32', rest_length: 'f32', compliance: 'f32' })}
 ${wgslRecord('TileConstraint', TILE_CONSTRAINT_LAYOUT, { ab: 'u32', rest_length: 'f32', compliance: 'f32', index: 'u32' })}

@@ -13,7 +13,7 @@
 // Two dispatches a substep instead of 14 (solver.ts). Inside a group the colour order is the core's, but the
 // global order is A-then-B, a different Gauss-Seidel sweep than the C solver's colour-by-colour one:
 // results agree physically, not to float rounding (the plain schedule does that).
-import type { MeshColliderGrid } from '../core/world';
+import type { MeshColliderGrid, SelfCollisionView } from '../core/world';
 import { CONSTRAINT_LAYOUT, GROUP_LAYOUT, TILE_CONSTRAINT_LAYOUT } from './layout';
 
 /// The core's arrays the GPU solver reads (WeftWorld in web/src/core/world.ts has them all).
@@ -36,6 +36,12 @@ export interface CoreArrays {
   renderAdjacency(): { words: Uint32Array; strainBase: number };
   /// The static mesh collider, if the world has one (the kernels then collide with it).
   meshColliderGrid?(): MeshColliderGrid | null;
+  /// The rest pose (float4 per particle, w = inverse mass as built): self-collision and moving pins.
+  restPositions?(): Float32Array;
+  /// The self-collision settings (weft_self_collision_view): thickness, reach, table size...
+  readonly selfCollision?: SelfCollisionView;
+  /// s simulated since creation or reset (where the GPU's pin clock starts).
+  readonly time?: number;
 }
 
 export interface Pass {

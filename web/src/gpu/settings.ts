@@ -15,6 +15,9 @@ export interface PhysicsSettings {
   groundHeight: number; // m
   friction: number; // [0, 1]
   collisionMargin: number; // m
+  selfCollision: boolean; // the cloth keeps its thickness between its layers (self_collision.wgsl)
+  pinVelocity: Vec3; // m/s, pinned particles move from rest at this velocity...
+  pinMotionTime: number; // ...for this many s after creation or reset (0 = pins never move)
 }
 
 export const CORE_DEFAULTS: Readonly<PhysicsSettings> = Object.freeze({
@@ -29,4 +32,7 @@ export const CORE_DEFAULTS: Readonly<PhysicsSettings> = Object.freeze({
   groundHeight: 0,
   friction: 0.4,
   collisionMargin: 0.005,
+  selfCollision: false,
+  pinVelocity: { x: 0, y: 0, z: 0 },
+  pinMotionTime: 0,
 });

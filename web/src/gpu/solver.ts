@@ -17,12 +17,18 @@
 // after the spheres and the ground, as C's weft_collide, in the finish pass of either schedule (the
 // tiled one then does not fuse the finish into pass A). The solve module binds one more buffer
 // then; without a mesh, and always in the tiled module, mesh_off.wgsl stands in.
-import { BINDINGS, MESH_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
-import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
+// Self-collision (self_collision.wgsl, its own module) runs every substep where C has it: after the
+// solve and the tethers (its first kernel applies them, and the leftover of the tiled schedule),
+// before the finish, which then starts at the collisions (FLAG_SETTLED); in the fused tiled schedule
+// that finish is the next pass A's. Pinned particles on a scripted path (pin_velocity) are moved by
+// the solve module's integrate (pins_on.wgsl, reading the rest positions); while they move the tiled
+// schedule does not fuse (pass A would need the rest positions as a 9th buffer).
+import { BINDINGS, MESH_BINDING, PIN_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
+import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, selfHashWords, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
 import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
 import type { PhysicsSettings } from './settings';
-import type { Vec3 } from '../core/world';
+import type { SelfCollisionView, Vec3 } from '../core/world';
 import { SphereMotion, type SphereDef } from './spheres';
 import particleWgsl from './shaders/particle.wgsl?raw';
 import finishWgsl from './shaders/finish.wgsl?raw';
@@ -31,6 +37,9 @@ import tilesWgsl from './shaders/tiles.wgsl?raw';
 import renderDataWgsl from './shaders/render_data.wgsl?raw';
 import meshCollideWgsl from './shaders/mesh_collide.wgsl?raw';
 import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
+import selfCollisionWgsl from './shaders/self_collision.wgsl?raw';
+import pinsOnWgsl from './shaders/pins_on.wgsl?raw';
+import pinsOffWgsl from './shaders/pins_off.wgsl?raw';
 
 export type ScheduleKind = 'plain' | 'tiled';
 
@@ -57,7 +66,16 @@ export interface EncodeOptions {
 }
 
 // solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
-type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'renderData';
+type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'renderData';
+
+/// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
+/// positions are the first section of `particles`).
+interface SelfState {
+  particles: GPUBuffer; // rest | settled | slip | grouped settled | grouped rest, vec4 × n each
+  hashCounts: GPUBuffer; // table size u32, zero between substeps
+  hash: GPUBuffer; // selfHashWords
+  blocks: number;
+}
 
 interface Dispatch {
   pipeline: GPUComputePipeline;
@@ -86,13 +104,21 @@ export class GpuSolver {
   meshEnabled = true;
   /// Dispatches recorded for the last frame (for benchmarks and reports).
   dispatchesPerFrame = 0;
+  /// s of scripted pin motion so far (the core's pin time: it advances by h at the start of each
+  /// substep; 0 after a reset).
+  pinTime: number;
+  /// The core's self-collision view (weft_self_collision_view); `settings.selfCollision` switches it.
+  readonly selfView: SelfCollisionView | null;
 
   private readonly n: number;
   private readonly inverseMass: Float32Array;
   private readonly recordStride: number;
   private uniform: GPUBuffer;
   /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
-  private readonly modules: Record<'solve' | 'tiles' | 'renderData', { bindings: readonly Binding[]; layout: GPUBindGroupLayout }>;
+  private readonly modules: Record<'solve' | 'tiles' | 'self' | 'renderData', { bindings: readonly Binding[]; layout: GPUBindGroupLayout }>;
+  private selfState: SelfState | null = null;
+  private readonly pinsMove: boolean;
+  private readonly prelude: string;
   private readonly pipelines: Record<string, GPUComputePipeline>;
   private bindGroups!: Partial<Record<BindGroupName, GPUBindGroup>>;
   private readonly owned: GPUBuffer[] = [];
@@ -122,6 +148,11 @@ export class GpuSolver {
 
     const meshGrid = core.meshColliderGrid?.() ?? null;
     this.mesh = meshGrid ? packMeshCollider(meshGrid) : null;
+    this.pinTime = core.time ?? 0;
+    this.selfView = core.selfCollision ?? null;
+    this.pinsMove = settings.pinMotionTime > 0;
+    if (this.pinsMove && !core.restPositions) throw new Error('moving pins need the core\'s rest positions');
+    if (this.pinsMove && this.mesh) throw new Error('moving pins and a mesh collider at once need 9 storage buffers in the solve module; the GPU solver has 8');
     const tiled = options.schedule === 'plain' ? 'the plain schedule was asked for' : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
     this.tiled = typeof tiled === 'string' ? null : tiled;
     this.tiledUnavailable = typeof tiled === 'string' ? tiled : '';
@@ -200,16 +231,17 @@ export class GpuSolver {
     // its finish pass collides. The tiled module never does (not fused, see encode).
     const withLayout = (label: string, bindings: readonly Binding[]) => ({ bindings, layout: bindGroupLayout(device, `${label} layout`, bindings) });
     this.modules = {
-      solve: withLayout('solve', this.mesh ? [...BINDINGS.solve, MESH_BINDING] : BINDINGS.solve),
+      solve: withLayout('solve', this.mesh ? [...BINDINGS.solve, MESH_BINDING] : this.pinsMove ? [...BINDINGS.solve, PIN_BINDING] : BINDINGS.solve),
       tiles: withLayout('tiles', BINDINGS.tiles),
+      self: withLayout('self', BINDINGS.self),
       renderData: withLayout('render data', BINDINGS.renderData),
     };
-    const prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 });
+    const prelude = (this.prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 }));
     const module = (label: string, bindings: readonly Binding[], ...parts: string[]) =>
       device.createShaderModule({ label: `weft ${label}`, code: [prelude, wgslBindings(bindings), ...parts].join('\n') });
     const meshParts = this.mesh ? [wgslMeshPrelude(), meshCollideWgsl] : [meshOffWgsl];
-    const solveModule = module('solve.wgsl', this.modules.solve.bindings, particleWgsl, finishWgsl, solveWgsl, ...meshParts);
-    const tilesModule = module('tiles.wgsl', this.modules.tiles.bindings, particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl);
+    const solveModule = module('solve.wgsl', this.modules.solve.bindings, particleWgsl, finishWgsl, solveWgsl, ...meshParts, this.pinsMove ? pinsOnWgsl : pinsOffWgsl);
+    const tilesModule = module('tiles.wgsl', this.modules.tiles.bindings, particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl, pinsOffWgsl);
     const renderModule = module('render_data.wgsl', this.modules.renderData.bindings, renderDataWgsl);
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
@@ -228,7 +260,33 @@ export class GpuSolver {
       renderData: pipeline(renderModule, this.modules.renderData.layout, 'render_data'),
       ...(this.tiled ? { solveTiles: pipeline(tilesModule, this.modules.tiles.layout, 'solve_tiles') } : {}),
     };
+    if (this.pinsMove || settings.selfCollision) this.ensureSelf();
     this.makeBindGroups();
+  }
+
+  /// Makes the self-collision buffers and pipelines (once: when first needed).
+  private ensureSelf(): boolean {
+    if (this.selfState) return true;
+    const view = this.selfView, rest = this.core.restPositions?.();
+    if (!view || !rest) return false;
+    const n = this.n, device = this.device;
+    const { blocks, words } = selfHashWords(view.tableSize, this.config.workgroupSize);
+    const buffer = (label: string, size: number) => {
+      const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage: STORAGE() });
+      this.owned.push(b);
+      return b;
+    };
+    const particles = buffer('self-collision particles', 5 * n * 16);
+    device.queue.writeBuffer(particles, 0, rest as Float32Array<ArrayBuffer>);
+    this.selfState = { particles, hashCounts: buffer('self-collision counts', view.tableSize * 4), hash: buffer('self-collision hash', words * 4), blocks };
+    const code = [this.prelude, wgslBindings(this.modules.self.bindings), particleWgsl, finishWgsl, selfCollisionWgsl, meshOffWgsl, pinsOffWgsl].join('\n');
+    const module = device.createShaderModule({ label: 'weft self_collision.wgsl', code });
+    const layout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.self.layout] });
+    for (const [name, entryPoint] of [['selfCount', 'self_count'], ['selfScan', 'self_scan'], ['selfScanBlocks', 'self_scan_blocks'], ['selfScatter', 'self_scatter'], ['selfContacts', 'self_contacts']]) {
+      this.pipelines[name] = device.createComputePipeline({ label: `weft ${entryPoint}`, layout, compute: { module, entryPoint } });
+    }
+    if (this.bindGroups) this.makeBindGroups();
+    return true;
   }
 
   private makeBindGroups(): void {
@@ -238,10 +296,13 @@ export class GpuSolver {
     const t = this.tileBuffers;
     const predicted = [b.predicted, t?.predictedNext ?? b.predicted];
     // Every buffer a module may bind, by binding name (bindings.ts).
-    const shared = { step: this.uniform, positions: b.positions, velocities: b.velocities, normals: b.normals, strain: b.strain, ...c, ...(mesh ? { mesh } : {}) };
+    const self = this.selfState;
+    const shared = { step: this.uniform, positions: b.positions, velocities: b.velocities, normals: b.normals, strain: b.strain, ...c, ...(mesh ? { mesh } : {}),
+      ...(self ? { rest: self.particles, particles: self.particles, hash_counts: self.hashCounts, hash: self.hash } : {}) };
     this.bindGroups = { renderData: bind('renderData', 'render data', shared) };
     for (const i of t ? [0, 1] : [0]) {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
+      if (self) this.bindGroups[i ? 'self1' : 'self0'] = bind('self', `self ${i}`, { ...shared, predicted: predicted[i] });
       if (t) {
         this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind('tiles', `tiles ${i}`, { ...shared, predicted: predicted[i], solved_in: predicted[1 - i], words: t.words, tile_constraints: t.constraints });
       }
@@ -320,12 +381,27 @@ export class GpuSolver {
       u[R + 3] = flags;
     };
     const lambdaFlags = (it: number) => (it > 0 ? FLAGS.ACCUMULATE_LAMBDA : 0) | (iterations > 1 ? FLAGS.STORE_LAMBDA : 0);
+    // Self-collision of one substep on prediction buffer `buffer`: settle (with `settleFlags`), count,
+    // scan, scatter, contacts. The finish that follows carries FLAG_SETTLED.
+    const self = s.selfCollision && this.ensureSelf();
+    const selfPasses = (buffer: number, settleFlags: number) => {
+      const bind: BindGroupName = buffer ? 'self1' : 'self0';
+      push('selfCount', bind, particles(), (u) => range(u, 0, 0, settleFlags));
+      push('selfScan', bind, items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
+      push('selfScanBlocks', bind, { x: 1, y: 1 }, (u) => range(u, 0, 0, 0));
+      push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
+      push('selfContacts', bind, particles(), (u) => range(u, 0, 0, 0));
+    };
+    const settledFlag = self ? FLAGS.SETTLED : 0;
 
     for (let frame = 0; frame < frames; ++frame) {
+      // The pins still move this frame: integrate reads the rest positions (the solve module's).
+      const pinsMoving = this.pinsMove && this.pinTime < Math.fround(s.pinMotionTime);
       for (let sub = 0; sub < substeps; ++sub) {
         // A fused pass A finishes the previous substep: it collides with that substep's spheres.
         const previousSpheres = this.spheres.map((sphere) => ({ center: { ...sphere.center }, previous: { ...sphere.previous } }));
         for (const sphere of this.spheres) sphere.advance(h);
+        this.pinTime += h;
         base = this.baseRecord(h);
         if (this.tiled) {
           // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
@@ -333,7 +409,7 @@ export class GpuSolver {
           // a mesh collider: its search would stall a whole tile workgroup on the few particles
           // near the mesh, the tiled module would need a 9th storage buffer, and SwiftShader
           // (Chromium's software WebGPU) took minutes to compile it into the barrier kernel.
-          const fused = this.fuse && s.drag <= 0 && iterations === 1 && !this.mesh;
+          const fused = this.fuse && s.drag <= 0 && iterations === 1 && !this.mesh && !pinsMoving;
           const buffer = fused ? sub % 2 : 0;
           const solveBind: BindGroupName = buffer ? 'solve1' : 'solve0';
           const tilesBind: BindGroupName = buffer ? 'tiles1' : 'tiles0';
@@ -344,7 +420,7 @@ export class GpuSolver {
             for (const [pass, finish] of [[a, finishInA], [b, false]] as const) {
               if (pass.groupCount === 0) continue;
               push('solveTiles', tilesBind, items(pass.groupCount, 1), (u, f) => {
-                range(u, 0, pass.firstGroup + pass.groupCount, lambdaFlags(it) | (finish ? FLAGS.FINISH | FLAGS.LEFTOVERS : 0));
+                range(u, 0, pass.firstGroup + pass.groupCount, lambdaFlags(it) | (finish ? FLAGS.FINISH | (self ? FLAGS.SETTLED : FLAGS.LEFTOVERS) : 0));
                 u[M + 3] = pass.firstGroup;
                 if (finish) this.writeSpheres(f, previousSpheres);
               });
@@ -355,8 +431,9 @@ export class GpuSolver {
               push('tethers', solveBind, particles(), (u) => range(u, 0, 0, 0));
             }
           }
+          if (self) selfPasses(buffer, FLAGS.LEFTOVERS | lambdaFlags(iterations - 1));
           if (!fused || sub === substeps - 1) {
-            push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH | FLAGS.LEFTOVERS | lambdaFlags(iterations - 1)));
+            push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH | (self ? FLAGS.SETTLED : FLAGS.LEFTOVERS | lambdaFlags(iterations - 1))));
           }
         } else {
           const solveBind: BindGroupName = 'solve0';
@@ -369,7 +446,8 @@ export class GpuSolver {
             if (overflow[1] > overflow[0]) push('solveOverflow', solveBind, { x: 1, y: 1 }, (u) => range(u, overflow[0], overflow[1], lambdaFlags(it)));
             if (it < iterations - 1) push('tethers', solveBind, particles(), (u) => range(u, 0, 0, 0));
           }
-          push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH));
+          if (self) selfPasses(0, 0);
+          push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH | settledFlag));
         }
       }
     }
@@ -457,6 +535,16 @@ export class GpuSolver {
     u.set([this.core.width, this.core.height, this.core.constraintCount, this.tiled?.counts.leftover ?? 0], o('grid'));
     this.writeSpheres(f, this.spheres);
     if (this.mesh) writeMeshRecord(record, this.mesh, s.collisionMargin, this.meshEnabled);
+    const view = this.selfView;
+    if (view) {
+      const fr = Math.fround;
+      f.set([view.thickness, view.reach, fr(1 / view.reach), view.maxStep], o('self_lengths'));
+      f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), 0, 0, 0], o('self_rest'));
+      u.set([view.tableSize, this.selfState?.blocks ?? 0, 0, 0], o('self_hash'));
+    }
+    // C's pin travel: (float)min(pin time, (double)pin motion time).
+    const motionTime = Math.fround(s.pinMotionTime);
+    f.set([s.pinVelocity.x, s.pinVelocity.y, s.pinVelocity.z, this.pinTime < motionTime ? this.pinTime : motionTime], o('pins'));
     return record;
   }
 

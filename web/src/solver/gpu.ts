@@ -92,6 +92,7 @@ export class GpuClothSolver implements ClothSolver {
     this.gpu!.release();
     this.gpu!.upload(this.world.positions(), this.world.velocities());
     for (const sphere of this.gpu!.spheres) sphere.reset();
+    this.gpu!.pinTime = 0;
     this.gpu!.step(this.world.frameDt, 0); // render data of the rest pose
   }
 

@@ -46,6 +46,8 @@ export interface SolverSettings {
   damping: number;
   drag: number;
   wind: Vec3;
+  /// The cloth keeps its thickness between its own layers (weft_world_def.self_collision).
+  selfCollision: boolean;
 }
 
 export interface PickHit {

@@ -14,6 +14,7 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
     damping: w.damping,
     drag: w.drag,
     wind: w.wind,
+    selfCollision: w.selfCollision.enabled,
   };
 }
 
@@ -27,5 +28,6 @@ export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettin
   if (settings.damping !== undefined) w.setDamping(settings.damping);
   if (settings.drag !== undefined) w.setDrag(settings.drag);
   if (settings.wind !== undefined) w.setWind(settings.wind);
+  if (settings.selfCollision !== undefined) w.setSelfCollision(settings.selfCollision);
   return compliance.some((c) => c !== undefined);
 }

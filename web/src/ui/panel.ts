@@ -20,6 +20,7 @@ export class Panel {
     shearLog: -7,
     bendLog: -5,
     damping: 0.5,
+    selfCollision: false,
     drag: 0.3,
     windX: 0,
     windZ: 0,
@@ -61,6 +62,7 @@ export class Panel {
       solver.add(m, 'shearLog', -10, -2, 0.1).name('shear log₁₀α').onChange(live(() => app.solver.apply({ shearCompliance: 10 ** m.shearLog }))),
       solver.add(m, 'bendLog', -10, 0, 0.1).name('bend log₁₀α').onChange(live(() => app.solver.apply({ bendCompliance: 10 ** m.bendLog }))),
       solver.add(m, 'damping', 0, 5, 0.01).name('damping 1/s').onChange(live(() => app.solver.apply({ damping: m.damping }))),
+      solver.add(m, 'selfCollision').name('self-collision').onChange(live(() => app.solver.apply({ selfCollision: m.selfCollision }))),
     );
     const air = this.gui.addFolder('Air');
     const applyWind = live(() => app.solver.apply({ wind: { x: m.windX, y: 0, z: m.windZ }, drag: m.drag }));
@@ -101,6 +103,7 @@ export class Panel {
       shearLog: Math.log10(Math.max(settings.shearCompliance, 1e-10)),
       bendLog: Math.log10(Math.max(settings.bendCompliance, 1e-10)),
       damping: settings.damping,
+      selfCollision: settings.selfCollision,
       drag: settings.drag,
       windX: settings.wind.x,
       windZ: settings.wind.z,

@@ -1,5 +1,5 @@
 // End-of-substep phases of one particle (solver.c and collide.c): its leftover constraint (tiled
-// schedule), tethers, collisions with friction, velocity update. They read the solved positions
+// schedule), tethers, (self-collision, self_collision.wgsl), collisions with friction, velocity update. They read the solved positions
 // through `solved(i)` and never write them, so one invocation per particle needs no barrier:
 // solve.wgsl runs them as the finish pass, tiles.wgsl at the start of the next substep's pass A.
 
@@ -108,13 +108,23 @@ struct Finished {
   v: vec3f, // the velocity at the end of the substep
 }
 
-// The end of a substep for particle p: `positions` still holds its start of the substep.
-fn finish_particle(p: u32) -> Finished {
+// The solved position of particle p after its leftover constraint and its tethers: what
+// self-collision (self_collision.wgsl) starts from.
+fn settle_particle(p: u32) -> vec4f {
   var x = solved(p);
   if ((step.range.w & FLAG_LEFTOVERS) != 0u) {
     x = apply_leftover(p, x);
   }
-  x = apply_tether(p, x);
+  return apply_tether(p, x);
+}
+
+// The end of a substep for particle p: `positions` still holds its start of the substep. With
+// FLAG_SETTLED the self-collision kernels already settled it (and wrote the result as solved).
+fn finish_particle(p: u32) -> Finished {
+  var x = solved(p);
+  if ((step.range.w & FLAG_SETTLED) == 0u) {
+    x = settle_particle(p);
+  }
   let start = positions[p].xyz;
   x = collide_particle(x, start);
   return Finished(x, update_velocity(x.xyz, start));

@@ -84,6 +84,9 @@ fn integrate_state(p: u32, x: vec4f, v: vec3f) -> vec4f {
     let damping = max(0.0, 1.0 - step.ground.w * h);
     let nv = v * damping + h * a;
     predicted_x = vec4f(x.xyz + h * nv, x.w);
+  } else if (p != step.misc.x) {
+    // A pinned particle on its scripted path (pins_on.wgsl; pins_off.wgsl leaves it).
+    predicted_x = vec4f(pin_path(p, x.xyz), x.w);
   }
   if (p == step.misc.x) {
     // The grabbed particle is kinematic (inverse mass 0 in positions): it sits on the target.
