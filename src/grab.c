@@ -22,16 +22,21 @@ float weft_grab_tether_scale(const weft_world* world) {
 	// A hand that pulls beyond the cloth's reach from a pin asks for stretch somewhere: every
 	// tether (the pins' and the grab's) then allows the same stretch, so it spreads over the
 	// whole cloth instead of piling up in the edges next to the pin.
+	// Pins are kinematic: each is at its rest position plus its scripted path (solver.c).
 	const float* rest = world->rest_positions;
 	const float* rg = &rest[4 * g];
 	const weft_vec3 t = world->grab_target;
+	const weft_world_def* def = &world->def;
+	const float travel = (float)(world->pin_time < (double)def->pin_motion_time ? world->pin_time
+	                                                                         : (double)def->pin_motion_time);
+	const weft_vec3 path = {def->pin_velocity.x * travel, def->pin_velocity.y * travel, def->pin_velocity.z * travel};
 	float scale = 1.0f;
 	for (int32_t q = 0; q < world->particle_count; ++q) {
 		if (rest[4 * q + 3] != 0.0f || q == g) {
 			continue; // not pinned
 		}
-		const float* xq = &world->positions[4 * q];
-		float dx = xq[0] - t.x, dy = xq[1] - t.y, dz = xq[2] - t.z;
+		const float* rq = &rest[4 * q];
+		float dx = rq[0] + path.x - t.x, dy = rq[1] + path.y - t.y, dz = rq[2] + path.z - t.z;
 		float rx = rest[4 * q] - rg[0], ry = rest[4 * q + 1] - rg[1], rz = rest[4 * q + 2] - rg[2];
 		float reach2 = rx * rx + ry * ry + rz * rz, d2 = dx * dx + dy * dy + dz * dz;
 		if (reach2 > 0.0f && d2 > scale * scale * reach2) {
@@ -110,4 +115,8 @@ void weft_world_release(weft_world* world) {
 
 int32_t weft_world_grabbed(const weft_world* world) {
 	return world ? world->grabbed : -1;
+}
+
+float weft_world_tether_scale(const weft_world* world) {
+	return world != NULL ? weft_grab_tether_scale(world) : 1.0f;
 }

@@ -297,10 +297,18 @@ weft_result weft_world_mesh_collider(const weft_world* world, weft_mesh_collider
 void weft_bunny_mesh(const float** out_positions, int32_t* out_vertex_count, const uint32_t** out_indices,
                      int32_t* out_triangle_count);
 
-/// Grab: the particle follows target (a stiff attachment) until released. One grab at a time.
+/// Grab: the particle follows target (kinematic: it sits on the target every substep) until
+/// released. One grab at a time. While held, every free particle p is also tethered to the grabbed
+/// particle g (after the pins' tethers, every iteration): |x_p − x_g| ≤ |rest_p − rest_g| × 1.01 ×
+/// weft_world_tether_scale(), so the hand drags the cloth instead of pulling a needle out of it.
 weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 target);
 /// Moves the grab target.
 weft_result weft_world_grab_move(weft_world* world, weft_vec3 target);
+/// The factor on every tether's limit (the pins' and the grab's) for the next frame: 1, or while a
+/// hand holds the cloth beyond its reach from a pin, max over pinned q of |x_q − target| /
+/// |rest_q − rest_g| (at most 2; x_q = rest_q + pin_velocity × min(t, pin_motion_time)), so the
+/// stretch that reach asks for spreads over the cloth.
+float weft_world_tether_scale(const weft_world* world);
 /// Lets go of the grabbed particle (its own inverse mass is restored).
 void weft_world_release(weft_world* world);
 /// The grabbed particle, or -1.
