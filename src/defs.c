@@ -72,23 +72,21 @@ static bool is_unit_vec3(weft_vec3 v) {
 // inside the step: positions stay within a few WEFT_MAX_COORDINATE, a push of that size over the
 // shortest substep (1e-9 s) is a speed near 1e14 m/s whose square still fits a float, and the
 // compliance over the shortest substep squared (α/h² ≤ 1e18) neither overflows nor turns 0 × ∞.
-#define MAX_GRAVITY 1000.0f  // m/s², magnitude
-#define MAX_WIND 1000.0f     // m/s, magnitude
-#define MAX_DRAG 10.0f       // 1/s: drag × h ≤ 1 at the longest substep (WEFT_MAX_FRAME_DT)
-#define MAX_DAMPING 1000.0f  // 1/s
-#define MAX_SPEED 1e4f       // m/s, the largest speed clamp
-#define MAX_PIN_SPEED 1e3f   // m/s, each component
-#define MAX_PIN_TIME 1e4f    // s
-#define MAX_AMPLITUDE 1e4f   // m, each component of a sphere's motion
-#define MIN_MASS 1e-6f       // kg, the whole cloth
-#define MAX_MASS 1e6f        // kg
+#define MAX_GRAVITY 1000.0f    // m/s², magnitude
+#define MAX_WIND 1000.0f       // m/s, magnitude
+#define MAX_DRAG 10.0f         // 1/s: drag × h ≤ 1 at the longest substep (WEFT_MAX_FRAME_DT)
+#define MAX_DAMPING 1000.0f    // 1/s
+#define MAX_SPEED 1e4f         // m/s, the largest speed clamp
+#define MAX_PIN_SPEED 1e3f     // m/s, each component
+#define MAX_PIN_TIME 1e4f      // s
+#define MAX_AMPLITUDE 1e4f     // m, each component of a sphere's motion
+#define MIN_MASS 1e-6f         // kg, the whole cloth
+#define MAX_MASS 1e6f          // kg
 #define MIN_PARTICLE_MASS 1e-9 // kg (inverse mass ≤ 1e9)
-#define MIN_AXES_SINE 0.5f   // |axis_u × axis_v|: the axes at least 30° apart
+#define MIN_AXES_SINE 0.5f     // |axis_u × axis_v|: the axes at least 30° apart
 #define SPACING_PER_METRE 1e-5 // the smallest grid spacing is this × (1 + distance from the origin)
 
-static bool within(float value, float lo, float hi) {
-	return value >= lo && value <= hi;
-}
+static bool within(float value, float lo, float hi) { return value >= lo && value <= hi; }
 
 static bool components_within(weft_vec3 v, float limit) {
 	return within(v.x, -limit, limit) && within(v.y, -limit, limit) && within(v.z, -limit, limit);
@@ -99,13 +97,13 @@ static double magnitude(weft_vec3 v) { // in double: no overflow for any finite 
 }
 
 #define VEC_ARGS(v) (double)(v).x, (double)(v).y, (double)(v).z
-#define REQUIRE_RANGE(value, lo, hi, field, unit)                                                             \
+#define REQUIRE_RANGE(value, lo, hi, field, unit)                                                                    \
 	REQUIRE(within((value), (lo), (hi)), field " must be in [%g, %g] " unit " (got %g)", (double)(lo), (double)(hi), \
 	        (double)(value))
-#define REQUIRE_COMPONENTS(v, limit, field, unit)                                                         \
-	REQUIRE(components_within((v), (limit)), field " must have each component within +-%g " unit " (got (%g, %g, %g))", \
-	        (double)(limit), VEC_ARGS(v))
-#define REQUIRE_MAGNITUDE(v, limit, field, unit)                                                            \
+#define REQUIRE_COMPONENTS(v, limit, field, unit) \
+	REQUIRE(components_within((v), (limit)),      \
+	        field " must have each component within +-%g " unit " (got (%g, %g, %g))", (double)(limit), VEC_ARGS(v))
+#define REQUIRE_MAGNITUDE(v, limit, field, unit)                                                                       \
 	REQUIRE(magnitude(v) <= (double)(limit), field " must be finite with magnitude <= %g " unit " (got (%g, %g, %g))", \
 	        (double)(limit), VEC_ARGS(v))
 
@@ -167,12 +165,12 @@ weft_result weft_validate_cloth_def(const weft_cloth_def* def) {
 		                 (int)def->height);
 	}
 	const int64_t particle_count = (int64_t)def->width * def->height;
-	REQUIRE(particle_count >= 2, "a cloth needs at least 2 particles (got %d x %d)", (int)def->width,
-	        (int)def->height);
+	REQUIRE(particle_count >= 2, "a cloth needs at least 2 particles (got %d x %d)", (int)def->width, (int)def->height);
 	REQUIRE(def->size_u > 0.0f && def->size_u < 1e4f, "size_u must be in (0, 10000) m (got %g)", (double)def->size_u);
 	REQUIRE(def->size_v > 0.0f && def->size_v < 1e4f, "size_v must be in (0, 10000) m (got %g)", (double)def->size_v);
 	REQUIRE_COMPONENTS(def->origin, WEFT_MAX_COORDINATE, "cloth origin", "m");
-	REQUIRE(is_unit_vec3(def->axis_u) && is_unit_vec3(def->axis_v), "cloth axes axis_u and axis_v must be unit vectors");
+	REQUIRE(is_unit_vec3(def->axis_u) && is_unit_vec3(def->axis_v),
+	        "cloth axes axis_u and axis_v must be unit vectors");
 	weft_vec3 u = def->axis_u, v = def->axis_v;
 	weft_vec3 normal = {u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x};
 	REQUIRE(magnitude(normal) >= MIN_AXES_SINE,
@@ -225,7 +223,8 @@ weft_result weft_validate_sphere_def(const weft_sphere_def* def) {
 }
 
 weft_result weft_validate_position(weft_vec3 position, const char* field) {
-	REQUIRE(components_within(position, WEFT_MAX_COORDINATE), "%s must have each component within +-%g m (got (%g, %g, %g))",
-	        field, (double)WEFT_MAX_COORDINATE, VEC_ARGS(position));
+	REQUIRE(components_within(position, WEFT_MAX_COORDINATE),
+	        "%s must have each component within +-%g m (got (%g, %g, %g))", field, (double)WEFT_MAX_COORDINATE,
+	        VEC_ARGS(position));
 	return WEFT_OK;
 }

@@ -129,8 +129,8 @@ typedef struct weft_cloth_def {
 	float stretch_compliance; ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-8
 	float shear_compliance;   ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-7
 	float bend_compliance;    ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-5
-	float thickness;        ///< m, [0, 1): self-collision keeps particles this far apart; 0 = the grid spacing
-	                        ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
+	float thickness;          ///< m, [0, 1): self-collision keeps particles this far apart; 0 = the grid spacing
+	                          ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
 	weft_pin_mode pin;      ///< default WEFT_PIN_TOP_CORNERS
 	const int32_t* pin_indices; ///< with WEFT_PIN_LIST; copied at creation
 	int32_t pin_count;

@@ -76,52 +76,97 @@ TEST(measured_values_refused_or_finite) {
 	const char* const* names = weft_scene_names();
 	for (int n = 0; names[n] != NULL; ++n) {
 		setup s;
-		s = make_setup(names[n]); s.dt = 1e-30f; CHECK(refused_or_finite(&s, "dt"));
-		s = make_setup(names[n]); s.scene.cloth.stretch_compliance = 1e33f;
+		s = make_setup(names[n]);
+		s.dt = 1e-30f;
+		CHECK(refused_or_finite(&s, "dt"));
+		s = make_setup(names[n]);
+		s.scene.cloth.stretch_compliance = 1e33f;
 		CHECK(refused_or_finite(&s, "stretch_compliance"));
-		s = make_setup(names[n]); s.scene.cloth.bend_compliance = 1e33f;
+		s = make_setup(names[n]);
+		s.scene.cloth.bend_compliance = 1e33f;
 		CHECK(refused_or_finite(&s, "bend_compliance"));
-		s = make_setup(names[n]); s.set_compliance = true; s.compliance = 1e33f;
+		s = make_setup(names[n]);
+		s.set_compliance = true;
+		s.compliance = 1e33f;
 		CHECK(refused_or_finite(&s, "compliance"));
-		s = make_setup(names[n]); s.scene.cloth.mass = FLT_TRUE_MIN; CHECK(refused_or_finite(&s, "mass"));
-		s = make_setup(names[n]); s.scene.world.gravity.y = -FLT_MAX; s.scene.world.max_speed = 0.0f;
+		s = make_setup(names[n]);
+		s.scene.cloth.mass = FLT_TRUE_MIN;
+		CHECK(refused_or_finite(&s, "mass"));
+		s = make_setup(names[n]);
+		s.scene.world.gravity.y = -FLT_MAX;
+		s.scene.world.max_speed = 0.0f;
 		CHECK(refused_or_finite(&s, "gravity"));
-		s = make_setup(names[n]); s.scene.world.wind.x = 1e30f; s.scene.world.drag = 1.0f;
+		s = make_setup(names[n]);
+		s.scene.world.wind.x = 1e30f;
+		s.scene.world.drag = 1.0f;
 		CHECK(refused_or_finite(&s, "wind"));
-		s = make_setup(names[n]); s.scene.world.drag = 1e30f; s.scene.world.wind.x = 1.0f;
+		s = make_setup(names[n]);
+		s.scene.world.drag = 1e30f;
+		s.scene.world.wind.x = 1.0f;
 		CHECK(refused_or_finite(&s, "drag"));
-		s = make_setup(names[n]); s.scene.world.damping = 1e30f; CHECK(refused_or_finite(&s, "damping"));
-		s = make_setup(names[n]); s.scene.world.ground_height = 1e30f; CHECK(refused_or_finite(&s, "ground_height"));
-		s = make_setup(names[n]); s.scene.world.max_speed = 1e30f; CHECK(refused_or_finite(&s, "max_speed"));
-		s = make_setup(names[n]); s.grab = true; s.target = (weft_vec3){1e30f, 0, 0};
+		s = make_setup(names[n]);
+		s.scene.world.damping = 1e30f;
+		CHECK(refused_or_finite(&s, "damping"));
+		s = make_setup(names[n]);
+		s.scene.world.ground_height = 1e30f;
+		CHECK(refused_or_finite(&s, "ground_height"));
+		s = make_setup(names[n]);
+		s.scene.world.max_speed = 1e30f;
+		CHECK(refused_or_finite(&s, "max_speed"));
+		s = make_setup(names[n]);
+		s.grab = true;
+		s.target = (weft_vec3){1e30f, 0, 0};
 		CHECK(refused_or_finite(&s, "target"));
-		s = make_setup(names[n]); s.grab = true; s.move_target = (weft_vec3){0, -1e30f, 0};
+		s = make_setup(names[n]);
+		s.grab = true;
+		s.move_target = (weft_vec3){0, -1e30f, 0};
 		CHECK(refused_or_finite(&s, "target"));
-		s = make_setup(names[n]); s.scene.cloth.origin = (weft_vec3){1e20f, 0, 0};
+		s = make_setup(names[n]);
+		s.scene.cloth.origin = (weft_vec3){1e20f, 0, 0};
 		CHECK(refused_or_finite(&s, "origin"));
-		s = make_setup(names[n]); s.scene.spheres[0] = weft_default_sphere_def(); s.scene.sphere_count = 1;
-		s.scene.spheres[0].center.y = 1e30f; CHECK(refused_or_finite(&s, "center"));
-		s = make_setup(names[n]); s.scene.spheres[0] = weft_default_sphere_def(); s.scene.sphere_count = 1;
-		s.scene.spheres[0].motion_amplitude.x = 1e30f; CHECK(refused_or_finite(&s, "motion_amplitude"));
+		s = make_setup(names[n]);
+		s.scene.spheres[0] = weft_default_sphere_def();
+		s.scene.sphere_count = 1;
+		s.scene.spheres[0].center.y = 1e30f;
+		CHECK(refused_or_finite(&s, "center"));
+		s = make_setup(names[n]);
+		s.scene.spheres[0] = weft_default_sphere_def();
+		s.scene.sphere_count = 1;
+		s.scene.spheres[0].motion_amplitude.x = 1e30f;
+		CHECK(refused_or_finite(&s, "motion_amplitude"));
 	}
 }
 
 // Out of range is refused, and the message names the field and the value it got.
 TEST(range_errors_name_the_field) {
 	setup s;
-	s = make_setup("hang"); s.scene.world.gravity.y = -FLT_MAX; s.scene.world.max_speed = 0.0f;
+	s = make_setup("hang");
+	s.scene.world.gravity.y = -FLT_MAX;
+	s.scene.world.max_speed = 0.0f;
 	CHECK(refused_naming(run_setup(&s, 1), "gravity"));
 	CHECK(strstr(weft_last_error(), "got") != NULL);
-	s = make_setup("hang"); s.scene.world.wind.z = 1e30f; CHECK(refused_naming(run_setup(&s, 1), "wind"));
-	s = make_setup("hang"); s.scene.world.drag = 1e30f; CHECK(refused_naming(run_setup(&s, 1), "drag"));
-	s = make_setup("hang"); s.scene.world.ground_height = 1e30f;
+	s = make_setup("hang");
+	s.scene.world.wind.z = 1e30f;
+	CHECK(refused_naming(run_setup(&s, 1), "wind"));
+	s = make_setup("hang");
+	s.scene.world.drag = 1e30f;
+	CHECK(refused_naming(run_setup(&s, 1), "drag"));
+	s = make_setup("hang");
+	s.scene.world.ground_height = 1e30f;
 	CHECK(refused_naming(run_setup(&s, 1), "ground_height"));
-	s = make_setup("hang"); s.dt = 1e-30f; CHECK(refused_naming(run_setup(&s, 1), "dt"));
+	s = make_setup("hang");
+	s.dt = 1e-30f;
+	CHECK(refused_naming(run_setup(&s, 1), "dt"));
 	CHECK(strstr(weft_last_error(), "got") != NULL);
-	s = make_setup("hang"); s.scene.cloth.mass = FLT_TRUE_MIN; CHECK(refused_naming(run_setup(&s, 1), "mass"));
-	s = make_setup("hang"); s.scene.cloth.shear_compliance = 1e33f;
+	s = make_setup("hang");
+	s.scene.cloth.mass = FLT_TRUE_MIN;
+	CHECK(refused_naming(run_setup(&s, 1), "mass"));
+	s = make_setup("hang");
+	s.scene.cloth.shear_compliance = 1e33f;
 	CHECK(refused_naming(run_setup(&s, 1), "shear_compliance"));
-	s = make_setup("hang"); s.grab = true; s.target = (weft_vec3){0, 0, 1e30f};
+	s = make_setup("hang");
+	s.grab = true;
+	s.target = (weft_vec3){0, 0, 1e30f};
 	CHECK(refused_naming(run_setup(&s, 1), "target"));
 
 	// The same ranges on a live world (set_def validates like creation).
@@ -143,38 +188,55 @@ TEST(degenerate_cloths) {
 	weft_world* world = NULL;
 	weft_cloth_def c;
 
-	c = cd; c.axis_v = c.axis_u;
+	c = cd;
+	c.axis_v = c.axis_u;
 	CHECK(refused_naming(weft_world_create(&wd, &c, &world), "axis"));
 	CHECK(world == NULL);
-	c = cd; c.axis_v = (weft_vec3){-1, 0, 0}; // antiparallel: no area either
+	c = cd;
+	c.axis_v = (weft_vec3){-1, 0, 0}; // antiparallel: no area either
 	CHECK(refused_naming(weft_world_create(&wd, &c, &world), "axis"));
-	c = cd; c.axis_v = (weft_vec3){cosf(0.4f), sinf(0.4f), 0}; // 23° apart
+	c = cd;
+	c.axis_v = (weft_vec3){cosf(0.4f), sinf(0.4f), 0}; // 23° apart
 	CHECK(refused_naming(weft_world_create(&wd, &c, &world), "axis"));
-	c = cd; c.axis_v = (weft_vec3){cosf(0.6f), -sinf(0.6f), 0}; // 34° apart: a sheared cloth is fine
+	c = cd;
+	c.axis_v = (weft_vec3){cosf(0.6f), -sinf(0.6f), 0}; // 34° apart: a sheared cloth is fine
 	CHECK(weft_world_create(&wd, &c, &world) == WEFT_OK);
 	weft_world_destroy(world);
 
-	c = cd; c.size_u = c.size_v = 1e-30f; c.origin = (weft_vec3){1e20f, 0, 0};
+	c = cd;
+	c.size_u = c.size_v = 1e-30f;
+	c.origin = (weft_vec3){1e20f, 0, 0};
 	CHECK(weft_world_create(&wd, &c, &world) == WEFT_ERROR_INVALID_ARGUMENT && world == NULL);
-	c = cd; c.size_u = 1e-30f;
+	c = cd;
+	c.size_u = 1e-30f;
 	CHECK(refused_naming(weft_world_create(&wd, &c, &world), "size_u"));
-	c = cd; c.size_v = 1e-6f;
+	c = cd;
+	c.size_v = 1e-6f;
 	CHECK(refused_naming(weft_world_create(&wd, &c, &world), "size_v"));
-	c = cd; c.origin = (weft_vec3){5e4f, 0, 0}; // 1 m of 32 particles, 50 km out: spacing under 80 ulps
+	c = cd;
+	c.origin = (weft_vec3){5e4f, 0, 0}; // 1 m of 32 particles, 50 km out: spacing under 80 ulps
 	CHECK(refused_naming(weft_world_create(&wd, &c, &world), "size_u"));
-	c = cd; c.origin = (weft_vec3){0, 0, 2e5f};
+	c = cd;
+	c.origin = (weft_vec3){0, 0, 2e5f};
 	CHECK(refused_naming(weft_world_create(&wd, &c, &world), "origin"));
-	c = cd; c.mass = 1e-6f; c.width = c.height = 1024; // 1e-12 kg a particle
+	c = cd;
+	c.mass = 1e-6f;
+	c.width = c.height = 1024; // 1e-12 kg a particle
 	CHECK(refused_naming(weft_world_create(&wd, &c, &world), "mass"));
 
 	// Just inside the limits: built, stepped, finite, with a finite stretch.
-	c = cd; c.width = c.height = 8; c.origin = (weft_vec3){9e4f, 9e4f, -9e4f}; c.size_u = c.size_v = 7.5f;
+	c = cd;
+	c.width = c.height = 8;
+	c.origin = (weft_vec3){9e4f, 9e4f, -9e4f};
+	c.size_u = c.size_v = 7.5f;
 	wd.ground_enabled = false;
 	CHECK(weft_world_create(&wd, &c, &world) == WEFT_OK);
 	for (int f = 0; f < 5; ++f) CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
 	CHECK(weft_world_is_finite(world) && isfinite(weft_world_max_stretch(world)));
 	weft_world_destroy(world);
-	c = cd; c.width = c.height = 8; c.size_u = c.size_v = 2e-4f; // spacing 2.9e-5 m, the limit 2.5e-5 m
+	c = cd;
+	c.width = c.height = 8;
+	c.size_u = c.size_v = 2e-4f; // spacing 2.9e-5 m, the limit 2.5e-5 m
 	CHECK(weft_world_create(&wd, &c, &world) == WEFT_OK);
 	CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
 	CHECK(weft_world_is_finite(world) && isfinite(weft_world_max_stretch(world)));
@@ -194,7 +256,8 @@ TEST(non_finite_world_fails_the_step) {
 	CHECK(isnan(weft_world_max_stretch(world)));
 	int32_t particle = 5;
 	float distance = 0.0f;
-	CHECK(weft_world_raycast(world, (weft_vec3){0.05f, 10.0f, 0.03f}, (weft_vec3){0, -1, 0}, &particle, &distance) == WEFT_OK);
+	CHECK(weft_world_raycast(world, (weft_vec3){0.05f, 10.0f, 0.03f}, (weft_vec3){0, -1, 0}, &particle, &distance) ==
+	      WEFT_OK);
 	CHECK(particle == -1 && !isnan(distance));
 
 	CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_ERROR_NON_FINITE);
@@ -210,13 +273,15 @@ TEST(non_finite_world_fails_the_step) {
 	CHECK(weft_world_state_hash(world) == hash && weft_world_frame(world) == frame);
 	particle = 5;
 	distance = 0.0f;
-	CHECK(weft_world_raycast(world, (weft_vec3){0.05f, 10.0f, 0.03f}, (weft_vec3){0, -1, 0}, &particle, &distance) == WEFT_OK);
+	CHECK(weft_world_raycast(world, (weft_vec3){0.05f, 10.0f, 0.03f}, (weft_vec3){0, -1, 0}, &particle, &distance) ==
+	      WEFT_OK);
 	CHECK(particle == -1 && !isnan(distance));
 
 	weft_world_reset(world);
 	CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
 	CHECK(weft_world_is_finite(world));
-	CHECK(weft_world_raycast(world, (weft_vec3){0.05f, 10.0f, 0.03f}, (weft_vec3){0, -1, 0}, &particle, &distance) == WEFT_OK);
+	CHECK(weft_world_raycast(world, (weft_vec3){0.05f, 10.0f, 0.03f}, (weft_vec3){0, -1, 0}, &particle, &distance) ==
+	      WEFT_OK);
 	CHECK(particle >= 0 && isfinite(distance));
 
 	// Velocities: an infinite one reaches the positions within the step; either name is the truth.
@@ -228,7 +293,8 @@ TEST(non_finite_world_fails_the_step) {
 	// A ray from far away on a finite world: a hit or none, never a NaN distance.
 	CHECK(weft_world_create_scene("hang", 16, &world) == WEFT_OK);
 	particle = 5;
-	CHECK(weft_world_raycast(world, (weft_vec3){0, 1.0f, 3e38f}, (weft_vec3){0, 0, -1}, &particle, &distance) == WEFT_OK);
+	CHECK(weft_world_raycast(world, (weft_vec3){0, 1.0f, 3e38f}, (weft_vec3){0, 0, -1}, &particle, &distance) ==
+	      WEFT_OK);
 	CHECK(!isnan(distance) && (particle == -1 || isfinite(distance)));
 	weft_world_destroy(world);
 }
@@ -244,16 +310,28 @@ typedef struct range {
 	float below, above; // just outside (NAN = no such side): refused, naming the field
 } range;
 
-static void set_gravity(setup* s, float v) { s->scene.world.gravity = (weft_vec3){0, -v, 0}; s->scene.world.max_speed = 0; }
+static void set_gravity(setup* s, float v) {
+	s->scene.world.gravity = (weft_vec3){0, -v, 0};
+	s->scene.world.max_speed = 0;
+}
 static void set_gravity_side(setup* s, float v) {
 	s->scene.world.gravity = (weft_vec3){v * 0.57735f, v * 0.57735f, -v * 0.57735f};
 	s->scene.world.max_speed = 0;
 }
-static void set_wind(setup* s, float v) { s->scene.world.wind = (weft_vec3){v * 0.6f, 0, v * 0.8f}; s->scene.world.drag = 10.0f; }
-static void set_drag(setup* s, float v) { s->scene.world.drag = v; s->scene.world.wind = (weft_vec3){-1000, 0, 0}; }
+static void set_wind(setup* s, float v) {
+	s->scene.world.wind = (weft_vec3){v * 0.6f, 0, v * 0.8f};
+	s->scene.world.drag = 10.0f;
+}
+static void set_drag(setup* s, float v) {
+	s->scene.world.drag = v;
+	s->scene.world.wind = (weft_vec3){-1000, 0, 0};
+}
 static void set_damping(setup* s, float v) { s->scene.world.damping = v; }
 static void set_max_speed(setup* s, float v) { s->scene.world.max_speed = v; }
-static void set_ground(setup* s, float v) { s->scene.world.ground_height = v; s->scene.world.ground_enabled = true; }
+static void set_ground(setup* s, float v) {
+	s->scene.world.ground_height = v;
+	s->scene.world.ground_enabled = true;
+}
 static void set_friction(setup* s, float v) { s->scene.world.friction = v; }
 static void set_margin(setup* s, float v) { s->scene.world.collision_margin = v; }
 static void set_substeps(setup* s, float v) { s->scene.world.substeps = (int32_t)v; }
@@ -276,15 +354,24 @@ static void set_mass(setup* s, float v) { s->scene.cloth.mass = v; }
 static void set_stretch(setup* s, float v) { s->scene.cloth.stretch_compliance = v; }
 static void set_shear(setup* s, float v) { s->scene.cloth.shear_compliance = v; }
 static void set_bend(setup* s, float v) { s->scene.cloth.bend_compliance = v; }
-static void set_thickness(setup* s, float v) { s->scene.cloth.thickness = v; s->scene.world.self_collision = true; }
+static void set_thickness(setup* s, float v) {
+	s->scene.cloth.thickness = v;
+	s->scene.world.self_collision = true;
+}
 static void add_sphere(setup* s) {
 	if (s->scene.sphere_count == 0) {
 		s->scene.spheres[0] = weft_default_sphere_def();
 		s->scene.sphere_count = 1;
 	}
 }
-static void set_center(setup* s, float v) { add_sphere(s); s->scene.spheres[0].center = (weft_vec3){-v, v, v}; }
-static void set_radius(setup* s, float v) { add_sphere(s); s->scene.spheres[0].radius = v; }
+static void set_center(setup* s, float v) {
+	add_sphere(s);
+	s->scene.spheres[0].center = (weft_vec3){-v, v, v};
+}
+static void set_radius(setup* s, float v) {
+	add_sphere(s);
+	s->scene.spheres[0].radius = v;
+}
 static void set_amplitude(setup* s, float v) {
 	add_sphere(s);
 	s->scene.spheres[0].motion_amplitude = (weft_vec3){v, v, -v};
@@ -295,9 +382,18 @@ static void set_frequency(setup* s, float v) {
 	s->scene.spheres[0].motion_frequency = v;
 	s->scene.spheres[0].motion_amplitude = (weft_vec3){0, 1e4f, 0};
 }
-static void set_compliance(setup* s, float v) { s->set_compliance = true; s->compliance = v; }
-static void set_target(setup* s, float v) { s->grab = true; s->target = (weft_vec3){v, -v, v}; }
-static void set_move(setup* s, float v) { s->grab = true; s->move_target = (weft_vec3){-v, v, -v}; }
+static void set_compliance(setup* s, float v) {
+	s->set_compliance = true;
+	s->compliance = v;
+}
+static void set_target(setup* s, float v) {
+	s->grab = true;
+	s->target = (weft_vec3){v, -v, v};
+}
+static void set_move(setup* s, float v) {
+	s->grab = true;
+	s->move_target = (weft_vec3){-v, v, -v};
+}
 static void set_dt(setup* s, float v) { s->dt = v; }
 
 static const range ranges[] = {
@@ -384,12 +480,20 @@ TEST(extremes_of_every_range) {
 		for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; ++k) {
 			const range* r = &ranges[k];
 			setup s;
-			s = make_setup(names[n]); r->set(&s, r->lo); CHECK(steps_finite(&s, r->field, r->lo));
-			s = make_setup(names[n]); r->set(&s, r->hi); CHECK(steps_finite(&s, r->field, r->hi));
+			s = make_setup(names[n]);
+			r->set(&s, r->lo);
+			CHECK(steps_finite(&s, r->field, r->lo));
+			s = make_setup(names[n]);
+			r->set(&s, r->hi);
+			CHECK(steps_finite(&s, r->field, r->hi));
 			if (!isnan(r->below)) {
-				s = make_setup(names[n]); r->set(&s, r->below); CHECK(refused_naming(run_setup(&s, 2), r->field));
+				s = make_setup(names[n]);
+				r->set(&s, r->below);
+				CHECK(refused_naming(run_setup(&s, 2), r->field));
 			}
-			s = make_setup(names[n]); r->set(&s, r->above); CHECK(refused_naming(run_setup(&s, 2), r->field));
+			s = make_setup(names[n]);
+			r->set(&s, r->above);
+			CHECK(refused_naming(run_setup(&s, 2), r->field));
 		}
 	}
 	extreme_combinations(names);
