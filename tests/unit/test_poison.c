@@ -71,69 +71,137 @@ static bool refused_or_finite(const setup* s, const char* field) {
 	return ok;
 }
 
+// ---- the extremes of every range -----------------------------------------------------------------
+
+typedef void (*setter)(setup* s, float value);
+
+typedef struct range {
+	const char* field;
+	setter set;
+	float lo, hi;       // accepted extremes: both step finite
+	float below, above; // just outside (NAN = no such side): refused, naming the field
+} range;
+
+static void set_gravity(setup* s, float v) {
+	s->scene.world.gravity = (weft_vec3){0, -v, 0};
+	s->scene.world.max_speed = 0;
+}
+static void set_gravity_side(setup* s, float v) {
+	s->scene.world.gravity = (weft_vec3){v * 0.57735f, v * 0.57735f, -v * 0.57735f};
+	s->scene.world.max_speed = 0;
+}
+static void set_wind(setup* s, float v) {
+	s->scene.world.wind = (weft_vec3){v * 0.6f, 0, v * 0.8f};
+	s->scene.world.drag = 10.0f;
+}
+static void set_drag(setup* s, float v) {
+	s->scene.world.drag = v;
+	s->scene.world.wind = (weft_vec3){-1000, 0, 0};
+}
+static void set_damping(setup* s, float v) { s->scene.world.damping = v; }
+static void set_max_speed(setup* s, float v) { s->scene.world.max_speed = v; }
+static void set_ground(setup* s, float v) {
+	s->scene.world.ground_height = v;
+	s->scene.world.ground_enabled = true;
+}
+static void set_friction(setup* s, float v) { s->scene.world.friction = v; }
+static void set_margin(setup* s, float v) { s->scene.world.collision_margin = v; }
+static void set_substeps(setup* s, float v) { s->scene.world.substeps = (int32_t)v; }
+static void set_iterations(setup* s, float v) { s->scene.world.iterations = (int32_t)v; }
+static void set_pin_velocity(setup* s, float v) {
+	s->scene.world.pin_velocity = (weft_vec3){v, -v, v};
+	s->scene.world.pin_motion_time = 1e4f;
+}
+static void set_pin_time(setup* s, float v) {
+	s->scene.world.pin_motion_time = v;
+	s->scene.world.pin_velocity = (weft_vec3){1e3f, 0, 0};
+}
+static void set_size_u(setup* s, float v) { s->scene.cloth.size_u = v; }
+static void set_size_v(setup* s, float v) { s->scene.cloth.size_v = v; }
+static void set_origin(setup* s, float v) {
+	s->scene.cloth.origin = (weft_vec3){v, -v, v};
+	s->scene.cloth.size_u = s->scene.cloth.size_v = 10.0f; // a spacing float32 holds out there
+}
+static void set_mass(setup* s, float v) { s->scene.cloth.mass = v; }
+static void set_stretch(setup* s, float v) { s->scene.cloth.stretch_compliance = v; }
+static void set_shear(setup* s, float v) { s->scene.cloth.shear_compliance = v; }
+static void set_bend(setup* s, float v) { s->scene.cloth.bend_compliance = v; }
+static void set_thickness(setup* s, float v) {
+	s->scene.cloth.thickness = v;
+	s->scene.world.self_collision = true;
+}
+static void add_sphere(setup* s) {
+	if (s->scene.sphere_count == 0) {
+		s->scene.spheres[0] = weft_default_sphere_def();
+		s->scene.sphere_count = 1;
+	}
+}
+static void set_center(setup* s, float v) {
+	add_sphere(s);
+	s->scene.spheres[0].center = (weft_vec3){-v, v, v};
+}
+static void set_radius(setup* s, float v) {
+	add_sphere(s);
+	s->scene.spheres[0].radius = v;
+}
+static void set_amplitude(setup* s, float v) {
+	add_sphere(s);
+	s->scene.spheres[0].motion_amplitude = (weft_vec3){v, v, -v};
+	s->scene.spheres[0].motion_frequency = 999.0f;
+}
+static void set_frequency(setup* s, float v) {
+	add_sphere(s);
+	s->scene.spheres[0].motion_frequency = v;
+	s->scene.spheres[0].motion_amplitude = (weft_vec3){0, 1e4f, 0};
+}
+static void set_compliance(setup* s, float v) {
+	s->set_compliance = true;
+	s->compliance = v;
+}
+static void set_target(setup* s, float v) {
+	s->grab = true;
+	s->target = (weft_vec3){v, -v, v};
+}
+static void set_move(setup* s, float v) {
+	s->grab = true;
+	s->move_target = (weft_vec3){-v, v, -v};
+}
+static void set_dt(setup* s, float v) { s->dt = v; }
+
 // Each value the issue measured poisoning a world, on every scene.
+typedef struct measured {
+	const char* field;
+	setter set;
+	float value;
+} measured;
+
+static const measured measured_values[] = {
+    {"dt", set_dt, 1e-30f},
+    {"stretch_compliance", set_stretch, 1e33f},
+    {"bend_compliance", set_bend, 1e33f},
+    {"compliance", set_compliance, 1e33f},
+    {"mass", set_mass, FLT_TRUE_MIN},
+    {"gravity", set_gravity, FLT_MAX}, // downwards, with no speed clamp
+    {"wind", set_wind, 1e30f},
+    {"drag", set_drag, 1e30f},
+    {"damping", set_damping, 1e30f},
+    {"ground_height", set_ground, 1e30f},
+    {"max_speed", set_max_speed, 1e30f},
+    {"target", set_target, 1e30f},
+    {"target", set_move, 1e30f},
+    {"origin", set_origin, 1e20f},
+    {"center", set_center, 1e30f},
+    {"motion_amplitude", set_amplitude, 1e30f},
+};
+
 TEST(measured_values_refused_or_finite) {
 	const char* const* names = weft_scene_names();
 	for (int n = 0; names[n] != NULL; ++n) {
-		setup s;
-		s = make_setup(names[n]);
-		s.dt = 1e-30f;
-		CHECK(refused_or_finite(&s, "dt"));
-		s = make_setup(names[n]);
-		s.scene.cloth.stretch_compliance = 1e33f;
-		CHECK(refused_or_finite(&s, "stretch_compliance"));
-		s = make_setup(names[n]);
-		s.scene.cloth.bend_compliance = 1e33f;
-		CHECK(refused_or_finite(&s, "bend_compliance"));
-		s = make_setup(names[n]);
-		s.set_compliance = true;
-		s.compliance = 1e33f;
-		CHECK(refused_or_finite(&s, "compliance"));
-		s = make_setup(names[n]);
-		s.scene.cloth.mass = FLT_TRUE_MIN;
-		CHECK(refused_or_finite(&s, "mass"));
-		s = make_setup(names[n]);
-		s.scene.world.gravity.y = -FLT_MAX;
-		s.scene.world.max_speed = 0.0f;
-		CHECK(refused_or_finite(&s, "gravity"));
-		s = make_setup(names[n]);
-		s.scene.world.wind.x = 1e30f;
-		s.scene.world.drag = 1.0f;
-		CHECK(refused_or_finite(&s, "wind"));
-		s = make_setup(names[n]);
-		s.scene.world.drag = 1e30f;
-		s.scene.world.wind.x = 1.0f;
-		CHECK(refused_or_finite(&s, "drag"));
-		s = make_setup(names[n]);
-		s.scene.world.damping = 1e30f;
-		CHECK(refused_or_finite(&s, "damping"));
-		s = make_setup(names[n]);
-		s.scene.world.ground_height = 1e30f;
-		CHECK(refused_or_finite(&s, "ground_height"));
-		s = make_setup(names[n]);
-		s.scene.world.max_speed = 1e30f;
-		CHECK(refused_or_finite(&s, "max_speed"));
-		s = make_setup(names[n]);
-		s.grab = true;
-		s.target = (weft_vec3){1e30f, 0, 0};
-		CHECK(refused_or_finite(&s, "target"));
-		s = make_setup(names[n]);
-		s.grab = true;
-		s.move_target = (weft_vec3){0, -1e30f, 0};
-		CHECK(refused_or_finite(&s, "target"));
-		s = make_setup(names[n]);
-		s.scene.cloth.origin = (weft_vec3){1e20f, 0, 0};
-		CHECK(refused_or_finite(&s, "origin"));
-		s = make_setup(names[n]);
-		s.scene.spheres[0] = weft_default_sphere_def();
-		s.scene.sphere_count = 1;
-		s.scene.spheres[0].center.y = 1e30f;
-		CHECK(refused_or_finite(&s, "center"));
-		s = make_setup(names[n]);
-		s.scene.spheres[0] = weft_default_sphere_def();
-		s.scene.sphere_count = 1;
-		s.scene.spheres[0].motion_amplitude.x = 1e30f;
-		CHECK(refused_or_finite(&s, "motion_amplitude"));
+		for (size_t k = 0; k < sizeof measured_values / sizeof measured_values[0]; ++k) {
+			setup s = make_setup(names[n]);
+			measured_values[k].set(&s, measured_values[k].value);
+			CHECK(refused_or_finite(&s, measured_values[k].field));
+		}
 	}
 }
 
@@ -298,103 +366,6 @@ TEST(non_finite_world_fails_the_step) {
 	CHECK(!isnan(distance) && (particle == -1 || isfinite(distance)));
 	weft_world_destroy(world);
 }
-
-// ---- the extremes of every range -----------------------------------------------------------------
-
-typedef void (*setter)(setup* s, float value);
-
-typedef struct range {
-	const char* field;
-	setter set;
-	float lo, hi;       // accepted extremes: both step finite
-	float below, above; // just outside (NAN = no such side): refused, naming the field
-} range;
-
-static void set_gravity(setup* s, float v) {
-	s->scene.world.gravity = (weft_vec3){0, -v, 0};
-	s->scene.world.max_speed = 0;
-}
-static void set_gravity_side(setup* s, float v) {
-	s->scene.world.gravity = (weft_vec3){v * 0.57735f, v * 0.57735f, -v * 0.57735f};
-	s->scene.world.max_speed = 0;
-}
-static void set_wind(setup* s, float v) {
-	s->scene.world.wind = (weft_vec3){v * 0.6f, 0, v * 0.8f};
-	s->scene.world.drag = 10.0f;
-}
-static void set_drag(setup* s, float v) {
-	s->scene.world.drag = v;
-	s->scene.world.wind = (weft_vec3){-1000, 0, 0};
-}
-static void set_damping(setup* s, float v) { s->scene.world.damping = v; }
-static void set_max_speed(setup* s, float v) { s->scene.world.max_speed = v; }
-static void set_ground(setup* s, float v) {
-	s->scene.world.ground_height = v;
-	s->scene.world.ground_enabled = true;
-}
-static void set_friction(setup* s, float v) { s->scene.world.friction = v; }
-static void set_margin(setup* s, float v) { s->scene.world.collision_margin = v; }
-static void set_substeps(setup* s, float v) { s->scene.world.substeps = (int32_t)v; }
-static void set_iterations(setup* s, float v) { s->scene.world.iterations = (int32_t)v; }
-static void set_pin_velocity(setup* s, float v) {
-	s->scene.world.pin_velocity = (weft_vec3){v, -v, v};
-	s->scene.world.pin_motion_time = 1e4f;
-}
-static void set_pin_time(setup* s, float v) {
-	s->scene.world.pin_motion_time = v;
-	s->scene.world.pin_velocity = (weft_vec3){1e3f, 0, 0};
-}
-static void set_size_u(setup* s, float v) { s->scene.cloth.size_u = v; }
-static void set_size_v(setup* s, float v) { s->scene.cloth.size_v = v; }
-static void set_origin(setup* s, float v) {
-	s->scene.cloth.origin = (weft_vec3){v, -v, v};
-	s->scene.cloth.size_u = s->scene.cloth.size_v = 10.0f; // a spacing float32 holds out there
-}
-static void set_mass(setup* s, float v) { s->scene.cloth.mass = v; }
-static void set_stretch(setup* s, float v) { s->scene.cloth.stretch_compliance = v; }
-static void set_shear(setup* s, float v) { s->scene.cloth.shear_compliance = v; }
-static void set_bend(setup* s, float v) { s->scene.cloth.bend_compliance = v; }
-static void set_thickness(setup* s, float v) {
-	s->scene.cloth.thickness = v;
-	s->scene.world.self_collision = true;
-}
-static void add_sphere(setup* s) {
-	if (s->scene.sphere_count == 0) {
-		s->scene.spheres[0] = weft_default_sphere_def();
-		s->scene.sphere_count = 1;
-	}
-}
-static void set_center(setup* s, float v) {
-	add_sphere(s);
-	s->scene.spheres[0].center = (weft_vec3){-v, v, v};
-}
-static void set_radius(setup* s, float v) {
-	add_sphere(s);
-	s->scene.spheres[0].radius = v;
-}
-static void set_amplitude(setup* s, float v) {
-	add_sphere(s);
-	s->scene.spheres[0].motion_amplitude = (weft_vec3){v, v, -v};
-	s->scene.spheres[0].motion_frequency = 999.0f;
-}
-static void set_frequency(setup* s, float v) {
-	add_sphere(s);
-	s->scene.spheres[0].motion_frequency = v;
-	s->scene.spheres[0].motion_amplitude = (weft_vec3){0, 1e4f, 0};
-}
-static void set_compliance(setup* s, float v) {
-	s->set_compliance = true;
-	s->compliance = v;
-}
-static void set_target(setup* s, float v) {
-	s->grab = true;
-	s->target = (weft_vec3){v, -v, v};
-}
-static void set_move(setup* s, float v) {
-	s->grab = true;
-	s->move_target = (weft_vec3){-v, v, -v};
-}
-static void set_dt(setup* s, float v) { s->dt = v; }
 
 static const range ranges[] = {
     {"gravity", set_gravity, -1000.0f, 1000.0f, NAN, 1001.0f},
