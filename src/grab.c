@@ -80,8 +80,9 @@ weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 targe
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "no particle %d (the cloth has %d)", (int)particle,
 		                 (int)world->particle_count);
 	}
-	if (!weft_is_finite_vec3(target)) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "grab target must be finite");
+	weft_result result = weft_validate_position(target, "grab target");
+	if (result != WEFT_OK) {
+		return result;
 	}
 	weft_world_release(world);
 	world->grabbed = particle;
@@ -95,8 +96,9 @@ weft_result weft_world_grab_move(weft_world* world, weft_vec3 target) {
 	if (world == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
 	}
-	if (!weft_is_finite_vec3(target)) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "grab target must be finite");
+	weft_result result = weft_validate_position(target, "grab target");
+	if (result != WEFT_OK) {
+		return result;
 	}
 	if (world->grabbed < 0) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "nothing is grabbed");

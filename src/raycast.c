@@ -16,29 +16,32 @@ weft_result weft_world_raycast(const weft_world* world, weft_vec3 origin, weft_v
 	const float* x = world->positions;
 	float best_t = INFINITY;
 	int32_t best = -1;
-	for (int32_t t = 0; t < world->index_count; t += 3) {
+	// A world that went NaN has no surface to hit (and NaN would slip through the tests below).
+	const int32_t triangles = weft_world_is_finite(world) ? world->index_count : 0;
+	for (int32_t t = 0; t < triangles; t += 3) {
 		const uint32_t corner[3] = {world->indices[t], world->indices[t + 1], world->indices[t + 2]};
 		const weft_vec3 a = weft_load3(&x[4 * corner[0]]), b = weft_load3(&x[4 * corner[1]]),
 		                c = weft_load3(&x[4 * corner[2]]);
 		weft_vec3 e1 = weft_sub(b, a), e2 = weft_sub(c, a);
 		weft_vec3 pvec = weft_cross(direction, e2);
 		float det = weft_dot(e1, pvec);
-		if (fabsf(det) < 1e-12f) {
+		// Every test is written to fail for NaN (a far ray can overflow to inf − inf).
+		if (!(fabsf(det) >= 1e-12f)) {
 			continue;
 		}
 		float inverse_det = 1.0f / det;
 		weft_vec3 tvec = weft_sub(origin, a);
 		float u = weft_dot(tvec, pvec) * inverse_det;
-		if (u < 0.0f || u > 1.0f) {
+		if (!(u >= 0.0f && u <= 1.0f)) {
 			continue;
 		}
 		weft_vec3 qvec = weft_cross(tvec, e1);
 		float v = weft_dot(direction, qvec) * inverse_det;
-		if (v < 0.0f || u + v > 1.0f) {
+		if (!(v >= 0.0f && u + v <= 1.0f)) {
 			continue;
 		}
 		float hit = weft_dot(e2, qvec) * inverse_det;
-		if (hit <= 0.0f || hit >= best_t) {
+		if (!(hit > 0.0f && hit < best_t)) {
 			continue;
 		}
 		best_t = hit;

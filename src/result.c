@@ -15,6 +15,7 @@ const char* weft_result_string(weft_result result) {
 	case WEFT_ERROR_OUT_OF_MEMORY: return "out of memory";
 	case WEFT_ERROR_PARSE: return "parse error";
 	case WEFT_ERROR_IO: return "i/o error";
+	case WEFT_ERROR_NON_FINITE: return "non-finite";
 	}
 	return "unknown result";
 }

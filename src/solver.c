@@ -340,8 +340,12 @@ weft_result weft_world_step(weft_world* world, float dt) {
 	if (world == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
 	}
-	if (!isfinite(dt) || dt <= 0.0f || dt > 0.1f) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "frame dt must be in (0, 0.1] s (got %g)", (double)dt);
+	if (!(dt >= WEFT_MIN_FRAME_DT && dt <= WEFT_MAX_FRAME_DT)) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "frame dt must be in [%g, %g] s (got %g)",
+		                 (double)WEFT_MIN_FRAME_DT, (double)WEFT_MAX_FRAME_DT, (double)dt);
+	}
+	if (world->non_finite && weft_check_finite(world) != WEFT_OK) {
+		return WEFT_ERROR_NON_FINITE; // left as it was for inspection; the message names what is bad
 	}
 	const float h = dt / (float)world->def.substeps;
 	world->tether_scale = weft_grab_tether_scale(world);
@@ -355,5 +359,8 @@ weft_result weft_world_step(weft_world* world, float dt) {
 	}
 	world->time += (double)dt;
 	world->frame++;
-	return WEFT_OK;
+	// One pass over the state: a world that went NaN says so instead of stepping on silently.
+	weft_result result = weft_check_finite(world);
+	world->non_finite = result != WEFT_OK;
+	return result;
 }

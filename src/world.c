@@ -201,9 +201,9 @@ weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type ty
 	if (type < WEFT_STRETCH || type > WEFT_BEND) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown constraint type %d", (int)type);
 	}
-	if (!isfinite(compliance) || compliance < 0.0f) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "compliance must be finite and >= 0 (got %g)",
-		                 (double)compliance);
+	weft_result result = weft_validate_compliance(compliance, "compliance");
+	if (result != WEFT_OK) {
+		return result;
 	}
 	for (int32_t k = 0; k < world->constraint_count; ++k) {
 		if (world->types[k] == (uint8_t)type) {

@@ -68,6 +68,7 @@ struct weft_world {
 
 	int64_t substeps_run; // since creation or reset
 	bool stepped;         // this substep is not the first one (the leapfrog's half kick)
+	bool non_finite; // the last step found the state NaN or infinite (steps refuse until it is finite)
 	double pin_time; // s of pin motion so far (the clock of the pins' scripted path)
 	double time;
 	int64_t frame;
@@ -90,6 +91,13 @@ bool weft_is_finite_vec3(weft_vec3 v);
 weft_result weft_validate_world_def(const weft_world_def* def);
 weft_result weft_validate_cloth_def(const weft_cloth_def* def);
 weft_result weft_validate_sphere_def(const weft_sphere_def* def);
+// [0, WEFT_MAX_COMPLIANCE]; field names the value in the message.
+weft_result weft_validate_compliance(float compliance, const char* field);
+// Each component within ±WEFT_MAX_COORDINATE; field names the value in the message.
+weft_result weft_validate_position(weft_vec3 position, const char* field);
+// WEFT_OK if every position and velocity is finite, else WEFT_ERROR_NON_FINITE naming the first bad
+// one (diagnostics.c).
+weft_result weft_check_finite(const weft_world* world);
 
 // Cloth building (cloth.c): fills particles, constraints with colour hints, UVs, indices.
 weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);

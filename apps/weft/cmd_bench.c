@@ -39,7 +39,13 @@ int command_bench(int argc, char** argv) {
 	double start = clock_seconds();
 	for (int64_t f = 0; f < frames; ++f) {
 		double t0 = clock_seconds();
-		weft_world_step(world, setup.frame_dt);
+		if (weft_world_step(world, setup.frame_dt) != WEFT_OK) {
+			progress_finish(&bar);
+			cli_error("step %lld: %s", (long long)f + 1, weft_last_error());
+			free(frame_ms);
+			weft_world_destroy(world);
+			return 1;
+		}
 		frame_ms[f] = 1e3 * (clock_seconds() - t0);
 		progress_update(&bar, f + 1);
 	}

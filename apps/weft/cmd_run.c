@@ -47,7 +47,11 @@ int command_run(int argc, char** argv) {
 	int written = 0;
 	progress bar = progress_start("run", frames);
 	for (int64_t f = 1; f <= frames && code == 0; ++f) {
-		weft_world_step(setup.world, setup.frame_dt);
+		if (weft_world_step(setup.world, setup.frame_dt) != WEFT_OK) {
+			cli_error("step %lld: %s", (long long)f, weft_last_error());
+			code = 1;
+			break;
+		}
 		if (f % every == 0 || f == frames) {
 			snprintf(path, sizeof path, "%s/cloth_%04lld.obj", directory, (long long)f);
 			if (!export_cloth_obj(setup.world, path)) {

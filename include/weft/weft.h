@@ -26,6 +26,8 @@ typedef enum weft_result {
 	WEFT_ERROR_OUT_OF_MEMORY,    ///< the allocator returned NULL
 	WEFT_ERROR_PARSE,            ///< malformed input file (the message names file:line and why)
 	WEFT_ERROR_IO,               ///< a file could not be opened, read or written
+	WEFT_ERROR_NON_FINITE,       ///< the world's state went NaN or infinite (the message names the quantity
+	                             ///< and the particle); the world is left as it is until reset
 } weft_result;
 
 /// Short fixed name of a result code ("ok", "invalid argument", ...). Never NULL.
@@ -72,42 +74,63 @@ typedef enum weft_constraint_type {
 /// Most threads a world steps on (weft_world_def.thread_count).
 #define WEFT_MAX_THREADS 64
 
+/// Ranges. Every value inside them keeps a world finite, at their worst combination too (e.g. gravity
+/// 1000 m/s² with no speed clamp, the ground 100 km above the cloth, the shortest substep of 1e-9 s);
+/// a value outside is refused with WEFT_ERROR_INVALID_ARGUMENT and a message that names the field.
+/// Positions (cloth origin, ground height, sphere centres, grab targets): each component within this, m.
+#define WEFT_MAX_COORDINATE 1e5f
+/// Shortest frame weft_world_step takes, s (with 1000 substeps, a substep of 1e-9 s).
+#define WEFT_MIN_FRAME_DT 1e-6f
+/// Longest frame weft_world_step takes, s.
+#define WEFT_MAX_FRAME_DT 0.1f
+/// Largest constraint compliance, m/N (a cloth this soft is already limp).
+#define WEFT_MAX_COMPLIANCE 1.0f
+
 /// Global simulation settings.
 typedef struct weft_world_def {
-	weft_vec3 gravity;      ///< m/s², default (0, -9.81, 0)
-	int32_t substeps;       ///< substeps per frame (≥1), default 10
-	int32_t iterations;     ///< solver iterations per substep (≥1), default 1
-	float damping;          ///< linear velocity damping in 1/s (≥0), default 0.5
-	weft_vec3 wind;         ///< wind velocity in m/s, default 0
-	float drag;             ///< air drag towards the wind velocity, 1/s (≥0), default 0 (still air; the flag scene uses 1.5)
-	float max_speed;        ///< particle speed clamp in m/s (0 = no clamp), default 30
+	weft_vec3 gravity;      ///< m/s², magnitude ≤ 1000, default (0, -9.81, 0)
+	int32_t substeps;       ///< substeps per frame, 1..1000, default 10
+	int32_t iterations;     ///< solver iterations per substep, 1..1000, default 1
+	float damping;          ///< linear velocity damping in 1/s, [0, 1000], default 0.5
+	weft_vec3 wind;         ///< wind velocity in m/s, magnitude ≤ 1000, default 0
+	float drag;             ///< air drag towards the wind velocity, 1/s, [0, 10] (drag × substep ≤ 1 at the
+	                        ///< longest substep, 0.1 s: never overshoots), default 0 (still air; the flag
+	                        ///< scene uses 1.5)
+	float max_speed;        ///< particle speed clamp in m/s, [0, 10000] (0 = no clamp), default 30
 	bool ground_enabled;    ///< collide with the plane y = ground_height, default true
-	float ground_height;    ///< m, default 0
+	float ground_height;    ///< m, within ±WEFT_MAX_COORDINATE, default 0
 	float friction;         ///< Coulomb-like friction of ground/sphere/mesh contacts [0,1], default 0.4
-	float collision_margin; ///< particles are kept this far outside colliders, m, default 0.005
+	float collision_margin; ///< particles are kept this far outside colliders, m, [0, 1), default 0.005
 	bool tethers;           ///< long-range attachments to pinned particles (limit stretch), default true
 	bool self_collision;    ///< the cloth keeps its thickness between its own layers (spatial hash), default false
-	weft_vec3 pin_velocity; ///< m/s: pinned particles move from their rest position at this velocity...
+	weft_vec3 pin_velocity; ///< m/s, each component within ±1000: pinned particles move from their rest
+	                        ///< position at this velocity...
 	float pin_motion_time;  ///< ...for this many s of simulated time after creation or reset, then stay
-	                        ///< (0 = pins never move, the default; ≤ 1e4 s)
+	                        ///< ([0, 1e4] s; 0 = pins never move, the default)
 	int32_t thread_count;   ///< threads that step the world (1 = serial, ≤ WEFT_MAX_THREADS), default 1
 	weft_allocator allocator;
 } weft_world_def;
 
 /// The cloth grid. Particle (i, j) sits at origin + axis_u * size_u * i/(width-1)
 /// + axis_v * size_v * j/(height-1); its index is j*width + i. Row 0 is the "top" row.
+/// The grid spacing along each axis (size_u/(width−1), size_v/(height−1)) must be at least
+/// 1e-5 m × (1 + r), r = the largest |origin component| + size_u + size_v (a bound on the cloth's
+/// coordinates): 80 float steps or more at that distance from the world origin, so rest lengths
+/// hold to about 1%. Near the world origin that is 10 µm; 1 km out, 1 cm; 100 km out, 1 m.
 typedef struct weft_cloth_def {
 	int32_t width, height;  ///< particles along axis_u / axis_v (1..4096 each, ≥2 in all)
-	float size_u, size_v;   ///< extent in m (>0), default 1 × 1
-	weft_vec3 origin;       ///< position of particle (0,0), default (-0.5, 1.5, 0)
+	float size_u, size_v;   ///< extent in m, (0, 10000) and the spacing above, default 1 × 1
+	weft_vec3 origin;       ///< position of particle (0,0), each component within ±WEFT_MAX_COORDINATE,
+	                        ///< default (-0.5, 1.5, 0)
 	weft_vec3 axis_u;       ///< unit direction of rows, default (1,0,0)
-	weft_vec3 axis_v;       ///< unit direction of columns, default (0,-1,0) (hangs down)
-	float mass;             ///< total mass in kg (>0), default 1
-	float stretch_compliance; ///< m/N (≥0), default 1e-8
-	float shear_compliance;   ///< m/N (≥0), default 1e-7
-	float bend_compliance;    ///< m/N (≥0), default 1e-5
-	float thickness;        ///< m (≥0): self-collision keeps particles this far apart; 0 = the grid spacing
-	                        ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
+	weft_vec3 axis_v;       ///< unit direction of columns, default (0,-1,0) (hangs down); at least 30° from
+	                        ///< axis_u and from −axis_u (|axis_u × axis_v| ≥ 0.5: the cloth has an area)
+	float mass;             ///< total mass in kg, [1e-6, 1e6], and at least 1e-9 kg per particle, default 1
+	float stretch_compliance; ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-8
+	float shear_compliance;   ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-7
+	float bend_compliance;    ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-5
+	float thickness;          ///< m, [0, 1): self-collision keeps particles this far apart; 0 = the grid spacing
+	                          ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
 	weft_pin_mode pin;      ///< default WEFT_PIN_TOP_CORNERS
 	const int32_t* pin_indices; ///< with WEFT_PIN_LIST; copied at creation
 	int32_t pin_count;
@@ -116,10 +139,10 @@ typedef struct weft_cloth_def {
 /// A sphere collider. With a non-zero motion_amplitude its centre follows
 /// center + motion_amplitude * sin(2π motion_frequency t) while its motion is on.
 typedef struct weft_sphere_def {
-	weft_vec3 center;           ///< m
-	float radius;               ///< m (>0)
-	weft_vec3 motion_amplitude; ///< m, default 0 (static)
-	float motion_frequency;     ///< Hz (≥0), default 0.25
+	weft_vec3 center;           ///< m, each component within ±WEFT_MAX_COORDINATE
+	float radius;               ///< m, (0, 10000)
+	weft_vec3 motion_amplitude; ///< m, each component within ±10000, default 0 (static)
+	float motion_frequency;     ///< Hz, [0, 1000), default 0.25
 	bool moving;                ///< whether the scripted motion starts on, default true
 } weft_sphere_def;
 
@@ -181,7 +204,12 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 /// Frees everything. NULL is fine.
 void weft_world_destroy(weft_world* world);
 
-/// Advances one frame of dt seconds (0 < dt ≤ 0.1): substeps × (integrate → solve → collide → update).
+/// Advances one frame of dt seconds (WEFT_MIN_FRAME_DT ≤ dt ≤ WEFT_MAX_FRAME_DT): substeps ×
+/// (integrate → solve → collide → update). Then it checks the state (one pass over positions and
+/// velocities): if anything is NaN or infinite it returns WEFT_ERROR_NON_FINITE and the message names
+/// the quantity, the particle and its value. The world is left as it is for inspection; further steps
+/// return the same error without touching it until it is finite again (weft_world_reset, or positions
+/// and velocities written back).
 weft_result weft_world_step(weft_world* world, float dt);
 
 /// Puts every particle back to its rest pose with zero velocity and time 0; spheres back to start.
@@ -193,7 +221,7 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def);
 /// The settings in force.
 weft_world_def weft_world_get_def(const weft_world* world);
 
-/// Sets the compliance of every constraint of one type (m/N, ≥0).
+/// Sets the compliance of every constraint of one type (m/N, [0, WEFT_MAX_COMPLIANCE]).
 weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type type, float compliance);
 
 /// Adds a sphere collider.
@@ -301,8 +329,9 @@ void weft_bunny_mesh(const float** out_positions, int32_t* out_vertex_count, con
 /// released. One grab at a time. While held, every free particle p is also tethered to the grabbed
 /// particle g (after the pins' tethers, every iteration): |x_p − x_g| ≤ |rest_p − rest_g| × 1.01 ×
 /// weft_world_tether_scale(), so the hand drags the cloth instead of pulling a needle out of it.
+/// target: m, each component within ±WEFT_MAX_COORDINATE.
 weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 target);
-/// Moves the grab target.
+/// Moves the grab target (the same range).
 weft_result weft_world_grab_move(weft_world* world, weft_vec3 target);
 /// The factor on every tether's limit (the pins' and the grab's) for the next frame: 1, or while a
 /// hand holds the cloth beyond its reach from a pin, max over pinned q of |x_q − target| /
@@ -342,7 +371,9 @@ typedef struct weft_self_collision_view {
 weft_self_collision_view weft_world_self_collision(const weft_world* world);
 
 /// Casts a ray against the cloth triangles; *out_particle is the vertex of the hit triangle
-/// nearest to the hit point, *out_distance the ray parameter. WEFT_OK with -1 when nothing is hit.
+/// nearest to the hit point, *out_distance the ray parameter. WEFT_OK with -1 (distance +inf) when
+/// nothing is hit; a world that is not finite (weft_world_is_finite) hits nothing, and the distance
+/// is never NaN.
 weft_result weft_world_raycast(const weft_world* world, weft_vec3 origin, weft_vec3 direction,
                                int32_t* out_particle, float* out_distance);
 
@@ -393,7 +424,7 @@ double weft_world_time(const weft_world* world);
 /// Frames stepped since creation or reset.
 int64_t weft_world_frame(const weft_world* world);
 
-/// Largest |L−L0|/L0 over the stretch constraints now.
+/// Largest |L−L0|/L0 over the stretch constraints now (NaN if any of them is NaN).
 float weft_world_max_stretch(const weft_world* world);
 /// True if every position and velocity is finite.
 bool weft_world_is_finite(const weft_world* world);
