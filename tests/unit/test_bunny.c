@@ -133,7 +133,7 @@ TEST(random_paths_end_outside) {
 			weft_mesh_collide_particles(collider, p, p0, 1, 0.005f, 0.0f);
 			ended_inside += winding_number(&mesh, p) > 0.5;
 		}
-		printf("random paths: %d from outside, %d ended inside\n", paths, ended_inside);
+		printf("random paths: %d from outside (%d started inside, skipped), %d ended inside\n", paths, started_inside, ended_inside);
 		CHECK(ended_inside == 0);
 	}
 	weft_world_destroy(world);
