@@ -64,7 +64,7 @@ TEST(grab_pulls_the_cloth) {
 		scene.world.damping = 5.0f; // settle quickly, then the scene's damping for the pull
 		weft_world* world = NULL;
 		CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
-		for (int32_t f = 0; f < 600; ++f) weft_world_step(world, 1.0f / 60.0f);
+		for (int32_t f = 0; f < 360; ++f) weft_world_step(world, 1.0f / 60.0f);
 		weft_world_def def = weft_world_get_def(world);
 		def.damping = weft_default_world_def().damping;
 		CHECK(weft_world_set_def(world, &def) == WEFT_OK);
