@@ -68,6 +68,9 @@ weft_result weft_triangle_grid_classify(const weft_triangle_grid* grid, bool clo
 
 // Broadphase spheres of one collider at most.
 #define WEFT_MESH_MAX_SPHERES 8
+// Triangles examined for one point in one substep at most (mesh_collide.c): bounds the step for
+// any mesh, a triangle soup included.
+#define WEFT_MESH_MAX_TESTS 256
 
 struct weft_mesh_collider {
 	int32_t vertex_count, triangle_count, sphere_count;
