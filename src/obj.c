@@ -137,8 +137,16 @@ static bool parse_number(const char** cursor, const char* end, float* out, bool*
 }
 
 // Index: [+-] digits. Magnitudes beyond 2^40 are clamped (they are out of range anyway).
-static bool parse_index(const char** cursor, const char* end, int64_t* out) {
+// An index as read: its value (saturated beyond 2^40) and its text, for messages.
+typedef struct obj_index {
+	int64_t value;
+	const char* text;
+	int length;
+} obj_index;
+
+static bool parse_index(const char** cursor, const char* end, obj_index* out) {
 	const char* s = *cursor;
+	out->text = s;
 	bool negative = false;
 	if (s < end && (*s == '+' || *s == '-')) {
 		negative = *s == '-';
@@ -154,7 +162,8 @@ static bool parse_index(const char** cursor, const char* end, int64_t* out) {
 		}
 		s++;
 	}
-	*out = negative ? -value : value;
+	out->value = negative ? -value : value;
+	out->length = (int)(s - out->text < 1000000 ? s - out->text : 1000000);
 	*cursor = s;
 	return true;
 }
@@ -229,17 +238,24 @@ static weft_result parse_vector(obj_parser* parser, const char* s, const char* e
 }
 
 // Resolves a 1-based (or negative, relative) OBJ index against the count defined so far.
-static weft_result resolve_index(obj_parser* parser, int64_t index, int64_t defined, const char* what,
+static weft_result resolve_index(obj_parser* parser, obj_index read, int64_t defined, const char* what,
                                  int64_t* out) {
-	char detail[96];
+	char detail[128];
+	int64_t index = read.value;
 	if (index == 0) {
 		snprintf(detail, sizeof detail, "%s index 0 (OBJ indices start at 1)", what);
 		return parse_error(parser, "invalid ", detail);
 	}
 	int64_t resolved = index > 0 ? index - 1 : defined + index;
 	if (resolved < 0 || resolved >= defined) {
-		snprintf(detail, sizeof detail, "%s index %lld out of range (%lld defined)", what, (long long)index,
-		         (long long)defined);
+		// The number as written (a saturated value would print as some other number).
+		if (read.length <= 40) {
+			snprintf(detail, sizeof detail, "%s index %.*s out of range (%lld defined)", what, read.length, read.text,
+			         (long long)defined);
+		} else {
+			snprintf(detail, sizeof detail, "%s index of %d characters out of range (%lld defined)", what,
+			         read.length, (long long)defined);
+		}
 		return parse_error(parser, "", detail);
 	}
 	*out = resolved;
@@ -255,7 +271,8 @@ static weft_result parse_face(obj_parser* parser, const char* s, const char* end
 		if (s >= end) {
 			break;
 		}
-		int64_t index, vertex;
+		obj_index index;
+		int64_t vertex = 0;
 		if (!parse_index(&s, end, &index)) {
 			return parse_error(parser, "bad vertex reference in 'f'", NULL);
 		}
@@ -268,7 +285,8 @@ static weft_result parse_face(obj_parser* parser, const char* s, const char* end
 			if (at_separator(s, end)) {
 				return parse_error(parser, "truncated vertex reference in 'f'", NULL);
 			}
-			int64_t other, resolved;
+			obj_index other;
+			int64_t resolved;
 			if (s < end && *s != '/') {
 				if (!parse_index(&s, end, &other)) {
 					return parse_error(parser, "bad texture coordinate reference in 'f'", NULL);
