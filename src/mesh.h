@@ -71,6 +71,8 @@ weft_result weft_triangle_grid_classify(const weft_triangle_grid* grid, bool clo
 // Triangles examined for one point in one substep at most (mesh_collide.c): bounds the step for
 // any mesh, a triangle soup included.
 #define WEFT_MESH_MAX_TESTS 256
+// Of them, at most this many from one grid cell.
+#define WEFT_MESH_MAX_CELL_TESTS 128
 
 struct weft_mesh_collider {
 	int32_t vertex_count, triangle_count, sphere_count;

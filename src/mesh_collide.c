@@ -16,10 +16,11 @@
 //  3. Friction, as for the ground and spheres: friction × the tangential slip of the substep is
 //     removed.
 // Work per point is bounded: at most WEFT_MESH_MAX_TESTS triangles are examined for one point in
-// one substep (over all the searches above). A mesh whose triangles are listed sparsely (the bunny
-// visits at most a few dozen) never reaches it; a triangle soup, where one cell lists 100 000
-// huge overlapping triangles, would otherwise cost milliseconds a particle: there the first
-// WEFT_MESH_MAX_TESTS listed (in Morton order) decide, and the step stays bounded.
+// one substep (over all the searches above), and at most WEFT_MESH_MAX_CELL_TESTS of one cell. A
+// mesh whose triangles are listed sparsely never reaches either (the bunny lists at most 21 in a
+// cell and examines at most ~210 for one point); a triangle soup, where one cell lists 100 000
+// huge overlapping triangles, would otherwise cost milliseconds a particle: there the first ones
+// listed (in Morton order) decide, and the step stays bounded.
 // Optionally (weft_world_set_mesh_edge_contacts) the midpoints of the cloth's stretch edges go
 // through the same steps first, their correction shared by the two ends.
 #include <math.h>
@@ -27,9 +28,13 @@
 #include "mesh.h"
 #include "vec3.h"
 
-// End of the entries [begin, end) that the remaining *budget of tests allows; takes them off it.
+// End of the entries [begin, end) of one cell that the remaining *budget of tests allows (and at
+// most WEFT_MESH_MAX_CELL_TESTS of them); takes them off it.
 static inline uint32_t weft_budget_end(uint32_t begin, uint32_t end, int32_t* budget) {
 	uint32_t count = end - begin;
+	if (count > WEFT_MESH_MAX_CELL_TESTS) {
+		count = WEFT_MESH_MAX_CELL_TESTS;
+	}
 	if (count > (uint32_t)*budget) {
 		count = (uint32_t)*budget;
 	}
