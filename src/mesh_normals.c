@@ -87,7 +87,8 @@ static weft_result build_edge_normals(weft_mesh_collider* mesh, const weft_alloc
 }
 
 // Triangle t's edges e[k] = p[k+1] - p[k], their squared lengths, and its unnormalised normal.
-static weft_vec3 triangle_frame(const weft_mesh_collider* mesh, const uint32_t tri[3], weft_vec3 e[3], float length2[3]) {
+static weft_vec3 triangle_frame(const weft_mesh_collider* mesh, const uint32_t tri[3], weft_vec3 e[3],
+                                float length2[3]) {
 	const float* p[3] = {mesh->vertices + 4 * tri[0], mesh->vertices + 4 * tri[1], mesh->vertices + 4 * tri[2]};
 	for (int k = 0; k < 3; k++) {
 		e[k] = weft_sub(weft_load3(p[(k + 1) % 3]), weft_load3(p[k]));

@@ -44,8 +44,8 @@ static void check_orientation(const weft_world* world) {
 				p[c][axis] = (double)v[4 * t[3 * k + c] + axis] - (double)v[axis];
 				extent = p[c][axis] > extent ? p[c][axis] : (-p[c][axis] > extent ? -p[c][axis] : extent);
 			}
-		volume += p[0][0] * (p[1][1] * p[2][2] - p[1][2] * p[2][1]) - p[0][1] * (p[1][0] * p[2][2] - p[1][2] * p[2][0]) +
-		          p[0][2] * (p[1][0] * p[2][1] - p[1][1] * p[2][0]);
+		volume += p[0][0] * (p[1][1] * p[2][2] - p[1][2] * p[2][1]) -
+		          p[0][1] * (p[1][0] * p[2][2] - p[1][2] * p[2][0]) + p[0][2] * (p[1][0] * p[2][1] - p[1][1] * p[2][0]);
 		// Each directed edge a → b appears once; its reverse b → a once too (checked by count).
 		for (int e = 0; e < 3; e++) {
 			uint32_t a = t[3 * k + e], b = t[3 * k + (e + 1) % 3];
