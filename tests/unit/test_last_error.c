@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <sched.h>
 static pthread_barrier_t start_together;
-#endif
 
 typedef struct worker {
 	int id;
@@ -31,9 +30,7 @@ static void* fail_in_a_loop(void* argument) {
 		w->wrong = ROUNDS;
 		return NULL;
 	}
-#if !defined(__wasm__)
 	pthread_barrier_wait(&start_together); // both threads fail at the same time
-#endif
 	for (int k = 0; k < ROUNDS; k++) {
 		// Thread 0 fails on its world (no mesh collider there), thread 1 on an unknown scene name.
 		weft_result result;
@@ -49,9 +46,7 @@ static void* fail_in_a_loop(void* argument) {
 			want = NULL;
 		}
 		w->failed_calls += result != WEFT_OK;
-#if !defined(__wasm__)
 		if (k % 16 == 0) sched_yield(); // let the other thread fail in between, now and then
-#endif
 		const char* message = weft_last_error();
 		bool own = want != NULL ? strcmp(message, want) == 0 : strstr(message, "unknown scene 'thread-1'") != NULL;
 		w->wrong += !own;
@@ -60,7 +55,6 @@ static void* fail_in_a_loop(void* argument) {
 	return NULL;
 }
 
-#if !defined(__wasm__)
 TEST(two_threads_own_messages) {
 	worker workers[2] = {{0, 0, 0}, {1, 0, 0}};
 	pthread_t threads[2];
