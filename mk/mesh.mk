@@ -1,11 +1,11 @@
 # Mesh collision part: the OBJ reader's fuzz run (a test suite) and the mesh benchmark.
 TEST_SUITES += test-fuzz
-BENCH_PARTS += bench-mesh
+BENCH_PARTS += bench-mesh bench-soup
 
 FUZZ_DIR := build-fuzz
 FUZZ_SECONDS ?= 25
 
-.PHONY: test-fuzz bench-mesh
+.PHONY: test-fuzz bench-mesh bench-soup
 
 # libFuzzer + ASan/UBSan over the OBJ reader and the collider built from what it accepts (CMake's
 # `fuzz` preset, clang-19), seeded from tests/fuzz/corpus (new inputs go to $(FUZZ_DIR)/corpus,
@@ -20,3 +20,7 @@ test-fuzz:
 
 bench-mesh: native
 	@bash bench/mesh.sh $(BUILD_DIR)/weft
+
+# A 200 000-triangle soup against the bunny at 32² (bench/soup.sh; the soup is generated, not committed).
+bench-soup: native
+	@bash bench/soup.sh $(BUILD_DIR)/weft

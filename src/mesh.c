@@ -278,7 +278,10 @@ weft_result weft_world_set_builtin_mesh_collider(weft_world* world, const char* 
 }
 
 weft_result weft_world_set_mesh_edge_contacts(weft_world* world, bool enabled) {
-	if (world == NULL || world->mesh == NULL) {
+	if (world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_set_mesh_edge_contacts: world is NULL");
+	}
+	if (world->mesh == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_set_mesh_edge_contacts: the world has no mesh collider");
 	}
 	world->mesh->edge_contacts = enabled;

@@ -61,6 +61,11 @@ weft_result weft_triangle_grid_classify(const weft_triangle_grid* grid, bool clo
 
 // Broadphase spheres of one collider at most.
 #define WEFT_MESH_MAX_SPHERES 8
+// Triangles examined for one point in one substep at most (mesh_collide.c): bounds the step for
+// any mesh, a triangle soup included.
+#define WEFT_MESH_MAX_TESTS 256
+// Of them, at most this many from one grid cell.
+#define WEFT_MESH_MAX_CELL_TESTS 128
 
 struct weft_mesh_collider {
 	int32_t vertex_count, triangle_count, sphere_count;
@@ -86,9 +91,13 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* allocator);
 
 // mesh_normals.c. Of the first triangle_count triangles in mesh->indices, keeps the non-degenerate
-// ones (compacted in place; mesh->triangle_count), with face, vertex and edge pseudo-normals, and
-// sets mesh->closed. Fails when every triangle is degenerate.
+// ones (compacted in place; mesh->triangle_count), orients them (weft_mesh_orient), computes face,
+// vertex and edge pseudo-normals, and sets mesh->closed. Fails when every triangle is degenerate.
 weft_result weft_mesh_build_normals(weft_mesh_collider* mesh, const weft_allocator* allocator, int32_t triangle_count);
+// mesh_orient.c. Makes the winding of triangles (3 indices each into float4 vertices) consistent
+// across shared edges, and outward for every closed piece (by its signed volume).
+weft_result weft_mesh_orient(uint32_t* indices, int32_t triangle_count, const float* vertices,
+                             const weft_allocator* allocator);
 // mesh_spheres.c. The bounding sphere of every triangle; the broadphase spheres, grown by reach
 // (k-means on the vertices).
 void weft_mesh_triangle_spheres(weft_mesh_collider* mesh);

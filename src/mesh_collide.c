@@ -15,12 +15,32 @@
 //     after a grab), so even that case recovers.
 //  3. Friction, as for the ground and spheres: friction × the tangential slip of the substep is
 //     removed.
+// Work per point is bounded: at most WEFT_MESH_MAX_TESTS triangles are examined for one point in
+// one substep (over all the searches above), and at most WEFT_MESH_MAX_CELL_TESTS of one cell. A
+// mesh whose triangles are listed sparsely never reaches either (the bunny lists at most 21 in a
+// cell and examines at most ~210 for one point); a triangle soup, where one cell lists 100 000
+// huge overlapping triangles, would otherwise cost milliseconds a particle: there the first ones
+// listed (in Morton order) decide, and the step stays bounded.
 // Optionally (weft_world_set_mesh_edge_contacts) the midpoints of the cloth's stretch edges go
 // through the same steps first, their correction shared by the two ends.
 #include <math.h>
 
 #include "mesh.h"
 #include "vec3.h"
+
+// End of the entries [begin, end) of one cell that the remaining *budget of tests allows (and at
+// most WEFT_MESH_MAX_CELL_TESTS of them); takes them off it.
+static inline uint32_t weft_budget_end(uint32_t begin, uint32_t end, int32_t* budget) {
+	uint32_t count = end - begin;
+	if (count > WEFT_MESH_MAX_CELL_TESTS) {
+		count = WEFT_MESH_MAX_CELL_TESTS;
+	}
+	if (count > (uint32_t)*budget) {
+		count = (uint32_t)*budget;
+	}
+	*budget -= (int32_t)count;
+	return begin + count;
+}
 
 static const float* vertex_of(const weft_mesh_collider* mesh, uint32_t triangle, int corner) {
 	return mesh->vertices + 4 * mesh->indices[3 * triangle + corner];
@@ -80,11 +100,12 @@ static inline float plane_distance_of(const weft_mesh_collider* mesh, uint32_t t
 	return weft_dot(weft_load3(plane), p) + plane[3];
 }
 
-// Tests the triangles of one cell against the bound, keeping the closest.
+// Tests the triangles of one cell against the bound, keeping the closest (within *budget tests).
 static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p, const float query[3],
-                      closest_state* state) {
+                      closest_state* state, int32_t* budget) {
 	const weft_triangle_grid* grid = &mesh->grid;
-	for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+	uint32_t begin = grid->cell_start[cell], end = weft_budget_end(begin, grid->cell_start[cell + 1], budget);
+	for (uint32_t k = begin; k < end; k++) {
 		uint32_t t = grid->cell_triangles[k];
 		test_triangle(mesh, t, p, query, plane_distance_of(mesh, t, p), state);
 	}
@@ -94,7 +115,8 @@ static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p,
 // most the 26 around it when max_distance ≤ cell_size); *out_normal is the pseudo-normal of the
 // feature holding it. own_scanned: p's own cell was already scanned into *state (may be NULL).
 static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, float max_distance, closest_state* state,
-                                 bool own_scanned, weft_vec3* out_point, weft_vec3* out_normal, float* out_distance2) {
+                                 bool own_scanned, int32_t* budget, weft_vec3* out_point, weft_vec3* out_normal,
+                                 float* out_distance2) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	int32_t cx = weft_triangle_grid_coordinate(grid, 0, p.x), cy = weft_triangle_grid_coordinate(grid, 1, p.y),
 	        cz = weft_triangle_grid_coordinate(grid, 2, p.z);
@@ -113,7 +135,7 @@ static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, fl
 	bool own_valid = cx >= 0 && cy >= 0 && cz >= 0 && cx < grid->dims[0] && cy < grid->dims[1] && cz < grid->dims[2];
 	int32_t own = own_valid ? cx + grid->dims[0] * (cy + grid->dims[1] * cz) : -1;
 	if (own >= 0 && !own_scanned) {
-		scan_cell(mesh, own, p, query, state);
+		scan_cell(mesh, own, p, query, state, budget);
 	}
 	float radius = sqrtf(state->best_d2);
 	int32_t lo[3], hi[3];
@@ -138,7 +160,7 @@ static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, fl
 				if (gap2 >= state->best_d2) continue;
 				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
 				if (cell == own || grid->cell_start[cell] == grid->cell_start[cell + 1]) continue;
-				scan_cell(mesh, cell, p, query, state);
+				scan_cell(mesh, cell, p, query, state, budget);
 			}
 		}
 	}
@@ -156,10 +178,10 @@ static closest_state closest_start(float max_distance) {
 	return (closest_state){max_distance * max_distance * 1.0001f, false, 0, WEFT_REGION_FACE, {0, 0, 0}};
 }
 
-static bool closest_on_mesh(const weft_mesh_collider* mesh, weft_vec3 p, float max_distance, weft_vec3* out_point,
-                            weft_vec3* out_normal, float* out_distance2) {
+static bool closest_on_mesh(const weft_mesh_collider* mesh, weft_vec3 p, float max_distance, int32_t* budget,
+                            weft_vec3* out_point, weft_vec3* out_normal, float* out_distance2) {
 	closest_state state = closest_start(max_distance);
-	return closest_on_mesh_from(mesh, p, max_distance, &state, false, out_point, out_normal, out_distance2);
+	return closest_on_mesh_from(mesh, p, max_distance, &state, false, budget, out_point, out_normal, out_distance2);
 }
 
 // Whether segment p0 → p1 crosses triangle t, given both ends' plane distances; *out_t where.
@@ -189,12 +211,14 @@ static inline bool segment_crosses(const weft_mesh_collider* mesh, uint32_t t, w
 // The common case in one pass over one cell: p0 and p in the same cell. Looks for a crossing of
 // p0 → p and, at the same time, the closest triangle to p within the bound. Returns true if the
 // path crosses a triangle there (the caller then takes the general path).
-static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p0, weft_vec3 p, closest_state* state) {
+static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p0, weft_vec3 p, closest_state* state,
+                            int32_t* budget) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	const float query[3] = {p.x, p.y, p.z};
 	weft_vec3 direction = weft_sub(p, p0);
 	bool moving = direction.x != 0.0f || direction.y != 0.0f || direction.z != 0.0f;
-	for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+	uint32_t begin = grid->cell_start[cell], end = weft_budget_end(begin, grid->cell_start[cell + 1], budget);
+	for (uint32_t k = begin; k < end; k++) {
 		uint32_t t = grid->cell_triangles[k];
 		float s1 = plane_distance_of(mesh, t, p);
 		float hit;
@@ -209,7 +233,8 @@ static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, weft_v
 bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3], float* out_distance) {
 	weft_vec3 q, n;
 	float d2;
-	if (mesh == NULL || !closest_on_mesh(mesh, weft_load3(p), mesh->grid.cell_size, &q, &n, &d2)) {
+	int32_t budget = INT32_MAX; // exact, for tests and tools
+	if (mesh == NULL || !closest_on_mesh(mesh, weft_load3(p), mesh->grid.cell_size, &budget, &q, &n, &d2)) {
 		return false;
 	}
 	float d = sqrtf(d2);
@@ -219,7 +244,7 @@ bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3],
 
 // First crossing of segment p0 → p1 with a triangle (Möller–Trumbore), over the grid cells the
 // segment's box overlaps.
-static bool first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, float* out_t,
+static bool first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,
                            uint32_t* out_triangle) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	int32_t lo[3], hi[3];
@@ -242,7 +267,9 @@ static bool first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_ve
 		for (int32_t y = lo[1]; y <= hi[1]; y++)
 			for (int32_t x = lo[0]; x <= hi[0]; x++) {
 				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
-				for (uint32_t k = grid->cell_start[cell]; k < grid->cell_start[cell + 1]; k++) {
+				uint32_t begin = grid->cell_start[cell];
+				uint32_t end = weft_budget_end(begin, grid->cell_start[cell + 1], budget);
+				for (uint32_t k = begin; k < end; k++) {
 					uint32_t t = grid->cell_triangles[k];
 					float hit;
 					if (segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0),
@@ -339,6 +366,7 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	weft_vec3 q, pseudo;
 	float d2;
 	bool found = false;
+	int32_t budget = WEFT_MESH_MAX_TESTS;
 
 	// Fast path: p0 and p in the same surface cell (a particle resting on or sliding along the
 	// mesh), one pass over that cell for both the crossing and the closest triangle. Same answer
@@ -347,8 +375,8 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	int32_t cell0 = cell_index(grid, p0), cell = cell_index(grid, p);
 	if (cell >= 0 && cell == cell0 && mesh->cell_flags[cell] == WEFT_CELL_SURFACE) {
 		closest_state state = closest_start(margin);
-		if (!scan_cell_fused(mesh, cell, p0, p, &state)) {
-			found = closest_on_mesh_from(mesh, p, margin, &state, true, &q, &pseudo, &d2);
+		if (!scan_cell_fused(mesh, cell, p0, p, &state, &budget)) {
+			found = closest_on_mesh_from(mesh, p, margin, &state, true, &budget, &q, &pseudo, &d2);
 			goto resolve;
 		}
 	}
@@ -358,7 +386,7 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 		float t;
 		uint32_t triangle;
 		if (!((p.x != p0.x || p.y != p0.y || p.z != p0.z) && may_cross(mesh, p0, p) &&
-		      first_crossing(mesh, p0, p, &t, &triangle))) {
+		      first_crossing(mesh, p0, p, &budget, &t, &triangle))) {
 			break;
 		}
 		weft_vec3 n = weft_load3(mesh->face_normals + 4 * triangle);
@@ -386,11 +414,11 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	// (e.g. released there after a grab) searches outwards until it finds the surface.
 	uint8_t flag = cell_flag(mesh, p);
 	if (flag == WEFT_CELL_INSIDE) {
-		for (float search = mesh->grid.cell_size; !found && search < 2.0f * mesh->grid_diagonal; search *= 2.0f) {
-			found = closest_on_mesh(mesh, p, search, &q, &pseudo, &d2);
+		for (float search = mesh->grid.cell_size; !found && budget > 0 && search < 2.0f * mesh->grid_diagonal; search *= 2.0f) {
+			found = closest_on_mesh(mesh, p, search, &budget, &q, &pseudo, &d2);
 		}
 	} else if (flag != WEFT_CELL_FAR) {
-		found = closest_on_mesh(mesh, p, margin, &q, &pseudo, &d2);
+		found = closest_on_mesh(mesh, p, margin, &budget, &q, &pseudo, &d2);
 	}
 resolve:
 	if (found) {

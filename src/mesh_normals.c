@@ -86,44 +86,61 @@ static weft_result build_edge_normals(weft_mesh_collider* mesh, const weft_alloc
 	return WEFT_OK;
 }
 
+// Triangle t's edges e[k] = p[k+1] - p[k], their squared lengths, and its unnormalised normal.
+static weft_vec3 triangle_frame(const weft_mesh_collider* mesh, const uint32_t tri[3], weft_vec3 e[3],
+                                float length2[3]) {
+	const float* p[3] = {mesh->vertices + 4 * tri[0], mesh->vertices + 4 * tri[1], mesh->vertices + 4 * tri[2]};
+	for (int k = 0; k < 3; k++) {
+		e[k] = weft_sub(weft_load3(p[(k + 1) % 3]), weft_load3(p[k]));
+		length2[k] = weft_length2(e[k]);
+	}
+	// e0 × e2 = (p1-p0) × (p0-p2) = -(p1-p0) × (p2-p0): flip for counter-clockwise outward normals.
+	return weft_neg(weft_cross(e[0], e[2]));
+}
+
 weft_result weft_mesh_build_normals(weft_mesh_collider* mesh, const weft_allocator* allocator, int32_t triangle_count) {
-	memset(mesh->vertex_normals, 0, sizeof(float) * 4 * (size_t)mesh->vertex_count);
 	int32_t kept = 0;
 	for (int32_t t = 0; t < triangle_count; t++) {
 		uint32_t tri[3];
 		memcpy(tri, mesh->indices + 3 * t, sizeof tri);
-		const float* p[3] = {mesh->vertices + 4 * tri[0], mesh->vertices + 4 * tri[1], mesh->vertices + 4 * tri[2]};
-		weft_vec3 e[3]; // e[k] = p[k+1] - p[k]
+		weft_vec3 e[3];
 		float length2[3];
-		for (int k = 0; k < 3; k++) {
-			e[k] = weft_sub(weft_load3(p[(k + 1) % 3]), weft_load3(p[k]));
-			length2[k] = weft_length2(e[k]);
-		}
-		// e0 × e2 = (p1-p0) × (p0-p2) = -(p1-p0) × (p2-p0): flip for counter-clockwise outward normals.
-		weft_vec3 n = weft_neg(weft_cross(e[0], e[2]));
-		float n_length = weft_length(n);
+		float n_length = weft_length(triangle_frame(mesh, tri, e, length2));
 		float longest2 = length2[0] > length2[1] ? length2[0] : length2[1];
 		longest2 = length2[2] > longest2 ? length2[2] : longest2;
 		if (tri[0] == tri[1] || tri[1] == tri[2] || tri[2] == tri[0] || !(n_length > 1e-6f * longest2) ||
 		    !(n_length > 0.0f)) {
 			continue; // degenerate: no area, no normal, nothing to collide with
 		}
-		n = (weft_vec3){n.x / n_length, n.y / n_length, n.z / n_length};
 		memcpy(mesh->indices + 3 * kept, tri, sizeof tri);
-		float* face = mesh->face_normals + 4 * kept;
+		kept++;
+	}
+	mesh->triangle_count = kept;
+	if (kept == 0) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "mesh collider: every triangle is degenerate");
+	}
+	// Consistent winding, outward where closed (mesh_orient.c), before any normal is taken.
+	weft_result result = weft_mesh_orient(mesh->indices, kept, mesh->vertices, allocator);
+	if (result != WEFT_OK) {
+		return result;
+	}
+	memset(mesh->vertex_normals, 0, sizeof(float) * 4 * (size_t)mesh->vertex_count);
+	for (int32_t t = 0; t < kept; t++) {
+		const uint32_t* tri = mesh->indices + 3 * t;
+		weft_vec3 e[3];
+		float length2[3];
+		weft_vec3 n = triangle_frame(mesh, tri, e, length2);
+		float n_length = weft_length(n);
+		n = (weft_vec3){n.x / n_length, n.y / n_length, n.z / n_length};
+		float* face = mesh->face_normals + 4 * t;
 		weft_store3(face, n);
-		face[3] = -weft_dot(n, weft_load3(p[0]));
+		face[3] = -weft_dot(n, weft_load3(mesh->vertices + 4 * tri[0]));
 		for (int k = 0; k < 3; k++) {
 			// Angle at corner k between edges to k+1 and to k-1.
 			float angle = corner_angle(e[k], e[(k + 2) % 3], length2[k], length2[(k + 2) % 3]);
 			float* vn = mesh->vertex_normals + 4 * tri[k];
 			weft_store3(vn, weft_add(weft_load3(vn), weft_scale(n, angle)));
 		}
-		kept++;
-	}
-	mesh->triangle_count = kept;
-	if (kept == 0) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "mesh collider: every triangle is degenerate");
 	}
 	for (int32_t v = 0; v < mesh->vertex_count; v++) {
 		float* vn = mesh->vertex_normals + 4 * v;

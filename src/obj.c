@@ -5,10 +5,15 @@
 // place), numbers are parsed here rather than by strtod (no locale, no hex floats, no "nan"), and
 // counts are capped, so hostile input ends in WEFT_ERROR_PARSE with "name:line: why", never in a
 // crash, a hang or an unbounded allocation.
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "world_internal.h"
 
@@ -137,8 +142,16 @@ static bool parse_number(const char** cursor, const char* end, float* out, bool*
 }
 
 // Index: [+-] digits. Magnitudes beyond 2^40 are clamped (they are out of range anyway).
-static bool parse_index(const char** cursor, const char* end, int64_t* out) {
+// An index as read: its value (saturated beyond 2^40) and its text, for messages.
+typedef struct obj_index {
+	int64_t value;
+	const char* text;
+	int length;
+} obj_index;
+
+static bool parse_index(const char** cursor, const char* end, obj_index* out) {
 	const char* s = *cursor;
+	out->text = s;
 	bool negative = false;
 	if (s < end && (*s == '+' || *s == '-')) {
 		negative = *s == '-';
@@ -154,7 +167,8 @@ static bool parse_index(const char** cursor, const char* end, int64_t* out) {
 		}
 		s++;
 	}
-	*out = negative ? -value : value;
+	out->value = negative ? -value : value;
+	out->length = (int)(s - out->text < 1000000 ? s - out->text : 1000000);
 	*cursor = s;
 	return true;
 }
@@ -229,17 +243,24 @@ static weft_result parse_vector(obj_parser* parser, const char* s, const char* e
 }
 
 // Resolves a 1-based (or negative, relative) OBJ index against the count defined so far.
-static weft_result resolve_index(obj_parser* parser, int64_t index, int64_t defined, const char* what,
+static weft_result resolve_index(obj_parser* parser, obj_index read, int64_t defined, const char* what,
                                  int64_t* out) {
-	char detail[96];
+	char detail[128];
+	int64_t index = read.value;
 	if (index == 0) {
 		snprintf(detail, sizeof detail, "%s index 0 (OBJ indices start at 1)", what);
 		return parse_error(parser, "invalid ", detail);
 	}
 	int64_t resolved = index > 0 ? index - 1 : defined + index;
 	if (resolved < 0 || resolved >= defined) {
-		snprintf(detail, sizeof detail, "%s index %lld out of range (%lld defined)", what, (long long)index,
-		         (long long)defined);
+		// The number as written (a saturated value would print as some other number).
+		if (read.length <= 40) {
+			snprintf(detail, sizeof detail, "%s index %.*s out of range (%lld defined)", what, read.length, read.text,
+			         (long long)defined);
+		} else {
+			snprintf(detail, sizeof detail, "%s index of %d characters out of range (%lld defined)", what,
+			         read.length, (long long)defined);
+		}
 		return parse_error(parser, "", detail);
 	}
 	*out = resolved;
@@ -255,7 +276,8 @@ static weft_result parse_face(obj_parser* parser, const char* s, const char* end
 		if (s >= end) {
 			break;
 		}
-		int64_t index, vertex;
+		obj_index index;
+		int64_t vertex = 0;
 		if (!parse_index(&s, end, &index)) {
 			return parse_error(parser, "bad vertex reference in 'f'", NULL);
 		}
@@ -268,7 +290,8 @@ static weft_result parse_face(obj_parser* parser, const char* s, const char* end
 			if (at_separator(s, end)) {
 				return parse_error(parser, "truncated vertex reference in 'f'", NULL);
 			}
-			int64_t other, resolved;
+			obj_index other;
+			int64_t resolved;
 			if (s < end && *s != '/') {
 				if (!parse_index(&s, end, &other)) {
 					return parse_error(parser, "bad texture coordinate reference in 'f'", NULL);
@@ -441,9 +464,76 @@ weft_result weft_obj_parse(const char* data, size_t size, const char* name, cons
 	return WEFT_OK;
 }
 
-// Files larger than this are refused before reading (an OBJ of WEFT_OBJ_MAX_ELEMENTS triangles
-// fits well below).
+// Files larger than this are refused (an OBJ of WEFT_OBJ_MAX_ELEMENTS triangles fits well below).
 #define OBJ_MAX_FILE_BYTES ((size_t)1 << 30)
+
+// Reads a whole regular file, at most OBJ_MAX_FILE_BYTES. Anything else (a FIFO, a device such as
+// /dev/zero, a directory) is refused after fstat: the open is non-blocking, so a FIFO without a
+// writer cannot hang it, and nothing is read beyond the limit even if the file grows meanwhile.
+static weft_result read_regular_file(const char* path, const weft_allocator* allocator, char** out_data,
+                                     size_t* out_size) {
+	*out_data = NULL;
+	*out_size = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		return weft_fail(WEFT_ERROR_IO, "%s: cannot open file: %s", path, strerror(errno));
+	}
+	struct stat info;
+	if (fstat(fd, &info) != 0) {
+		weft_result failed = weft_fail(WEFT_ERROR_IO, "%s: cannot stat file: %s", path, strerror(errno));
+		close(fd);
+		return failed;
+	}
+	if (!S_ISREG(info.st_mode)) {
+		close(fd);
+		return weft_fail(WEFT_ERROR_IO, "%s: not a regular file", path);
+	}
+	if (info.st_size < 0 || (uint64_t)info.st_size > OBJ_MAX_FILE_BYTES) {
+		close(fd);
+		return weft_fail(WEFT_ERROR_TOO_LARGE, "%s: file larger than %zu bytes", path, OBJ_MAX_FILE_BYTES);
+	}
+	// One byte more than fstat said, so that the end is seen in one pass; grown (up to the limit
+	// and one byte) only if the file grew since.
+	size_t capacity = (size_t)info.st_size + 1, size = 0;
+	char* data = weft_alloc(allocator, capacity);
+	weft_result result = data != NULL ? WEFT_OK : weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+	while (result == WEFT_OK) {
+		if (size == capacity) {
+			if (size > OBJ_MAX_FILE_BYTES) {
+				result = weft_fail(WEFT_ERROR_TOO_LARGE, "%s: file larger than %zu bytes", path, OBJ_MAX_FILE_BYTES);
+				break;
+			}
+			size_t new_capacity = capacity * 2 > OBJ_MAX_FILE_BYTES + 1 ? OBJ_MAX_FILE_BYTES + 1 : capacity * 2;
+			char* grown = weft_alloc(allocator, new_capacity);
+			if (grown == NULL) {
+				result = weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+				break;
+			}
+			memcpy(grown, data, size);
+			weft_free(allocator, data);
+			data = grown;
+			capacity = new_capacity;
+		}
+		ssize_t got = read(fd, data + size, capacity - size);
+		if (got < 0 && errno == EINTR) {
+			continue;
+		}
+		if (got < 0) {
+			result = weft_fail(WEFT_ERROR_IO, "%s: cannot read file: %s", path, strerror(errno));
+		} else if (got == 0) {
+			break;
+		}
+		size += got > 0 ? (size_t)got : 0;
+	}
+	close(fd);
+	if (result != WEFT_OK) {
+		weft_free(allocator, data);
+		return result;
+	}
+	*out_data = data;
+	*out_size = size;
+	return WEFT_OK;
+}
 
 weft_result weft_obj_load(const char* path, const weft_allocator* allocator, weft_mesh_data* out) {
 	if (out == NULL) {
@@ -454,43 +544,9 @@ weft_result weft_obj_load(const char* path, const weft_allocator* allocator, wef
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_obj_load: path is empty");
 	}
 	weft_allocator resolved = weft_resolve_allocator(allocator != NULL ? *allocator : (weft_allocator){0});
-	FILE* file = fopen(path, "rb");
-	if (file == NULL) {
-		return weft_fail(WEFT_ERROR_IO, "%s: cannot open file", path);
-	}
 	char* data = NULL;
-	size_t size = 0, capacity = 0;
-	weft_result result = WEFT_OK;
-	for (;;) {
-		if (size == capacity) {
-			size_t new_capacity = capacity ? capacity * 2 : 65536;
-			if (new_capacity > OBJ_MAX_FILE_BYTES) {
-				result = weft_fail(WEFT_ERROR_TOO_LARGE, "%s: file larger than %zu bytes", path,
-				                   OBJ_MAX_FILE_BYTES);
-				break;
-			}
-			char* grown = weft_alloc(&resolved, new_capacity);
-			if (grown == NULL) {
-				result = weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
-				break;
-			}
-			if (data != NULL) {
-				memcpy(grown, data, size);
-				weft_free(&resolved, data);
-			}
-			data = grown;
-			capacity = new_capacity;
-		}
-		size_t read = fread(data + size, 1, capacity - size, file);
-		size += read;
-		if (read == 0) {
-			if (ferror(file)) {
-				result = weft_fail(WEFT_ERROR_IO, "%s: cannot read file", path);
-			}
-			break;
-		}
-	}
-	fclose(file);
+	size_t size = 0;
+	weft_result result = read_regular_file(path, &resolved, &data, &size);
 	if (result == WEFT_OK) {
 		result = weft_obj_parse(data, size, path, &resolved, out);
 	}

@@ -5,7 +5,9 @@
 
 #include "world_internal.h"
 
-static char last_error[512];
+// One message per thread: two threads, each with its own world, read back their own failures
+// (wasm32 has no threads; clang then makes it an ordinary global).
+static _Thread_local char last_error[512];
 
 const char* weft_result_string(weft_result result) {
 	switch (result) {

@@ -1,20 +1,45 @@
 // weft run: simulate a scene and export OBJ frames (cloth_%04d.obj) plus the colliders.
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "obj_export.h"
 #include "progress.h"
 #include "scene_setup.h"
 
-static bool ensure_directory(const char* path) {
+// The export directory, made if missing, and proven writable by creating and removing a probe
+// file in it (permissions alone do not say: root ignores them, a read-only mount or an immutable
+// directory does not). Prints the error and returns false otherwise.
+static bool prepare_directory(const char* path) {
 	struct stat info;
+	bool made = false;
 	if (stat(path, &info) == 0) {
-		return S_ISDIR(info.st_mode);
+		if (!S_ISDIR(info.st_mode)) {
+			cli_error("--export '%s' is not a directory", path);
+			return false;
+		}
+	} else if (mkdir(path, 0755) == 0) {
+		made = true;
+	} else {
+		cli_error("cannot create directory '%s': %s", path, strerror(errno));
+		return false;
 	}
-	return mkdir(path, 0755) == 0;
+	char probe[4096];
+	snprintf(probe, sizeof probe, "%s/.weft-probe-%ld", path, (long)getpid());
+	int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		cli_error("cannot write in directory '%s': %s", path, strerror(errno));
+		if (made) rmdir(path);
+		return false;
+	}
+	close(fd);
+	unlink(probe);
+	return true;
 }
 
 int command_run(int argc, char** argv) {
@@ -34,14 +59,16 @@ int command_run(int argc, char** argv) {
 		cli_error("--export path is too long");
 		return EXIT_BAD_INPUT;
 	}
-	if (!ensure_directory(directory)) {
-		cli_error("cannot create directory '%s': %s", directory, errno ? strerror(errno) : "not a directory");
-		return EXIT_BAD_INPUT;
-	}
+	// Every argument (scene, grid, collider, ...) is checked before anything is created, and the
+	// destination before anything is simulated.
 	scene_setup setup;
 	int code = scene_setup_create(&a, &setup);
 	if (code != 0) {
 		return code;
+	}
+	if (!prepare_directory(directory)) {
+		weft_world_destroy(setup.world);
+		return EXIT_BAD_INPUT;
 	}
 	char path[4096];
 	int written = 0;

@@ -1,6 +1,10 @@
 // weft command-line tool: JSON on stdout, progress and errors on stderr, exit 2 on bad input.
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "commands.h"
@@ -16,7 +20,7 @@ static void usage(FILE* out) {
 	      out);
 }
 
-int main(int argc, char** argv) {
+static int dispatch(int argc, char** argv) {
 	if (argc < 2) {
 		usage(stderr);
 		cli_error("missing command");
@@ -33,4 +37,23 @@ int main(int argc, char** argv) {
 	usage(stderr);
 	cli_error("unknown command '%s'", command);
 	return EXIT_BAD_INPUT;
+}
+
+// The JSON on stdout is the result: a closed stdout is refused before anything runs (a file the
+// command opens could take its descriptor), and a write that failed (/dev/full, a closed pipe)
+// turns a success into exit 1 with a message.
+int main(int argc, char** argv) {
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		cli_error("stdout is closed: the result would be lost");
+		return 1;
+	}
+	int code = dispatch(argc, argv);
+	errno = 0;
+	bool failed = fflush(stdout) != 0 || ferror(stdout);
+	failed = fclose(stdout) != 0 || failed;
+	if (failed) {
+		cli_error("cannot write to stdout: %s", errno != 0 ? strerror(errno) : "write error");
+		return code != 0 ? code : 1;
+	}
+	return code;
 }

@@ -33,7 +33,8 @@ typedef enum weft_result {
 /// Short fixed name of a result code ("ok", "invalid argument", ...). Never NULL.
 const char* weft_result_string(weft_result result);
 
-/// The detailed message of the most recent failed call ("" if none). Owned by the library.
+/// The detailed message of the most recent failed call on the calling thread ("" if none). Owned
+/// by the library; each thread has its own, valid until that thread's next failing call.
 const char* weft_last_error(void);
 
 /// A 3-vector (metres, m/s or m/s² depending on the field).

@@ -1,7 +1,8 @@
 // libFuzzer target: the OBJ reader, and the mesh collider built from whatever it accepts.
 // Invariants: a parse either fails with "fuzz.obj:LINE: reason" or yields indices in range; a
-// collider built from it (fitted or not) and one step of a small cloth stay finite-safe (no
-// crash, no out-of-bounds access: ASan/UBSan watch), never hang.
+// collider built from it (fitted or not), its orientation included, and one step of a small cloth
+// stay finite-safe (no crash, no out-of-bounds access: ASan/UBSan watch), never hang; a closed
+// collider walks every edge once each way and encloses a non-negative volume (outward).
 // Build and run: make test-fuzz (the CMake preset `fuzz`, run by mk/mesh.mk).
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,40 @@ static weft_world* small_world(void) {
 	return world;
 }
 
+// The orientation's promise on a built collider: closed means every edge is shared by exactly two
+// triangles walking it in opposite directions, and the enclosed signed volume is not negative.
+static void check_orientation(const weft_world* world) {
+	weft_mesh_collider_view view;
+	if (weft_world_mesh_collider(world, &view) != WEFT_OK) abort();
+	if (!view.closed) return;
+	const float* v = view.vertices;
+	const uint32_t* t = view.indices;
+	double volume = 0.0, extent = 0.0;
+	for (int32_t k = 0; k < view.triangle_count; k++) {
+		double p[3][3];
+		for (int c = 0; c < 3; c++)
+			for (int axis = 0; axis < 3; axis++) {
+				p[c][axis] = (double)v[4 * t[3 * k + c] + axis] - (double)v[axis];
+				extent = p[c][axis] > extent ? p[c][axis] : (-p[c][axis] > extent ? -p[c][axis] : extent);
+			}
+		volume += p[0][0] * (p[1][1] * p[2][2] - p[1][2] * p[2][1]) -
+		          p[0][1] * (p[1][0] * p[2][2] - p[1][2] * p[2][0]) + p[0][2] * (p[1][0] * p[2][1] - p[1][1] * p[2][0]);
+		// Each directed edge a → b appears once; its reverse b → a once too (checked by count).
+		for (int e = 0; e < 3; e++) {
+			uint32_t a = t[3 * k + e], b = t[3 * k + (e + 1) % 3];
+			int forward = 0, backward = 0;
+			for (int32_t j = 0; j < view.triangle_count; j++)
+				for (int f = 0; f < 3; f++) {
+					uint32_t x = t[3 * j + f], y = t[3 * j + (f + 1) % 3];
+					forward += x == a && y == b;
+					backward += x == b && y == a;
+				}
+			if (forward != 1 || backward != 1) abort();
+		}
+	}
+	if (volume < -1e-5 * extent * extent * extent) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 	weft_mesh_data mesh;
 	weft_result result = weft_obj_parse((const char*)data, size, "fuzz.obj", NULL, &mesh);
@@ -46,6 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 		bool fit = size & 1;
 		if (weft_world_set_mesh_collider(world, mesh.positions, mesh.vertex_count, mesh.indices, mesh.triangle_count,
 		                                 fit) == WEFT_OK) {
+			check_orientation(world);
 			weft_world_step(world, 1.0f / 60.0f);
 			weft_world_remove_mesh_collider(world);
 		}

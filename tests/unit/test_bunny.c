@@ -232,6 +232,10 @@ TEST(user_obj_replaces) {
 	weft_world_remove_mesh_collider(world);
 	CHECK(weft_world_mesh_collider(world, &mesh) == WEFT_ERROR_INVALID_ARGUMENT);
 	CHECK(weft_world_set_mesh_edge_contacts(world, true) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(strstr(weft_last_error(), "the world has no mesh collider") != NULL);
+	// No world at all says so (not "no mesh collider").
+	CHECK(weft_world_set_mesh_edge_contacts(NULL, true) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(strstr(weft_last_error(), "world is NULL") != NULL);
 	weft_world_destroy(world);
 }
 

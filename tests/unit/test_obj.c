@@ -123,6 +123,13 @@ TEST(malformed_lines) {
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3/\n", 4, "truncated vertex reference");
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3x\n", 4, "bad vertex reference");
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999999\n", 4, "out of range");
+	// The index as written, not a saturated value (issue 12: 99999999999999999999 read as 9999999999999).
+	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999\n", 4,
+	             "vertex index 99999999999999999999 out of range (3 defined)");
+	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -99999999999999999999\n", 4,
+	             "vertex index -99999999999999999999 out of range (3 defined)");
+	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3/123456789012345678901234567890123456789012345\n", 4,
+	             "texture coordinate index of 45 characters out of range");
 	expect_error("v 0 0 0\nv 1 0 0\n\x7f" "ELF\x01\x02\n", 3, "binary data");
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\n# only vertices\n", 4, "no faces");
 	expect_error("", 1, "no faces");
