@@ -75,7 +75,7 @@ export const STEP = structLayout('Step', [
   { name: 'mesh_counts', type: 'vec4u', doc: 'x vertices, y triangles, z bounding spheres (0: no mesh collision), w cells' },
   { name: 'mesh_sections', type: 'vec4u', count: 3, doc: 'start of each MESH_SECTIONS entry in the buffer, in its unit (vec4 or u32 word)' },
   // Self-collision (weft_self_collision_view, read from the core) and the pins' scripted path.
-  { name: 'self_lengths', type: 'vec4f', doc: 'x thickness m, y reach m, z 1 / (2 reach): the edge of the hash cells is 2 reach (as C computes it), w max step m' },
+  { name: 'self_lengths', type: 'vec4f', doc: 'x thickness m, y reach m, z 1 / reach (the GPU hash cell edge; as C computes it), w max step m' },
   { name: 'self_rest', type: 'vec4f', doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), zw unused' },
   { name: 'self_hash', type: 'vec4u', doc: 'x table size (buckets, a power of two), y scan blocks, zw unused' },
   { name: 'pins', type: 'vec4f', doc: 'xyz pin velocity m/s, w pin travel time min(pin time, pin motion time) s' },

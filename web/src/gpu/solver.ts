@@ -555,7 +555,7 @@ export class GpuSolver {
     const view = this.selfView;
     if (view) {
       const fr = Math.fround;
-      f.set([view.thickness, view.reach, fr(1 / (2 * view.reach)), view.maxStep], o('self_lengths'));
+      f.set([view.thickness, view.reach, fr(1 / view.reach), view.maxStep], o('self_lengths'));
       f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), fr(view.thickness * SELF_COLLISION.skin), 0, 0], o('self_rest'));
       u.set([view.tableSize, this.selfState?.blocks ?? 0, 0, 0], o('self_hash'));
     }

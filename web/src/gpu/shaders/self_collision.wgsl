@@ -1,7 +1,7 @@
 // Self-collision (src/self_collision.c, the rule of weft_self_collision_view in weft.h) as four
 // kernels that run every substep after the constraint solve and the tethers, before the finish
 // (spheres, ground, mesh, velocity update). As in C, the partners come from Verlet lists (the 16
-// nearest within reach, found in a spatial hash of cells of edge 2·reach, 8 buckets a query), rebuilt
+// nearest within reach, found in a spatial hash of cells of edge reach, 27 cells a query), rebuilt
 // only in a substep where the bounding box of the displacements since the last build has a diagonal
 // longer than the skin; the other substeps only test the listed pairs.
 //
@@ -81,7 +81,7 @@ fn list_word(i: u32, e: u32) -> u32 {
   return step.self_hash.x + step.self_hash.y + 2u * particle_count() + i * SELF_MAX_PARTNERS + e;
 }
 
-// weft_self_cell_coordinate: floor(x / (2 reach)), clamped to ±1e9 (NaN → -1e9).
+// weft_self_cell_coordinate: floor(x / reach), clamped to ±1e9 (NaN → -1e9).
 fn cell_coordinate(x: f32) -> i32 {
   let c = x * step.self_lengths.z;
   if (!(c > -1.0e9)) {
@@ -300,8 +300,10 @@ fn self_scatter(@builtin(global_invocation_id) id: vec3u,
 }
 
 // weft_self_collision_lists for particle i (at xi now, ri at rest): the particles within reach in
-// the 2 × 2 × 2 cells (edge 2·reach) on xi's side of its cell's centre, in `cell` itself rather than
-// another cell of the same bucket, not close in the rest pose; the SELF_MAX_PARTNERS nearest kept.
+// the 27 cells (edge reach) around xi's, in `cell` itself rather than another cell of the same
+// bucket, not close in the rest pose; the SELF_MAX_PARTNERS nearest kept. (C queries the 2 × 2 × 2
+// cells of edge 2·reach on xi's side of its cell's centre: 8 buckets, but (4 reach)³ of candidates
+// against (3 reach)³; on the H200 the 8-bucket build was the slower, fold 256²: ≈290 µs a rebuild.)
 fn build_list(i: u32, xi: vec3f, ri: vec3f) -> u32 {
   var ids: array<u32, SELF_MAX_PARTNERS>;
   var far: array<f32, SELF_MAX_PARTNERS>;
@@ -311,10 +313,9 @@ fn build_list(i: u32, xi: vec3f, ri: vec3f) -> u32 {
   let rest_limit = step.self_rest.x;
   let rest_limit2 = rest_limit * rest_limit;
   let c = cell_of(xi);
-  let side = select(vec3i(0), vec3i(-1), xi * step.self_lengths.z - vec3f(c) < vec3f(0.5));
-  for (var dz = side.z; dz <= side.z + 1; dz += 1) {
-    for (var dy = side.y; dy <= side.y + 1; dy += 1) {
-      for (var dx = side.x; dx <= side.x + 1; dx += 1) {
+  for (var dz = -1; dz <= 1; dz += 1) {
+    for (var dy = -1; dy <= 1; dy += 1) {
+      for (var dx = -1; dx <= 1; dx += 1) {
         let cell = c + vec3i(dx, dy, dz);
         let b = cell_hash(cell);
         let end = bucket_start(b + 1u);
