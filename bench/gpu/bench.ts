@@ -165,6 +165,11 @@ for (const grid of grids) {
         await warm(() => solver.step(world.frameDt, 5));
         const t = await time((encoder, writes) => solver.encode(encoder, world.frameDt, frames, { timestampWrites: writes, renderData: false }));
         const profile = await profileFrame(solver, world.frameDt);
+        // How often the neighbour lists were rebuilt over 50 more frames.
+        const before = await solver.selfRebuilds();
+        solver.step(world.frameDt, 50);
+        const after = await solver.selfRebuilds();
+        const rebuildShare = selfCollision && before !== null && after !== null ? (after - before) / (50 * SUBSTEPS) : null;
         const positions = await solver.read();
         let lowest = Infinity;
         for (let p = 0; p < world.particleCount; ++p) lowest = Math.min(lowest, positions[4 * p + 1]);
@@ -178,6 +183,7 @@ for (const grid of grids) {
           wall_ms_per_frame: t.wall / frames,
           timing: t.gpu !== null ? 'gpu-timestamps' : 'wall',
           profile_us_per_frame: profile,
+          rebuilds_per_substep: rebuildShare,
           lowest_y: lowest,
           nan: !positions.every(Number.isFinite),
         });

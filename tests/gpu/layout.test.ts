@@ -40,7 +40,7 @@ test('the mesh collider\'s cell classes and triangle regions (mesh_collide.wgsl)
   }
 });
 
-test('self-collision: the hash primes, the partner cap, the rest tolerance and the minimum distance are C\'s', () => {
+test('self-collision: the hash primes, the partner cap, the rest tolerance, the minimum distance and the skin are C\'s', () => {
   assert.deepEqual(probe.self_hash_primes, SELF_COLLISION.primes);
   // Private to src/self_collision.c: read from its source (the GPU kernels take them from layout.ts).
   const source = readFileSync('src/self_collision.c', 'utf8');
@@ -48,6 +48,7 @@ test('self-collision: the hash primes, the partner cap, the rest tolerance and t
   assert.equal(define('MAX_NEIGHBOURS'), SELF_COLLISION.maxPartners);
   assert.equal(define('REST_TOLERANCE'), SELF_COLLISION.restTolerance);
   assert.equal(define('MIN_DISTANCE'), SELF_COLLISION.minDistance);
+  assert.equal(define('SKIN'), SELF_COLLISION.skin);
   // The kernel spells no prime or cap by hand: they come from wgslPrelude().
   for (const p of SELF_COLLISION.primes) assert.doesNotMatch(selfCollisionWgsl, new RegExp(`${p}`));
   assert.doesNotMatch(selfCollisionWgsl, /\b16u\b|1\.01/);

@@ -1,7 +1,7 @@
 // Self-collision on the GPU (self_collision.wgsl) against the C core (the wasm build): the `fold`
 // scene at 40², whose top edge is lowered to the floor so the cloth piles up in folds.
 //
-// The GPU hash is rebuilt every substep and its buckets are filled in atomics' order, so the runs
+// The GPU keeps Verlet lists as C does, but its buckets are filled in atomics' order, so the runs
 // agree physically, not bit for bit: the settled pile's centroid within 1 cm of C's, no two cloth
 // triangles (sharing no vertex) intersecting, no two particles that are not rest-pose neighbours
 // closer than half the thickness. The same GPU run without self-collision must fail the last check

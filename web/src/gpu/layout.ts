@@ -75,32 +75,38 @@ export const STEP = structLayout('Step', [
   { name: 'mesh_counts', type: 'vec4u', doc: 'x vertices, y triangles, z bounding spheres (0: no mesh collision), w cells' },
   { name: 'mesh_sections', type: 'vec4u', count: 3, doc: 'start of each MESH_SECTIONS entry in the buffer, in its unit (vec4 or u32 word)' },
   // Self-collision (weft_self_collision_view, read from the core) and the pins' scripted path.
-  { name: 'self_lengths', type: 'vec4f', doc: 'x thickness m, y reach (cell edge) m, z 1 / reach (as C computes it), w max step m' },
-  { name: 'self_rest', type: 'vec4f', doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), yzw unused' },
+  { name: 'self_lengths', type: 'vec4f', doc: 'x thickness m, y reach m, z 1 / reach (the GPU hash cell edge; as C computes it), w max step m' },
+  { name: 'self_rest', type: 'vec4f', doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), zw unused' },
   { name: 'self_hash', type: 'vec4u', doc: 'x table size (buckets, a power of two), y scan blocks, zw unused' },
   { name: 'pins', type: 'vec4f', doc: 'xyz pin velocity m/s, w pin travel time min(pin time, pin motion time) s' },
 ]);
 
 /// The self-collision hash and response as C runs them (src/self_collision.c): the multipliers of
 /// the cell hash (WEFT_SELF_HASH_PRIME_* in weft.h), the most partners a particle takes (the nearest
-/// kept), the factor on the rest distance below which a pair is never a partner, and the distance
-/// below which a pair has no direction. The layout test checks each against the C sources.
+/// kept), the factor on the rest distance below which a pair is never a partner, the distance
+/// below which a pair has no direction, and the skin of the neighbour lists in thicknesses (they
+/// are rebuilt when the displacements' box outgrows it). The layout test checks each against the C
+/// sources.
 export const SELF_COLLISION = {
   primes: [92837111, 689287499, 283923481],
   maxPartners: 16,
   restTolerance: 1.01,
   minDistance: 1e-9,
+  skin: 0.5,
 } as const;
 
 /// The hash's counting sort: a scan block is SCAN_ITEMS buckets per invocation of a
 /// WORKGROUP_SIZE workgroup; one more workgroup scans the blocks' totals.
 export const SCAN_ITEMS = 16;
 
-/// Words of the self-collision `hash` buffer (self_collision.wgsl): bucket starts within their scan
-/// block [0, table), the blocks' starts [table, table + blocks).
-export function selfHashWords(tableSize: number, workgroupSize: number): { blocks: number; words: number } {
+/// Words of the self-collision buffers (self_collision.wgsl) for n particles: `hash` holds the
+/// bucket starts within their scan block [0, table), the blocks' starts [table, table + blocks),
+/// then per particle its rank in its bucket (n), its list's length (n) and its list (maxPartners × n);
+/// `hash_counts` the bucket counts [0, table), 9 words of state (the displacement box, the rebuild
+/// flag, the blocks done, the rebuilds) and the blocks' totals.
+export function selfHashWords(tableSize: number, workgroupSize: number, n: number): { blocks: number; words: number; counts: number } {
   const blocks = Math.ceil(tableSize / (workgroupSize * SCAN_ITEMS));
-  return { blocks, words: tableSize + blocks };
+  return { blocks, words: tableSize + blocks + (2 + SELF_COLLISION.maxPartners) * n, counts: tableSize + 9 + blocks };
 }
 
 /// Cell classes of the mesh collider's grid (WEFT_CELL_* in src/mesh.h, documented on

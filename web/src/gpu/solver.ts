@@ -71,10 +71,11 @@ type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
 interface SelfState {
-  particles: GPUBuffer; // rest | settled | slip | grouped settled | grouped rest, vec4 × n each
-  hashCounts: GPUBuffer; // table size u32, zero between substeps
-  hash: GPUBuffer; // selfHashWords
+  particles: GPUBuffer; // rest | settled | slip | grouped settled | grouped rest | built, vec4 × n each
+  hashCounts: GPUBuffer; // selfHashWords().counts u32: the counts (zero between substeps), the box, the flags
+  hash: GPUBuffer; // selfHashWords().words u32: the bucket starts, the ranks, the neighbour lists
   blocks: number;
+  tableSize: number;
 }
 
 interface Dispatch {
@@ -270,19 +271,19 @@ export class GpuSolver {
     const view = this.selfView, rest = this.core.restPositions?.();
     if (!view || !rest) return false;
     const n = this.n, device = this.device;
-    const { blocks, words } = selfHashWords(view.tableSize, this.config.workgroupSize);
-    const buffer = (label: string, size: number) => {
-      const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage: STORAGE() });
+    const { blocks, words, counts } = selfHashWords(view.tableSize, this.config.workgroupSize, n);
+    const buffer = (label: string, size: number, usage = STORAGE()) => {
+      const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage });
       this.owned.push(b);
       return b;
     };
-    const particles = buffer('self-collision particles', 5 * n * 16);
+    const particles = buffer('self-collision particles', 6 * n * 16);
     device.queue.writeBuffer(particles, 0, rest as Float32Array<ArrayBuffer>);
-    this.selfState = { particles, hashCounts: buffer('self-collision counts', view.tableSize * 4), hash: buffer('self-collision hash', words * 4), blocks };
+    this.selfState = { particles, hashCounts: buffer('self-collision counts', counts * 4, STORAGE() | GPUBufferUsage.COPY_SRC), hash: buffer('self-collision hash', words * 4), blocks, tableSize: view.tableSize };
     const code = [this.prelude, wgslBindings(this.modules.self.bindings), particleWgsl, finishWgsl, selfCollisionWgsl, meshOffWgsl, pinsOffWgsl].join('\n');
     const module = device.createShaderModule({ label: 'weft self_collision.wgsl', code });
     const layout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.self.layout] });
-    for (const [name, entryPoint] of [['selfCount', 'self_count'], ['selfScan', 'self_scan'], ['selfScanBlocks', 'self_scan_blocks'], ['selfScatter', 'self_scatter'], ['selfContacts', 'self_contacts']]) {
+    for (const [name, entryPoint] of [['selfSettle', 'self_settle'], ['selfScan', 'self_scan'], ['selfScatter', 'self_scatter'], ['selfContacts', 'self_contacts']]) {
       this.pipelines[name] = device.createComputePipeline({ label: `weft ${entryPoint}`, layout, compute: { module, entryPoint } });
     }
     if (this.bindGroups) this.makeBindGroups();
@@ -381,14 +382,14 @@ export class GpuSolver {
       u[R + 3] = flags;
     };
     const lambdaFlags = (it: number) => (it > 0 ? FLAGS.ACCUMULATE_LAMBDA : 0) | (iterations > 1 ? FLAGS.STORE_LAMBDA : 0);
-    // Self-collision of one substep on prediction buffer `buffer`: settle (with `settleFlags`), count,
-    // scan, scatter, contacts. The finish that follows carries FLAG_SETTLED.
+    // Self-collision of one substep on prediction buffer `buffer`: settle (with `settleFlags`) and
+    // count, scan, scatter, contacts (the last three only test the lists unless this substep
+    // rebuilds them: self_collision.wgsl). The finish that follows carries FLAG_SETTLED.
     const self = s.selfCollision && this.ensureSelf();
     const selfPasses = (buffer: number, settleFlags: number) => {
       const bind: BindGroupName = buffer ? 'self1' : 'self0';
-      push('selfCount', bind, particles(), (u) => range(u, 0, 0, settleFlags));
+      push('selfSettle', bind, particles(), (u) => range(u, 0, 0, settleFlags));
       push('selfScan', bind, items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
-      push('selfScanBlocks', bind, { x: 1, y: 1 }, (u) => range(u, 0, 0, 0));
       push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
       push('selfContacts', bind, particles(), (u) => range(u, 0, 0, 0));
     };
@@ -502,6 +503,22 @@ export class GpuSolver {
     return copy;
   }
 
+  /// Substeps whose self-collision rebuilt its neighbour lists since it was first turned on (null
+  /// before that).
+  async selfRebuilds(): Promise<number | null> {
+    const self = this.selfState;
+    if (!self) return null;
+    const staging = this.device.createBuffer({ label: 'weft read self-collision rebuilds', size: 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = this.device.createCommandEncoder({ label: 'weft read self-collision rebuilds' });
+    encoder.copyBufferToBuffer(self.hashCounts, (self.tableSize + 8) * 4, staging, 0, 4); // SELF_REBUILDS
+    this.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const rebuilds = new Uint32Array(staging.getMappedRange().slice(0))[0];
+    staging.unmap();
+    staging.destroy();
+    return rebuilds;
+  }
+
   destroy(): void {
     for (const b of this.owned) b.destroy();
     this.owned.length = 0;
@@ -539,7 +556,7 @@ export class GpuSolver {
     if (view) {
       const fr = Math.fround;
       f.set([view.thickness, view.reach, fr(1 / view.reach), view.maxStep], o('self_lengths'));
-      f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), 0, 0, 0], o('self_rest'));
+      f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), fr(view.thickness * SELF_COLLISION.skin), 0, 0], o('self_rest'));
       u.set([view.tableSize, this.selfState?.blocks ?? 0, 0, 0], o('self_hash'));
     }
     // C's pin travel: (float)min(pin time, (double)pin motion time).

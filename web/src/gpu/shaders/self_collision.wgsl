@@ -1,23 +1,43 @@
-// Self-collision (src/self_collision.c, the rule of weft_self_collision_view in weft.h) as five
+// Self-collision (src/self_collision.c, the rule of weft_self_collision_view in weft.h) as four
 // kernels that run every substep after the constraint solve and the tethers, before the finish
-// (spheres, ground, mesh, velocity update). The GPU keeps no Verlet lists: every substep rebuilds the
-// hash and queries the 27 cells around each particle.
+// (spheres, ground, mesh, velocity update). As in C, the partners come from Verlet lists (the 16
+// nearest within reach, found in a spatial hash of cells of edge reach, 27 cells a query), rebuilt
+// only in a substep where the bounding box of the displacements since the last build has a diagonal
+// longer than the skin; the other substeps only test the listed pairs.
 //
-//   self_count     settles the particle (leftover, tethers: what the finish would do first), stores
-//                  its settled position, its slip over the substep and its bucket, counts the bucket;
-//   self_scan      exclusive scan of the counts inside each block of WORKGROUP_SIZE × SCAN_ITEMS
-//                  buckets, and the block's total;
-//   self_scan_blocks  one workgroup: exclusive scan of the blocks' totals;
-//   self_scatter   copies each particle's settled and rest position into its bucket's slots (a count
-//                  back down to 0 as the cursor, so the counts are zero again for the next substep);
-//   self_contacts  Jacobi pushes and friction from the partners closer than the thickness, their
-//                  mean, the max-step clamp; writes the prediction the finish (FLAG_SETTLED) reads.
+//   self_settle    settles the particle (leftover, tethers: what the finish would do first), stores
+//                  its settled position, its slip over the substep and its bucket, counts the bucket
+//                  (its rank there is the atomic's old value: whether or not this substep rebuilds)
+//                  and grows the displacement box (a workgroup's box, then atomics);
+//   self_scan      decides from the box whether this substep rebuilds (the flag the next two read)
+//                  and zeroes the counts; when it does, the exclusive scan of the counts inside each
+//                  block of WORKGROUP_SIZE × SCAN_ITEMS buckets, and the last block to finish scans
+//                  the blocks' totals;
+//   self_scatter   (rebuilds) copies each particle's settled and rest position into its slot;
+//   self_contacts  one invocation per slot of the last build, so neighbouring invocations query the
+//                  same buckets and read neighbouring particles. On a rebuild: the particle's list
+//                  and its built position. Then Jacobi pushes and friction from the listed partners
+//                  closer than the thickness, their mean, the max-step clamp; writes the prediction
+//                  the finish (FLAG_SETTLED) reads. Invocation 0 empties the box for the next substep.
 // Inside a bucket the ids lie in the order the atomics gave, so GPU runs agree physically, not
 // bit for bit, with each other and with C.
 
-// Bindings: BINDINGS.self in gpu/bindings.ts (declared ahead of this file). `particles` holds five
+// Bindings: BINDINGS.self in gpu/bindings.ts (declared ahead of this file). `particles` holds six
 // vec4 sections of n: rest positions, settled positions (w inverse mass), slip (w the bucket's bits),
-// and grouped by bucket: settled positions, rest positions (w the particle id's bits).
+// grouped by bucket: settled positions, rest positions (w the particle id's bits), and the positions
+// at the last build. `hash_counts` (layout.ts: selfHashWords): the bucket counts [0, table), then at
+// table + SELF_BOX the box (min xyz, max xyz as order bits), the rebuild flag, the blocks finished,
+// the rebuilds, and from table + SELF_TOTALS the blocks' totals (top bit: written). `hash`: bucket
+// starts within their block [0, table), the blocks' starts, then per particle its rank in its
+// bucket, its list's length, and its list (SELF_MAX_PARTNERS ids).
+// Zeroed buffers (as made) decode to a NaN box: the first substep rebuilds.
+
+const SELF_BOX: u32 = 0u;
+const SELF_FLAG: u32 = 6u;
+const SELF_DONE: u32 = 7u;
+const SELF_REBUILDS: u32 = 8u;
+const SELF_TOTALS: u32 = 9u;
+const SELF_WRITTEN: u32 = 0x80000000u;
 
 fn solved(i: u32) -> vec4f {
   return predicted[i];
@@ -43,6 +63,22 @@ fn sorted_of(k: u32) -> vec4f {
 
 fn sorted_rest_of(k: u32) -> vec4f {
   return particles[4u * particle_count() + k];
+}
+
+fn built_of(i: u32) -> vec4f {
+  return particles[5u * particle_count() + i];
+}
+
+fn rank_word(i: u32) -> u32 {
+  return step.self_hash.x + step.self_hash.y + i;
+}
+
+fn list_count_word(i: u32) -> u32 {
+  return step.self_hash.x + step.self_hash.y + particle_count() + i;
+}
+
+fn list_word(i: u32, e: u32) -> u32 {
+  return step.self_hash.x + step.self_hash.y + 2u * particle_count() + i * SELF_MAX_PARTNERS + e;
 }
 
 // weft_self_cell_coordinate: floor(x / reach), clamped to ±1e9 (NaN → -1e9).
@@ -78,24 +114,68 @@ fn bucket_start(b: u32) -> u32 {
   return hash[b] + hash[table + b / SCAN_BLOCK];
 }
 
+// A float's bits in an order that u32 comparisons keep (NaN beyond ±infinity: a NaN box).
+fn order_bits(x: f32) -> u32 {
+  let u = bitcast<u32>(x);
+  return select(u | 0x80000000u, ~u, (u & 0x80000000u) != 0u);
+}
+
+fn from_order_bits(u: u32) -> f32 {
+  return bitcast<f32>(select(~u, u & 0x7fffffffu, (u & 0x80000000u) != 0u));
+}
+
+var<workgroup> box_shared: array<atomic<u32>, 6>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn self_count(@builtin(global_invocation_id) id: vec3u,
-        @builtin(num_workgroups) groups: vec3u) {
+fn self_settle(@builtin(global_invocation_id) id: vec3u,
+               @builtin(num_workgroups) groups: vec3u,
+               @builtin(local_invocation_index) local: u32) {
+  if (local < 6u) {
+    atomicStore(&box_shared[local], select(0u, 0xffffffffu, local < 3u));
+  }
+  workgroupBarrier();
   let p = flat_index(id, groups);
   let n = particle_count();
-  if (p >= n) {
-    return;
+  if (p < n) {
+    let x = settle_particle(p);
+    let key = cell_hash(cell_of(x.xyz));
+    particles[n + p] = x;
+    particles[2u * n + p] = vec4f(x.xyz - positions[p].xyz, bitcast<f32>(key));
+    hash[rank_word(p)] = atomicAdd(&hash_counts[key], 1u);
+    // weft_self_collision_bounds: the displacement since the lists were built.
+    let d = x.xyz - built_of(p).xyz;
+    for (var axis = 0u; axis < 3u; axis += 1u) {
+      let bits = order_bits(d[axis]);
+      atomicMin(&box_shared[axis], bits);
+      atomicMax(&box_shared[3u + axis], bits);
+    }
   }
-  let x = settle_particle(p);
-  let key = cell_hash(cell_of(x.xyz));
-  particles[n + p] = x;
-  particles[2u * n + p] = vec4f(x.xyz - positions[p].xyz, bitcast<f32>(key));
-  atomicAdd(&hash_counts[key], 1u);
+  workgroupBarrier();
+  let box = step.self_hash.x + SELF_BOX;
+  if (local < 3u) {
+    atomicMin(&hash_counts[box + local], atomicLoad(&box_shared[local]));
+  } else if (local < 6u) {
+    atomicMax(&hash_counts[box + local], atomicLoad(&box_shared[local]));
+  }
+}
+
+// weft_self_collision_decide: the lists stay while the box's diagonal is within the skin.
+fn rebuild_needed() -> bool {
+  let box = step.self_hash.x + SELF_BOX;
+  let dx = from_order_bits(atomicLoad(&hash_counts[box + 3u])) - from_order_bits(atomicLoad(&hash_counts[box]));
+  let dy = from_order_bits(atomicLoad(&hash_counts[box + 4u])) - from_order_bits(atomicLoad(&hash_counts[box + 1u]));
+  let dz = from_order_bits(atomicLoad(&hash_counts[box + 5u])) - from_order_bits(atomicLoad(&hash_counts[box + 2u]));
+  let skin = step.self_rest.y;
+  return !(dx * dx + dy * dy + dz * dz <= skin * skin);
+}
+
+fn rebuilding() -> bool {
+  return atomicLoad(&hash_counts[step.self_hash.x + SELF_FLAG]) != 0u;
 }
 
 var<workgroup> scan_items: array<u32, SCAN_BLOCK>;
 var<workgroup> scan_totals: array<u32, WORKGROUP_SIZE>;
+var<workgroup> scan_flag: u32;
 
 // Exclusive prefix of `value` over the workgroup (Hillis–Steele in workgroup memory).
 fn workgroup_exclusive_scan(local: u32, value: u32) -> u32 {
@@ -119,12 +199,32 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
              @builtin(local_invocation_index) local: u32) {
   let block = workgroup.x + workgroup.y * workgroups.x;
   let table = step.self_hash.x;
+  let blocks = step.self_hash.y;
   let base = block * SCAN_BLOCK;
+  if (local == 0u) {
+    scan_flag = select(0u, 1u, rebuild_needed());
+  }
+  let rebuild = workgroupUniformLoad(&scan_flag) != 0u;
+  if (block == 0u && local == 0u) {
+    atomicStore(&hash_counts[table + SELF_FLAG], select(0u, 1u, rebuild));
+    if (rebuild) {
+      atomicAdd(&hash_counts[table + SELF_REBUILDS], 1u);
+    }
+  }
+  if (!rebuild) {
+    for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
+      let b = base + k * WORKGROUP_SIZE + local;
+      if (b < table) {
+        atomicStore(&hash_counts[b], 0u);
+      }
+    }
+    return;
+  }
   for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
     let b = base + k * WORKGROUP_SIZE + local;
     var count = 0u;
     if (b < table) {
-      count = atomicLoad(&hash_counts[b]);
+      count = atomicExchange(&hash_counts[b], 0u);
     }
     scan_items[k * WORKGROUP_SIZE + local] = count;
   }
@@ -146,27 +246,42 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
       hash[b] = scan_items[k * WORKGROUP_SIZE + local];
     }
   }
-  if (local == WORKGROUP_SIZE - 1u && block < step.self_hash.y) {
-    hash[table + block] = prefix + sum;
+  // The block's total, then the count of blocks done: the block that makes it `blocks` scans the
+  // totals. It waits for each total's written bit (a block counted itself done only after writing
+  // its total, so the wait is for the store to show, never for a block to run).
+  if (local == WORKGROUP_SIZE - 1u) {
+    atomicStore(&hash_counts[table + SELF_TOTALS + block], (prefix + sum) | SELF_WRITTEN);
+    scan_flag = select(0u, 1u, atomicAdd(&hash_counts[table + SELF_DONE], 1u) == blocks - 1u);
   }
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn self_scan_blocks(@builtin(local_invocation_index) local: u32) {
-  let table = step.self_hash.x;
-  let blocks = step.self_hash.y;
+  let last = workgroupUniformLoad(&scan_flag) != 0u;
+  if (!last) {
+    return;
+  }
   let chunk = (blocks + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
   let first = min(local * chunk, blocks);
   let end = min(first + chunk, blocks);
-  var sum = 0u;
+  var total = 0u;
   for (var k = first; k < end; k += 1u) {
-    sum += hash[table + k];
+    var v = 0u;
+    loop {
+      v = atomicLoad(&hash_counts[table + SELF_TOTALS + k]);
+      if ((v & SELF_WRITTEN) != 0u) {
+        break;
+      }
+    }
+    atomicStore(&hash_counts[table + SELF_TOTALS + k], 0u);
+    v &= ~SELF_WRITTEN;
+    hash[table + k] = v; // the total for now, its block's start below
+    total += v;
   }
-  var start = workgroup_exclusive_scan(local, sum);
+  var start = workgroup_exclusive_scan(local, total);
   for (var k = first; k < end; k += 1u) {
     let v = hash[table + k];
     hash[table + k] = start;
     start += v;
+  }
+  if (local == 0u) {
+    atomicStore(&hash_counts[table + SELF_DONE], 0u);
   }
 }
 
@@ -174,101 +289,30 @@ fn self_scan_blocks(@builtin(local_invocation_index) local: u32) {
 fn self_scatter(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
   let p = flat_index(id, groups);
-  if (p >= particle_count()) {
+  let n = particle_count();
+  if (p >= n || !rebuilding()) {
     return;
   }
   let key = bitcast<u32>(slip_of(p).w);
-  let slot = bucket_start(key) + atomicSub(&hash_counts[key], 1u) - 1u;
-  let n = particle_count();
+  let slot = min(bucket_start(key) + hash[rank_word(p)], n - 1u);
   particles[3u * n + slot] = settled_of(p);
   particles[4u * n + slot] = vec4f(rest_of(p).xyz, bitcast<f32>(p));
 }
 
-struct Contacts {
-  push: vec3f,   // sum of the pushes and friction
-  count: u32,    // pushes summed
-  partners: u32, // partners within reach
-}
-
-// The squared distance to the particle in grouped slot k if it is a partner of i (within reach,
-// in `cell` itself rather than another cell of the same bucket, not close in the rest pose), else -1.
-fn partner_distance2(i: u32, xi: vec3f, ri: vec3f, cell: vec3i, k: u32) -> f32 {
-  let xj = sorted_of(k);
-  let e = xi - xj.xyz;
-  let d2 = e.x * e.x + e.y * e.y + e.z * e.z;
-  let reach = step.self_lengths.y;
-  if (!(d2 < reach * reach)) {
-    return -1.0;
-  }
-  let rj = sorted_rest_of(k);
-  if (bitcast<u32>(rj.w) == i || any(cell_of(xj.xyz) != cell)) {
-    return -1.0;
-  }
-  let rd = ri - rj.xyz;
-  let rest_limit = step.self_rest.x;
-  if (rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit * rest_limit) {
-    return -1.0;
-  }
-  return d2;
-}
-
-// Whether a partner at squared distance d2 pushes (closer than the thickness, and a direction).
-fn pushes(d2: f32) -> bool {
-  let t = step.self_lengths.x;
-  return d2 < t * t && d2 >= SELF_MIN_DISTANCE * SELF_MIN_DISTANCE;
-}
-
-// The partners of particle i in the 27 cells around it, in C's order (dz, dy, dx), and the pushes
-// of those up to `limit2` (squared).
-fn visit(i: u32, xi: vec4f, limit2: f32) -> Contacts {
-  var r = Contacts(vec3f(0.0), 0u, 0u);
-  let t = step.self_lengths.x;
-  let friction = step.ground.y;
-  let ri = rest_of(i).xyz;
-  let si = slip_of(i).xyz;
-  let c = cell_of(xi.xyz);
-  for (var dz = -1; dz <= 1; dz += 1) {
-    for (var dy = -1; dy <= 1; dy += 1) {
-      for (var dx = -1; dx <= 1; dx += 1) {
-        let cell = c + vec3i(dx, dy, dz);
-        let b = cell_hash(cell);
-        let end = bucket_start(b + 1u);
-        for (var k = bucket_start(b); k < end; k += 1u) {
-          let d2 = partner_distance2(i, xi.xyz, ri, cell, k);
-          if (d2 < 0.0) {
-            continue;
-          }
-          r.partners += 1u;
-          if (!pushes(d2) || d2 > limit2) {
-            continue;
-          }
-          let xj = sorted_of(k);
-          let j = bitcast<u32>(sorted_rest_of(k).w);
-          let share = xi.w / (xi.w + xj.w);
-          let d = sqrt(d2);
-          let e = xi.xyz - xj.xyz;
-          let nrm = e / d;
-          let push = (t - d) * share;
-          // Friction: the pair's relative slip over the substep, its tangential part.
-          let s = si - slip_of(j).xyz;
-          let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
-          let f = friction * share;
-          r.push += push * nrm - f * (s - along * nrm);
-          r.count += 1u;
-        }
-      }
-    }
-  }
-  return r;
-}
-
-// The largest of the SELF_MAX_PARTNERS smallest squared distances of i's pushing partners (a dense
-// pile, where C keeps only the nearest).
-fn nearest_limit(i: u32, xi: vec4f) -> f32 {
-  var nearest: array<f32, SELF_MAX_PARTNERS>;
+// weft_self_collision_lists for particle i (at xi now, ri at rest): the particles within reach in
+// the 27 cells (edge reach) around xi's, in `cell` itself rather than another cell of the same
+// bucket, not close in the rest pose; the SELF_MAX_PARTNERS nearest kept. (C queries the 2 × 2 × 2
+// cells of edge 2·reach on xi's side of its cell's centre: 8 buckets, but (4 reach)³ of candidates
+// against (3 reach)³; on the H200 the 8-bucket build was the slower, fold 256²: ≈290 µs a rebuild.)
+fn build_list(i: u32, xi: vec3f, ri: vec3f) -> u32 {
+  var ids: array<u32, SELF_MAX_PARTNERS>;
+  var far: array<f32, SELF_MAX_PARTNERS>;
   var count = 0u;
-  let ri = rest_of(i).xyz;
-  let c = cell_of(xi.xyz);
+  let reach = step.self_lengths.y;
+  let reach2 = reach * reach;
+  let rest_limit = step.self_rest.x;
+  let rest_limit2 = rest_limit * rest_limit;
+  let c = cell_of(xi);
   for (var dz = -1; dz <= 1; dz += 1) {
     for (var dy = -1; dy <= 1; dy += 1) {
       for (var dx = -1; dx <= 1; dx += 1) {
@@ -276,59 +320,109 @@ fn nearest_limit(i: u32, xi: vec4f) -> f32 {
         let b = cell_hash(cell);
         let end = bucket_start(b + 1u);
         for (var k = bucket_start(b); k < end; k += 1u) {
-          let d2 = partner_distance2(i, xi.xyz, ri, cell, k);
-          if (d2 < 0.0 || !pushes(d2)) {
+          let xj = sorted_of(k).xyz;
+          let e = xi - xj;
+          let d2 = e.x * e.x + e.y * e.y + e.z * e.z;
+          if (!(d2 < reach2)) {
+            continue;
+          }
+          let rj = sorted_rest_of(k);
+          let j = bitcast<u32>(rj.w);
+          if (j == i || any(cell_of(xj) != cell)) {
+            continue;
+          }
+          let rd = ri - rj.xyz;
+          if (rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2) {
             continue;
           }
           if (count < SELF_MAX_PARTNERS) {
-            nearest[count] = d2;
+            ids[count] = j;
+            far[count] = d2;
             count += 1u;
             continue;
           }
-          var largest = 0u; // full: the nearest stay
+          var farthest = 0u; // full: the nearest stay
           for (var q = 1u; q < SELF_MAX_PARTNERS; q += 1u) {
-            largest = select(largest, q, nearest[q] > nearest[largest]);
+            farthest = select(farthest, q, far[q] > far[farthest]);
           }
-          nearest[largest] = min(nearest[largest], d2);
+          if (d2 < far[farthest]) {
+            ids[farthest] = j;
+            far[farthest] = d2;
+          }
         }
       }
     }
   }
-  var limit = 0.0;
-  for (var q = 0u; q < min(count, SELF_MAX_PARTNERS); q += 1u) {
-    limit = max(limit, nearest[q]);
+  for (var q = 0u; q < count; q += 1u) {
+    hash[list_word(i, q)] = ids[q];
   }
-  return limit;
+  hash[list_count_word(i)] = count;
+  return count;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_contacts(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
-  let i = flat_index(id, groups);
-  if (i >= particle_count()) {
+  let k = flat_index(id, groups);
+  let n = particle_count();
+  if (k == 0u) {
+    // Nothing else here reads the box: empty it for the next substep's self_settle.
+    let box = step.self_hash.x + SELF_BOX;
+    for (var axis = 0u; axis < 3u; axis += 1u) {
+      atomicStore(&hash_counts[box + axis], 0xffffffffu);
+      atomicStore(&hash_counts[box + 3u + axis], 0u);
+    }
+  }
+  if (k >= n) {
     return;
   }
+  let i = bitcast<u32>(sorted_rest_of(k).w);
   var x = settled_of(i);
-  if (x.w != 0.0) {
-    let t = step.self_lengths.x;
-    var r = visit(i, x, t * t);
-    if (r.count > SELF_MAX_PARTNERS) {
-      // More pushing partners than a particle takes (a dense pile): only the nearest push.
-      r = visit(i, x, nearest_limit(i, x));
+  var count = 0u;
+  if (rebuilding()) {
+    particles[5u * n + i] = x;
+    if (x.w != 0.0) {
+      count = build_list(i, x.xyz, rest_of(i).xyz);
+    } else {
+      hash[list_count_word(i)] = 0u;
     }
-    if (r.partners > 0u) {
-      if (r.count > 0u) {
-        let mean = 1.0 / f32(r.count);
-        x = vec4f(x.xyz + r.push * mean, x.w);
+  } else if (x.w != 0.0) {
+    count = hash[list_count_word(i)];
+  }
+  if (count > 0u) {
+    let t = step.self_lengths.x;
+    let friction = step.ground.y;
+    let si = slip_of(i).xyz;
+    var push = vec3f(0.0);
+    var pushes = 0u;
+    for (var e = 0u; e < count; e += 1u) {
+      let j = hash[list_word(i, e)];
+      let xj = settled_of(j);
+      let v = x.xyz - xj.xyz;
+      let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
+      if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
+        continue;
       }
-      // Near another layer a particle moves at most max_step a substep.
-      let start = positions[i].xyz;
-      let d = x.xyz - start;
-      let step2 = d.x * d.x + d.y * d.y + d.z * d.z;
-      let max_step = step.self_lengths.w;
-      if (step2 > max_step * max_step) {
-        x = vec4f(start + d * (max_step / sqrt(step2)), x.w);
-      }
+      let share = x.w / (x.w + xj.w);
+      let d = sqrt(d2);
+      let nrm = v / d;
+      // Friction: the pair's relative slip over the substep, its tangential part.
+      let s = si - slip_of(j).xyz;
+      let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
+      let f = friction * share;
+      push += (t - d) * share * nrm - f * (s - along * nrm);
+      pushes += 1u;
+    }
+    if (pushes > 0u) {
+      x = vec4f(x.xyz + push * (1.0 / f32(pushes)), x.w);
+    }
+    // Near another layer a particle moves at most max_step a substep.
+    let start = positions[i].xyz;
+    let d = x.xyz - start;
+    let step2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    let max_step = step.self_lengths.w;
+    if (step2 > max_step * max_step) {
+      x = vec4f(start + d * (max_step / sqrt(step2)), x.w);
     }
   }
   predicted[i] = x;
