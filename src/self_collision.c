@@ -100,14 +100,11 @@ void weft_self_collision_destroy(weft_world* world) {
 		return;
 	}
 	const weft_allocator* a = &world->allocator;
-	weft_free(a, s->cell_start);
-	weft_free(a, s->particles);
-	weft_free(a, s->bucket);
-	weft_free(a, s->sorted);
-	weft_free(a, s->neighbours);
-	weft_free(a, s->neighbour_count);
-	weft_free(a, s->built_positions);
-	weft_free(a, s->corrections);
+	void* arrays[] = {s->cell_start, s->particles,       s->bucket,          s->sorted,
+	                  s->neighbours, s->neighbour_count, s->built_positions, s->corrections};
+	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
+		weft_free(a, arrays[k]);
+	}
 	weft_free(a, s);
 	world->self = NULL;
 }

@@ -31,6 +31,26 @@ static void triangle_cell_range(const weft_triangle_grid* grid, const float* ver
 	}
 }
 
+// Every (cell, triangle) pair of the grid, in triangle order: counted into cell_start[cell + 1], or,
+// with fill, written at the cursor cell_start[cell] (which then moves on).
+static void list_triangles(weft_triangle_grid* grid, const float* vertices, const uint32_t* indices,
+                           int32_t triangle_count, bool fill) {
+	for (int32_t t = 0; t < triangle_count; t++) {
+		int32_t lo[3], hi[3];
+		triangle_cell_range(grid, vertices, indices + 3 * t, lo, hi);
+		for (int32_t z = lo[2]; z <= hi[2]; z++)
+			for (int32_t y = lo[1]; y <= hi[1]; y++)
+				for (int32_t x = lo[0]; x <= hi[0]; x++) {
+					int64_t cell = x + (int64_t)grid->dims[0] * (y + (int64_t)grid->dims[1] * z);
+					if (fill) {
+						grid->cell_triangles[grid->cell_start[cell]++] = (uint32_t)t;
+					} else {
+						grid->cell_start[cell + 1]++;
+					}
+				}
+	}
+}
+
 weft_result weft_triangle_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
                             const uint32_t* indices, int32_t triangle_count, float cell_size) {
 	memset(grid, 0, sizeof *grid);
@@ -83,30 +103,12 @@ weft_result weft_triangle_grid_build(weft_triangle_grid* grid, const weft_alloca
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh grid: out of memory");
 	}
 	memset(grid->cell_start, 0, sizeof(uint32_t) * ((size_t)cells + 1));
-	// Counting sort: count per cell, prefix sum, fill (cell_start[c+1] runs as the write cursor).
-	for (int32_t t = 0; t < triangle_count; t++) {
-		int32_t lo[3], hi[3];
-		triangle_cell_range(grid, vertices, indices + 3 * t, lo, hi);
-		for (int32_t z = lo[2]; z <= hi[2]; z++)
-			for (int32_t y = lo[1]; y <= hi[1]; y++)
-				for (int32_t x = lo[0]; x <= hi[0]; x++) {
-					grid->cell_start[x + grid->dims[0] * (y + grid->dims[1] * z) + 1]++;
-				}
-	}
+	// Counting sort: count per cell, prefix sum, fill (cell_start[c] runs as the write cursor).
+	list_triangles(grid, vertices, indices, triangle_count, false);
 	for (int64_t c = 0; c < cells; c++) {
 		grid->cell_start[c + 1] += grid->cell_start[c];
 	}
-	// Fill using a cursor per cell, kept in cell_start shifted by one and restored at the end.
-	for (int32_t t = 0; t < triangle_count; t++) {
-		int32_t lo[3], hi[3];
-		triangle_cell_range(grid, vertices, indices + 3 * t, lo, hi);
-		for (int32_t z = lo[2]; z <= hi[2]; z++)
-			for (int32_t y = lo[1]; y <= hi[1]; y++)
-				for (int32_t x = lo[0]; x <= hi[0]; x++) {
-					int64_t cell = x + (int64_t)grid->dims[0] * (y + (int64_t)grid->dims[1] * z);
-					grid->cell_triangles[grid->cell_start[cell]++] = (uint32_t)t;
-				}
-	}
+	list_triangles(grid, vertices, indices, triangle_count, true); // shifts cell_start by one cell
 	for (int64_t c = cells; c > 0; c--) {
 		grid->cell_start[c] = grid->cell_start[c - 1];
 	}

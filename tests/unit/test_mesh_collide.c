@@ -81,6 +81,24 @@ static weft_mesh_collider* box_collider(const weft_allocator* allocator, box_mes
 	return mesh;
 }
 
+// A case's box collider with what it needs to be freed.
+typedef struct box_case {
+	weft_allocator allocator;
+	box_mesh* box;
+	weft_mesh_collider* mesh;
+} box_case;
+
+static box_case box_case_begin(void) {
+	box_case c = {weft_resolve_allocator((weft_allocator){0}), malloc(sizeof(box_mesh)), NULL};
+	c.mesh = box_collider(&c.allocator, c.box);
+	return c;
+}
+
+static void box_case_end(box_case* c) {
+	weft_mesh_collider_destroy(c->mesh, &c->allocator);
+	free(c->box);
+}
+
 TEST(box_collider_and_grid_query) {
 	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
 	box_mesh* box = malloc(sizeof *box);
@@ -129,9 +147,8 @@ TEST(box_collider_and_grid_query) {
 }
 
 TEST(push_out) {
-	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
-	box_mesh* box = malloc(sizeof *box);
-	weft_mesh_collider* mesh = box_collider(&allocator, box);
+	box_case c = box_case_begin();
+	weft_mesh_collider* mesh = c.mesh;
 	// Push-out: a particle just inside the top face ends at the margin above it; one far away and
 	// a pinned one are untouched.
 	const float margin = 0.005f;
@@ -143,14 +160,12 @@ TEST(push_out) {
 	CHECK_NEAR(positions[1], 0.4 + margin, 1e-5);
 	CHECK_NEAR(positions[0], 0.01, 1e-6);
 	CHECK(positions[4] == 2.0f && positions[9] == 0.39f);
-	weft_mesh_collider_destroy(mesh, &allocator);
-	free(box);
+	box_case_end(&c);
 }
 
 TEST(deep_inside) {
-	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
-	box_mesh* box = malloc(sizeof *box);
-	weft_mesh_collider* mesh = box_collider(&allocator, box);
+	box_case c = box_case_begin();
+	weft_mesh_collider* mesh = c.mesh;
 	const float margin = 0.005f;
 	// Deep inside (no crossing this substep, e.g. released there after a grab), farther from the
 	// surface than the grid's reach: out through the nearest face (the top, 0.12 m away).
@@ -158,14 +173,12 @@ TEST(deep_inside) {
 	CHECK(mesh->grid.cell_size < 0.12f);
 	weft_mesh_collide_particles(mesh, deep, deep_previous, 1, margin, 0.0f);
 	CHECK_NEAR(deep[1], 0.4 + margin, 1e-5);
-	weft_mesh_collider_destroy(mesh, &allocator);
-	free(box);
+	box_case_end(&c);
 }
 
 TEST(friction) {
-	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
-	box_mesh* box = malloc(sizeof *box);
-	weft_mesh_collider* mesh = box_collider(&allocator, box);
+	box_case c = box_case_begin();
+	weft_mesh_collider* mesh = c.mesh;
 	const float margin = 0.005f;
 	// Friction: sliding into the top face, friction 1 removes the tangential motion when it is smaller
 	// than the push-out; friction 0 keeps it.
@@ -175,8 +188,7 @@ TEST(friction) {
 		CHECK_NEAR(p[1], 0.4 + margin, 1e-5);
 		CHECK_NEAR(p[0], with_friction ? 0.0 : 0.01, 1e-6);
 	}
-	weft_mesh_collider_destroy(mesh, &allocator);
-	free(box);
+	box_case_end(&c);
 }
 
 TEST(no_tunnelling) {
