@@ -132,3 +132,24 @@ weft_vec3 weft_aero_acceleration(const weft_world* world, int32_t p) {
 #undef ADD
 	return weft_scale(force, world->positions[4 * p + 3]);
 }
+
+bool weft_world_air_active(const weft_world* world) { return world != NULL && weft_aero_active(&world->def); }
+
+weft_vec3 weft_world_air_wind(const weft_world* world, double time) {
+	return world != NULL ? weft_aero_wind(&world->def, time) : (weft_vec3){0.0f, 0.0f, 0.0f};
+}
+
+weft_result weft_world_air_forces(weft_world* world, double time, float* out, int32_t capacity) {
+	if (world == NULL || out == NULL || !weft_aero_active(&world->def) || world->triangle_forces == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_air_forces: no air in this world");
+	}
+	const int32_t triangles = world->index_count / 3;
+	if (capacity < 4 * triangles) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_air_forces: %d floats for %d triangles", capacity, triangles);
+	}
+	// The scratch forces and the substep's wind are both recomputed before the next integrate reads them.
+	world->air_wind = weft_aero_wind(&world->def, time);
+	weft_phase_aero_forces(world, 0, triangles);
+	memcpy(out, world->triangle_forces, (size_t)triangles * 4 * sizeof(float));
+	return WEFT_OK;
+}

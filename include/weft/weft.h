@@ -350,6 +350,18 @@ void weft_world_release(weft_world* world);
 /// The grabbed particle, or -1.
 int32_t weft_world_grabbed(const weft_world* world);
 
+/// The air as the solvers run it (aerodynamics.c), pure functions of the world for the GPU solver
+/// too: whether it acts (air_density > 0 and drag or lift > 0) and the wind at simulated time `time`
+/// (s since creation or reset; a substep starting at t feels the wind at t): def.wind plus the
+/// seeded gusts.
+bool weft_world_air_active(const weft_world* world);
+weft_vec3 weft_world_air_wind(const weft_world* world, double time);
+/// The air force of every cloth triangle on the current positions and velocities in the wind at
+/// `time`, as a substep computes them: 4 floats a triangle (a third of its drag + lift in N, the
+/// share of each corner, then the relative air speed in m/s). out holds `capacity` floats (at least
+/// 4 × triangles). WEFT_ERROR_INVALID_ARGUMENT without air (weft_world_air_active) or room. For tests.
+weft_result weft_world_air_forces(weft_world* world, double time, float* out, int32_t capacity);
+
 /// Multipliers of the self-collision hash: cell (x, y, z) (integer coordinates, floor(p / thickness))
 /// goes to bucket ((x·PX) ^ (y·PY) ^ (z·PZ)) mod table_size in 32-bit unsigned arithmetic.
 #define WEFT_SELF_HASH_PRIME_X 92837111u
