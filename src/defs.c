@@ -11,7 +11,11 @@ weft_world_def weft_default_world_def(void) {
 	def.iterations = 1;
 	def.damping = 0.5f;
 	def.wind = (weft_vec3){0.0f, 0.0f, 0.0f};
-	def.drag = 0.0f;
+	def.drag = 0.5f;
+	def.lift = 0.6f;
+	def.air_density = 0.0f;
+	def.gust_strength = 0.0f;
+	def.gust_seed = 1u;
 	def.max_speed = 30.0f;
 	def.ground_enabled = true;
 	def.ground_height = 0.0f;
@@ -74,7 +78,8 @@ static bool is_unit_vec3(weft_vec3 v) {
 // compliance over the shortest substep squared (α/h² ≤ 1e18) neither overflows nor turns 0 × ∞.
 #define MAX_GRAVITY 1000.0f    // m/s², magnitude
 #define MAX_WIND 1000.0f       // m/s, magnitude
-#define MAX_DRAG 10.0f         // 1/s: drag × h ≤ 1 at the longest substep (WEFT_MAX_FRAME_DT)
+#define MAX_AIR_COEFFICIENT 10.0f // drag and lift coefficients
+#define MAX_AIR_DENSITY 100.0f   // kg/m³ (air 1.225, water 1000 is not air)
 #define MAX_DAMPING 1000.0f    // 1/s
 #define MAX_SPEED 1e4f         // m/s, the largest speed clamp
 #define MAX_PIN_SPEED 1e3f     // m/s, each component
@@ -118,7 +123,10 @@ weft_result weft_validate_world_def(const weft_world_def* def) {
 	REQUIRE_COMPONENTS(def->pin_velocity, MAX_PIN_SPEED, "pin_velocity", "m/s");
 	REQUIRE_RANGE(def->pin_motion_time, 0.0f, MAX_PIN_TIME, "pin_motion_time", "s");
 	REQUIRE_RANGE(def->damping, 0.0f, MAX_DAMPING, "damping", "1/s");
-	REQUIRE_RANGE(def->drag, 0.0f, MAX_DRAG, "drag", "1/s");
+	REQUIRE_RANGE(def->drag, 0.0f, MAX_AIR_COEFFICIENT, "drag", "(a coefficient)");
+	REQUIRE_RANGE(def->lift, 0.0f, MAX_AIR_COEFFICIENT, "lift", "(a coefficient)");
+	REQUIRE_RANGE(def->air_density, 0.0f, MAX_AIR_DENSITY, "air_density", "kg/m^3");
+	REQUIRE_RANGE(def->gust_strength, 0.0f, 1.0f, "gust_strength", "(a fraction of the wind speed)");
 	REQUIRE_RANGE(def->max_speed, 0.0f, MAX_SPEED, "max_speed", "m/s (0 = no clamp)");
 	REQUIRE_RANGE(def->ground_height, -WEFT_MAX_COORDINATE, WEFT_MAX_COORDINATE, "ground_height", "m");
 	REQUIRE_RANGE(def->friction, 0.0f, 1.0f, "friction", "");

@@ -27,7 +27,7 @@ float weft_grab_tether_scale(const weft_world* world) {
 	const float* rg = &rest[4 * g];
 	const weft_vec3 t = world->grab_target;
 	const weft_world_def* def = &world->def;
-	const float travel = (float)(world->pin_time < (double)def->pin_motion_time ? world->pin_time
+	const float travel = (float)(world->clock < (double)def->pin_motion_time ? world->clock
 	                                                                         : (double)def->pin_motion_time);
 	const weft_vec3 path = {def->pin_velocity.x * travel, def->pin_velocity.y * travel, def->pin_velocity.z * travel};
 	float scale = 1.0f;

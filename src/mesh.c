@@ -263,8 +263,11 @@ weft_result weft_world_set_builtin_mesh_collider(weft_world* world, const char* 
 	if (world == NULL || name == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_set_builtin_mesh_collider: NULL argument");
 	}
+	if (strcmp(name, "pole") == 0) {
+		return weft_world_set_pole_collider(world);
+	}
 	if (strcmp(name, "bunny") != 0) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown built-in mesh '%s' (bunny)", name);
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown built-in mesh '%s' (bunny, pole)", name);
 	}
 	const float* positions;
 	const uint32_t* indices;

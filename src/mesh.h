@@ -112,6 +112,9 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 // pushes the midpoints of stretch edges out when edge contacts are on.
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole);
 
+// The built-in "pole": a cylinder along the cloth's pinned first column, in world space (pole.c).
+weft_result weft_world_set_pole_collider(weft_world* world);
+
 // Signed distance of p to the mesh within the grid's reach: negative inside (closed meshes).
 // Returns false when no triangle lies within reach. For tests and tools.
 bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3], float* out_distance);

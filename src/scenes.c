@@ -49,7 +49,7 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		sphere.motion_frequency = 0.2f;
 		out->spheres[out->sphere_count++] = sphere;
 	} else if (strcmp(name, "flag") == 0) {
-		// Held along its left edge, blown by a steady wind.
+		// Held along its left edge on a pole, flying in a gusting wind (drag and lift per triangle).
 		out->cloth.width = grid;
 		out->cloth.height = grid * 2 / 3 > 2 ? grid * 2 / 3 : 2;
 		out->cloth.size_u = 2.4f;
@@ -57,7 +57,9 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		out->cloth.origin = (weft_vec3){-1.2f, 2.8f, 0.0f};
 		out->cloth.pin = WEFT_PIN_LEFT_EDGE;
 		out->world.wind = (weft_vec3){8.0f, 0.0f, 3.0f};
-		out->world.drag = 1.5f;
+		out->world.air_density = 1.225f;
+		out->world.gust_strength = 0.3f;
+		out->mesh_collider = "pole";
 	} else if (strcmp(name, "bunny") == 0) {
 		// Dropped flat over the Stanford bunny (fitted under the cloth: mesh.c).
 		square_cloth(out, grid, 1.6f);

@@ -12,7 +12,8 @@
 // because the error of a position-based solve shrinks with h² while iterations only chip at it.
 //
 // A substep reads like the algorithm:
-//   integrate  — v += h (gravity + wind drag), damping, x_prev = x, x += h v (pinned particles stay,
+//   air        — drag and lift of every triangle in the (gusting) wind (aerodynamics.c)
+//   integrate  — v += h (gravity + air), damping, x_prev = x, x += h v (pinned particles stay,
 //                or follow their scripted path)
 //   solve      — colour batch after colour batch (see coloring.c), then the overflow batch, then tethers
 //   self       — layers of the cloth closer than its thickness push apart (self_collision.c)
@@ -26,39 +27,15 @@
 #include <math.h>
 #include <string.h>
 
+#include "aerodynamics.h"
 #include "mesh.h"
 #include "self_collision.h"
 #include "solver.h"
 #include "thread_pool.h"
 
-// Grid normal by central differences (one-sided at the border): the wind force needs a normal per
-// particle at the start of each substep, and neighbours on the grid give it without triangle sums.
-void weft_phase_wind_normals(weft_world* world, int32_t begin, int32_t end) {
-	const int32_t w = world->width, h = world->height;
-	const float* x = world->positions;
-	for (int32_t p = begin; p < end; ++p) {
-		const int32_t i = p % w, j = p / w;
-		int32_t left = j * w + (i > 0 ? i - 1 : i), right = j * w + (i + 1 < w ? i + 1 : i);
-		int32_t up = (j > 0 ? j - 1 : j) * w + i, down = (j + 1 < h ? j + 1 : j) * w + i;
-		float ux = x[4 * right] - x[4 * left], uy = x[4 * right + 1] - x[4 * left + 1],
-		      uz = x[4 * right + 2] - x[4 * left + 2];
-		float vx = x[4 * down] - x[4 * up], vy = x[4 * down + 1] - x[4 * up + 1],
-		      vz = x[4 * down + 2] - x[4 * up + 2];
-		// u × (-v): the same side as the triangles' winding.
-		float nx = -(uy * vz - uz * vy), ny = -(uz * vx - ux * vz), nz = -(ux * vy - uy * vx);
-		float length = sqrtf(nx * nx + ny * ny + nz * nz);
-		float inverse = length > 1e-12f ? 1.0f / length : 0.0f;
-		float* n = &world->scratch_normals[4 * (j * w + i)];
-		n[0] = nx * inverse;
-		n[1] = ny * inverse;
-		n[2] = nz * inverse;
-		n[3] = 0.0f;
-	}
-}
-
 void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
 	const weft_world_def* def = &world->def;
-	const bool wind = def->drag > 0.0f;
+	const bool air = weft_aero_active(&world->def);
 	const float damping = fmaxf(0.0f, 1.0f - def->damping * h);
 	float* x = world->positions;
 	float* v = world->velocities;
@@ -68,7 +45,7 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 	// cloth let go from rest falls exactly ½ g t² at any substep count.
 	const float kick = world->stepped ? h : 0.5f * h;
 	const bool pins_move = def->pin_motion_time > 0.0f;
-	const float pin_travel = (float)(world->pin_time < (double)def->pin_motion_time ? world->pin_time
+	const float pin_travel = (float)(world->clock < (double)def->pin_motion_time ? world->clock
 	                                                                               : (double)def->pin_motion_time);
 	for (int32_t p = begin; p < end; ++p) {
 		previous[4 * p] = x[4 * p];
@@ -86,14 +63,23 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 			continue;
 		}
 		float ax = def->gravity.x, ay = def->gravity.y, az = def->gravity.z;
-		if (wind) {
-			// Air pushes along the normal, in proportion to the relative wind across the surface.
-			const float* n = &world->scratch_normals[4 * p];
-			float rx = def->wind.x - v[4 * p], ry = def->wind.y - v[4 * p + 1], rz = def->wind.z - v[4 * p + 2];
-			float along = def->drag * (n[0] * rx + n[1] * ry + n[2] * rz);
-			ax += along * n[0];
-			ay += along * n[1];
-			az += along * n[2];
+		if (air) {
+			// Drag and lift of the triangles around it (aerodynamics.c). One kick of air never makes
+			// the particle's speed relative to the wind grow (|d − s Δv| ≤ |d| for s ≤ 2 d·Δv/|Δv|²):
+			// a strong wind on a light cloth neither overshoots nor pumps energy in.
+			weft_vec3 a = weft_aero_acceleration(world, p);
+			const weft_vec3 relative = {world->air_wind.x - v[4 * p], world->air_wind.y - v[4 * p + 1],
+			                            world->air_wind.z - v[4 * p + 2]};
+			const weft_vec3 change = weft_scale(a, kick);
+			const float along = weft_dot(relative, change), size2 = weft_dot(change, change);
+			if (!(size2 < INFINITY) || !(along < INFINITY)) {
+				a = (weft_vec3){0.0f, 0.0f, 0.0f}; // beyond float range: no direction to trust
+			} else if (size2 > 0.0f && !(2.0f * along >= size2)) {
+				a = weft_scale(a, along > 0.0f ? 2.0f * along / size2 : 0.0f);
+			}
+			ax += a.x;
+			ay += a.y;
+			az += a.z;
 		}
 		// Damping acts on the motion so far, not on this substep's forces: a resting cloth then
 		// balances gravity exactly (the static stretch is m g α whatever the damping).
@@ -197,8 +183,8 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	int32_t count = 0;
 #define STAGE(type_, begin_, end_, whole_) (out->stages[count++] = (weft_stage){(type_), (begin_), (end_), (whole_)})
 	STAGE(WEFT_STAGE_SCRIPTED, 0, world->sphere_count, true);
-	if (world->def.drag > 0.0f) {
-		STAGE(WEFT_STAGE_WIND_NORMALS, 0, n, false);
+	if (weft_aero_active(&world->def)) {
+		STAGE(WEFT_STAGE_AERO_FORCES, 0, world->index_count / 3, false);
 	}
 	STAGE(WEFT_STAGE_INTEGRATE, 0, n, false);
 	STAGE(WEFT_STAGE_RESET_LAMBDAS, 0, world->constraint_count, false);
@@ -237,12 +223,13 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	switch (stage->type) {
 	case WEFT_STAGE_SCRIPTED:
 		weft_spheres_advance(world, h);
-		world->pin_time += (double)h;
+		world->air_wind = weft_aero_wind(&world->def, world->clock);
+		world->clock += (double)h;
 		world->stepped = world->substeps_run > 0;
 		world->substeps_run++;
 		break;
-	case WEFT_STAGE_WIND_NORMALS:
-		weft_phase_wind_normals(world, begin, end);
+	case WEFT_STAGE_AERO_FORCES:
+		weft_phase_aero_forces(world, begin, end);
 		break;
 	case WEFT_STAGE_INTEGRATE:
 		weft_phase_integrate(world, h, begin, end);

@@ -9,8 +9,8 @@
 #include "world_internal.h"
 
 typedef enum weft_stage_type {
-	WEFT_STAGE_SCRIPTED,           // whole: scripted motion over the substep (spheres, the pins' clock)
-	WEFT_STAGE_WIND_NORMALS,       // particles: grid normals for the wind force (before anything moves)
+	WEFT_STAGE_SCRIPTED,           // whole: scripted motion over the substep (spheres, the clock, gusts)
+	WEFT_STAGE_AERO_FORCES,        // triangles: drag and lift in the wind (aerodynamics.c; before anything moves)
 	WEFT_STAGE_INTEGRATE,          // particles: forces, damping, x_prev = x, x += h v; the grab target
 	WEFT_STAGE_RESET_LAMBDAS,      // constraints: λ = 0 at the start of the substep
 	WEFT_STAGE_SOLVE_BATCH,        // constraints of one colour (no two share a particle)
@@ -53,7 +53,6 @@ void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, flo
                            int32_t thread, int32_t thread_count);
 
 // Phases over particles or constraints [begin, end).
-void weft_phase_wind_normals(weft_world* world, int32_t begin, int32_t end);
 void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end);
 void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end);
 void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cloth.h"
+#include "aerodynamics.h"
 #include "mesh.h"
 #include "self_collision.h"
 #include "thread_pool.h"
@@ -32,7 +33,7 @@ static void free_arrays(weft_world* world) {
 	                  world->constraints,    world->lambdas,            world->types,
 	                  world->tether_anchor,  world->tether_max_distance, world->rest_positions,
 	                  world->uvs,            world->indices,            world->normals,
-	                  world->strain,         world->scratch_normals,    world->strain_counts};
+	                  world->strain,         world->triangle_forces,    world->strain_counts};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -96,7 +97,6 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->residuals = weft_alloc(&allocator, p4);
 	world->rest_positions = weft_alloc(&allocator, p4);
 	world->normals = weft_alloc(&allocator, p4);
-	world->scratch_normals = weft_alloc(&allocator, p4);
 	world->uvs = weft_alloc(&allocator, (size_t)particles * 2 * sizeof(float));
 	world->strain = weft_alloc(&allocator, (size_t)particles * sizeof(float));
 	world->strain_counts = weft_alloc(&allocator, (size_t)particles * sizeof(int32_t));
@@ -107,7 +107,7 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->types = weft_alloc(&allocator, (size_t)constraints);
 	world->indices = weft_alloc(&allocator, (size_t)indices * sizeof(uint32_t));
 	if (!world->positions || !world->previous_positions || !world->velocities || !world->residuals || !world->rest_positions ||
-	    !world->normals || !world->scratch_normals || !world->uvs || !world->strain || !world->strain_counts ||
+	    !world->normals || !world->uvs || !world->strain || !world->strain_counts ||
 	    !world->tether_anchor || !world->tether_max_distance || !world->constraints || !world->lambdas ||
 	    !world->types || !world->indices) {
 		weft_world_destroy(world);
@@ -125,6 +125,11 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	weft_tethers_build(world);
 	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : grid_spacing(cloth_def);
 	world->self_rest_distance = 2.0f * grid_spacing(cloth_def);
+	result = weft_aero_active(&world->def) ? weft_aero_prepare(world) : WEFT_OK;
+	if (result != WEFT_OK) {
+		weft_world_destroy(world);
+		return result;
+	}
 	if (world->def.self_collision) {
 		result = weft_self_collision_prepare(world);
 		if (result != WEFT_OK) {
@@ -159,7 +164,7 @@ void weft_world_reset(weft_world* world) {
 	weft_spheres_reset(world);
 	weft_self_collision_invalidate(world);
 	world->time = 0.0;
-	world->pin_time = 0.0;
+	world->clock = 0.0;
 	world->frame = 0;
 	weft_world_update_render_data(world);
 }
@@ -177,6 +182,12 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def) {
 	next.tethers = world->def.tethers;
 	next.thread_count = world->def.thread_count;
 	next.allocator = world->def.allocator;
+	if (weft_aero_active(&next)) {
+		result = weft_aero_prepare(world); // the per-triangle forces, once
+		if (result != WEFT_OK) {
+			return result;
+		}
+	}
 	if (next.self_collision) {
 		result = weft_self_collision_prepare(world); // the arrays, once
 		if (result != WEFT_OK) {

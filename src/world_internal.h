@@ -48,7 +48,7 @@ struct weft_world {
 	int32_t index_count;
 	float* normals;
 	float* strain;
-	float* scratch_normals; // grid normals for the wind force, float4 per particle
+	float* triangle_forces; // float4 per triangle: a third of its air force (N), when air is on
 	int32_t* strain_counts; // stretch constraints per particle (fixed topology)
 
 	weft_sphere spheres[WEFT_MAX_SPHERES];
@@ -69,7 +69,8 @@ struct weft_world {
 	int64_t substeps_run; // since creation or reset
 	bool stepped;         // this substep is not the first one (the leapfrog's half kick)
 	bool non_finite; // the last step found the state NaN or infinite (steps refuse until it is finite)
-	double pin_time; // s of pin motion so far (the clock of the pins' scripted path)
+	double clock;        // s simulated since creation or reset, at the start of this substep
+	weft_vec3 air_wind;  // m/s, the wind of this substep (gusts included)
 	double time;
 	int64_t frame;
 };

@@ -93,6 +93,7 @@ WASM_EXPORT(world_destroy) void wasm_world_destroy(wasm_world* h) {
 	if (!h) return;
 	weft_world_destroy(h->world);
 	free(h->render_adjacency);
+	free(h->air_forces);
 	free(h);
 }
 
@@ -156,6 +157,40 @@ WASM_EXPORT(world_set_wind) int32_t wasm_world_set_wind(wasm_world* h, float x, 
 	weft_world_def def = weft_world_get_def(h->world);
 	def.wind = (weft_vec3){x, y, z};
 	return apply_def(h, def);
+}
+// The air (weft_world_def's drag, lift, air_density, gust_strength, gust_seed): out[0] drag,
+// out[1] lift, out[2] air density, out[3] gust strength, out[4] gust seed (exact as a float below
+// 2^24; the setter takes it as an integer), out[5] air active (1/0).
+WASM_EXPORT(world_air) float* wasm_world_air(wasm_world* h) {
+	weft_world_def def = weft_world_get_def(h->world);
+	h->out[0] = def.drag, h->out[1] = def.lift, h->out[2] = def.air_density, h->out[3] = def.gust_strength;
+	h->out[4] = (float)def.gust_seed;
+	h->out[5] = weft_world_air_active(h->world) ? 1.0f : 0.0f;
+	return h->out;
+}
+WASM_EXPORT(world_set_air) int32_t wasm_world_set_air(wasm_world* h, float drag, float lift, float air_density,
+                                                      float gust_strength, uint32_t gust_seed) {
+	weft_world_def def = weft_world_get_def(h->world);
+	def.drag = drag;
+	def.lift = lift;
+	def.air_density = air_density;
+	def.gust_strength = gust_strength;
+	def.gust_seed = gust_seed;
+	return apply_def(h, def);
+}
+// The wind (gusts included) a substep starting at `time` s feels (weft_world_air_wind): out[0..2].
+WASM_EXPORT(world_air_wind) float* wasm_world_air_wind(wasm_world* h, double time) {
+	weft_vec3 wind = weft_world_air_wind(h->world, time);
+	h->out[0] = wind.x, h->out[1] = wind.y, h->out[2] = wind.z;
+	return h->out;
+}
+// weft_world_air_forces (4 floats a triangle) into an array the handle keeps; its address, 0 on failure
+// (tests: memory may grow on the first call, so JS makes its view after it).
+WASM_EXPORT(world_air_forces) float* wasm_world_air_forces(wasm_world* h, double time) {
+	const int32_t floats = 4 * (weft_world_index_count(h->world) / 3);
+	if (!h->air_forces) h->air_forces = malloc((size_t)(floats > 0 ? floats : 1) * sizeof(float));
+	if (!h->air_forces) return NULL;
+	return weft_world_air_forces(h->world, time, h->air_forces, floats) == WEFT_OK ? h->air_forces : NULL;
 }
 WASM_EXPORT(world_set_gravity) int32_t wasm_world_set_gravity(wasm_world* h, float x, float y, float z) {
 	weft_world_def def = weft_world_get_def(h->world);

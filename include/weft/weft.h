@@ -94,9 +94,14 @@ typedef struct weft_world_def {
 	int32_t iterations;     ///< solver iterations per substep, 1..1000, default 1
 	float damping;          ///< linear velocity damping in 1/s, [0, 1000], default 0.5
 	weft_vec3 wind;         ///< wind velocity in m/s, magnitude ≤ 1000, default 0
-	float drag;             ///< air drag towards the wind velocity, 1/s, [0, 10] (drag × substep ≤ 1 at the
-	                        ///< longest substep, 0.1 s: never overshoots), default 0 (still air; the flag
-	                        ///< scene uses 1.5)
+	float drag;             ///< drag coefficient C_d of the cloth's triangles, [0, 10], default 0.5
+	float lift;             ///< lift coefficient C_l of the cloth's triangles, [0, 10], default 0.6
+	float air_density;      ///< kg/m³, [0, 100]; 0 = no air (the default), 1.225 = air at sea level. Each
+	                        ///< triangle (area A, unit normal n, velocity v) feels, with d = wind − v,
+	                        ///< cos θ = n·d/|d| and q = ½ ρ |d|²: drag q A C_d |cos θ| d/|d| and lift
+	                        ///< q A C_l cos θ (n − cos θ d/|d|), a third to each corner (aerodynamics.c)
+	float gust_strength;    ///< gusts: the wind varies by up to this fraction of its speed, [0, 1], default 0
+	uint32_t gust_seed;     ///< the gusts' deterministic turbulence (any value), default 1
 	float max_speed;        ///< particle speed clamp in m/s, [0, 10000] (0 = no clamp), default 30
 	bool ground_enabled;    ///< collide with the plane y = ground_height, default true
 	float ground_height;    ///< m, within ±WEFT_MAX_COORDINATE, default 0
@@ -276,7 +281,9 @@ void weft_mesh_data_free(weft_mesh_data* mesh);
 /// without fit, positions are world space (m). The arrays are copied.
 weft_result weft_world_set_mesh_collider(weft_world* world, const float* positions, int32_t vertex_count,
                                          const uint32_t* indices, int32_t triangle_count, bool fit);
-/// Sets a built-in mesh ("bunny") as the collider, fitted as with fit = true.
+/// Sets a built-in mesh as the collider: "bunny" (fitted as with fit = true) or "pole" (a 3 cm
+/// cylinder along the cloth's first column, the flag's pinned edge, from the ground to 15 cm above
+/// the cloth, in world space).
 weft_result weft_world_set_builtin_mesh_collider(weft_world* world, const char* name);
 /// Also pushes the midpoints of the cloth's stretch edges out of the mesh (default off). Particles
 /// alone let a feature thinner than the cloth spacing (the bunny's ears) slip between neighbours
@@ -343,6 +350,18 @@ float weft_world_tether_scale(const weft_world* world);
 void weft_world_release(weft_world* world);
 /// The grabbed particle, or -1.
 int32_t weft_world_grabbed(const weft_world* world);
+
+/// The air as the solvers run it (aerodynamics.c), pure functions of the world for the GPU solver
+/// too: whether it acts (air_density > 0 and drag or lift > 0) and the wind at simulated time `time`
+/// (s since creation or reset; a substep starting at t feels the wind at t): def.wind plus the
+/// seeded gusts.
+bool weft_world_air_active(const weft_world* world);
+weft_vec3 weft_world_air_wind(const weft_world* world, double time);
+/// The air force of every cloth triangle on the current positions and velocities in the wind at
+/// `time`, as a substep computes them: 4 floats a triangle (a third of its drag + lift in N, the
+/// share of each corner, then the relative air speed in m/s). out holds `capacity` floats (at least
+/// 4 × triangles). WEFT_ERROR_INVALID_ARGUMENT without air (weft_world_air_active) or room. For tests.
+weft_result weft_world_air_forces(weft_world* world, double time, float* out, int32_t capacity);
 
 /// Multipliers of the self-collision hash: cell (x, y, z) (integer coordinates, floor(p / thickness))
 /// goes to bucket ((x·PX) ^ (y·PY) ^ (z·PZ)) mod table_size in 32-bit unsigned arithmetic.

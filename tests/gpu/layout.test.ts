@@ -7,13 +7,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { MeshColliderGrid } from '../../web/src/core/world';
 import { BEND, SHEAR, STRETCH } from '../../web/src/core/world';
-import { CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_REGION, MESH_SECTIONS, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
+import { AIR, CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_REGION, MESH_SECTIONS, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
 import { readFileSync } from 'node:fs';
 import { WeftCore } from '../../web/src/core/wasm';
 import { WeftWorld } from '../../web/src/core/world';
 import selfCollisionWgsl from '../../web/src/gpu/shaders/self_collision.wgsl?raw';
 import { packMeshCollider, writeMeshRecord } from '../../web/src/gpu/mesh';
 import meshCollideWgsl from '../../web/src/gpu/shaders/mesh_collide.wgsl?raw';
+import airWgsl from '../../web/src/gpu/shaders/air.wgsl?raw';
+import airOnWgsl from '../../web/src/gpu/shaders/air_on.wgsl?raw';
 import { CORE_DEFAULTS } from '../../web/src/gpu/settings';
 import { nodeDevice } from './node-gpu';
 
@@ -52,6 +54,15 @@ test('self-collision: the hash primes, the partner cap, the rest tolerance, the 
   // The kernel spells no prime or cap by hand: they come from wgslPrelude().
   for (const p of SELF_COLLISION.primes) assert.doesNotMatch(selfCollisionWgsl, new RegExp(`${p}`));
   assert.doesNotMatch(selfCollisionWgsl, /\b16u\b|1\.01/);
+});
+
+test('aerodynamics: the minimum air speed and the force record of a triangle are C\'s', () => {
+  // Private to src/aerodynamics.c: read from its source (the kernels take them from layout.ts).
+  const source = readFileSync('src/aerodynamics.c', 'utf8');
+  assert.equal(Number(/#define\s+MIN_AIR_SPEED\s+([0-9.e+-]+)f?/.exec(source)?.[1]), AIR.minSpeed);
+  assert.match(source, new RegExp(`float\\* f = &out\\[${AIR.floatsPerTriangle} \\* t\\]`));
+  assert.match(source, new RegExp(`\\* ${AIR.floatsPerTriangle} \\* sizeof\\(float\\)`));
+  for (const code of [airWgsl, airOnWgsl]) assert.doesNotMatch(code, /1e-6|0\.000001|\b4u \*/);
 });
 
 test('the self-collision view through the wasm boundary is the native one (table size, lengths)', async () => {

@@ -33,6 +33,9 @@ export interface Stats {
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
   /** The mesh collider: the scene's own (the bunny) or a user's OBJ (with its file name); null for none. */
   mesh: { triangles: number; source: 'scene' | 'obj'; name: string | null; min: Vec3; max: Vec3 } | null;
+  /** The air in force, read from the core's world def (both solvers): wind m/s, gust strength, drag
+   *  and lift coefficients, air density kg/m³. */
+  air: { wind: Vec3; gustStrength: number; drag: number; lift: number; airDensity: number };
 }
 
 /** What loading an OBJ as the collider gave (window.weft.loadObj resolves to this). */
@@ -274,6 +277,7 @@ export class App implements Grabber {
       selfCollision: this.solver.settings().selfCollision,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
       mesh: this.meshStats(world),
+      air: { wind: world.wind, gustStrength: world.air.gustStrength, drag: world.air.drag, lift: world.air.lift, airDensity: world.air.airDensity },
     };
   }
 

@@ -32,6 +32,10 @@ export interface WeftExports extends LayoutExports {
   world_set_damping(world: Handle, damping: number): number;
   world_set_drag(world: Handle, drag: number): number;
   world_set_wind(world: Handle, x: number, y: number, z: number): number;
+  world_air(world: Handle): Ptr; // float[6]: drag, lift, air density, gust strength, gust seed, active
+  world_set_air(world: Handle, drag: number, lift: number, airDensity: number, gustStrength: number, gustSeed: number): number;
+  world_air_wind(world: Handle, time: number): Ptr; // float[3]: the wind at time s
+  world_air_forces(world: Handle, time: number): Ptr; // float[4 × triangles] or 0
   world_set_gravity(world: Handle, x: number, y: number, z: number): number;
   world_set_compliance(world: Handle, type: number, compliance: number): number;
   world_get_compliance(world: Handle, type: number): number;

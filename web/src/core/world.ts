@@ -42,6 +42,17 @@ export interface MeshColliderGrid extends MeshColliderArrays {
   closed: boolean;
 }
 
+/** The air of weft_world_def (weft.h): drag and lift coefficients, kg/m³, gusts as a fraction of
+ *  the wind speed with their seed; `active` = air density > 0 and drag or lift > 0. */
+export interface AirSettings {
+  drag: number;
+  lift: number;
+  airDensity: number;
+  gustStrength: number;
+  gustSeed: number;
+  active: boolean;
+}
+
 /** weft_self_collision_view: lengths in m; tableSize buckets (a power of two ≥ 2 × particles). */
 export interface SelfCollisionView {
   enabled: boolean;
@@ -146,6 +157,26 @@ export class WeftWorld {
   get wind(): Vec3 {
     const out = new Float32Array(this.core.memory, this.exports.world_get_wind(this.handle), 3);
     return { x: out[0], y: out[1], z: out[2] };
+  }
+  /** The air (weft_world_def): coefficients, density and gusts, and whether it acts at all. */
+  get air(): AirSettings {
+    const out = new Float32Array(this.core.memory, this.exports.world_air(this.handle), 6);
+    return { drag: out[0], lift: out[1], airDensity: out[2], gustStrength: out[3], gustSeed: out[4], active: out[5] !== 0 };
+  }
+  setAir(air: Partial<Omit<AirSettings, 'active'>>): void {
+    const a = { ...this.air, ...Object.fromEntries(Object.entries(air).filter(([, v]) => v !== undefined)) };
+    this.check(this.exports.world_set_air(this.handle, a.drag, a.lift, a.airDensity, a.gustStrength, a.gustSeed >>> 0), 'air');
+  }
+  /** The wind (gusts included) that a substep starting at `time` s feels (weft_world_air_wind). */
+  airWind(time: number): Vec3 {
+    const out = new Float32Array(this.core.memory, this.exports.world_air_wind(this.handle, time), 3);
+    return { x: out[0], y: out[1], z: out[2] };
+  }
+  /** The triangles' air forces on the current state in the wind at `time` (weft_world_air_forces): 4 floats a triangle, a copy. */
+  airForces(time: number): Float32Array {
+    const ptr = this.exports.world_air_forces(this.handle, time);
+    if (!ptr) throw new Error(`air forces: ${this.core.lastError()}`);
+    return new Float32Array(this.core.memory, ptr, (4 * this.exports.world_index_count(this.handle)) / 3).slice();
   }
   compliance(type: number): number {
     return this.exports.world_get_compliance(this.handle, type);

@@ -2,7 +2,7 @@
 // (`@group(0) @binding(i) var<...> name: type;`), the bind-group layout entries and the bind
 // groups are all made from it, so a binding is named, typed and numbered in one place. The kernels
 // refer to the bindings by name only (solve.wgsl, tiles.wgsl, self_collision.wgsl,
-// render_data.wgsl, and the shared particle.wgsl, finish.wgsl, mesh_collide.wgsl and pins_on.wgsl).
+// render_data.wgsl, air.wgsl, and the shared particle.wgsl, finish.wgsl, mesh_collide.wgsl and pins_on.wgsl).
 import { STEP } from './layout';
 
 export interface Binding {
@@ -67,6 +67,14 @@ export const BINDINGS = {
     readWrite('particles', 'array<vec4f>'),
     readWrite('hash_counts', 'array<atomic<u32>>'),
     readWrite('hash', 'array<u32>'),
+  ],
+  /// The triangles' air forces (air.wgsl), into the air section of `lambdas` (layout.ts: airSection).
+  air: [
+    step,
+    read('positions', 'array<vec4f>'),
+    read('velocities', 'array<vec4f>'),
+    read('indices', 'array<u32>'),
+    readWrite('lambdas', 'array<f32>'),
   ],
   /// Normals and strain for the renderer (render_data.wgsl).
   renderData: [

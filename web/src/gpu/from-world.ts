@@ -16,7 +16,7 @@ export function physicsSettingsOf(world: WeftWorld): PhysicsSettings {
     substeps: world.substeps,
     iterations: world.iterations,
     damping: world.damping,
-    drag: world.drag,
+    ...airOf(world),
     wind: world.wind,
     groundEnabled: ground !== null,
     groundHeight: ground ?? 0,
@@ -24,6 +24,11 @@ export function physicsSettingsOf(world: WeftWorld): PhysicsSettings {
     pinVelocity: world.pinMotion.velocity,
     pinMotionTime: world.pinMotion.motionTime,
   };
+}
+
+function airOf(world: WeftWorld): Pick<PhysicsSettings, 'drag' | 'lift' | 'airDensity' | 'gustStrength' | 'gustSeed'> {
+  const { drag, lift, airDensity, gustStrength, gustSeed } = world.air;
+  return { drag, lift, airDensity, gustStrength, gustSeed };
 }
 
 /// The spheres with their scripted motion, each at the point of its motion the core has reached.

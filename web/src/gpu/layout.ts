@@ -60,7 +60,9 @@ export const FLAGS = {
 /// (dynamic offsets), written once per frame.
 export const STEP = structLayout('Step', [
   { name: 'gravity_h', type: 'vec4f', doc: 'xyz gravity m/s², w substep h in s' },
-  { name: 'wind_drag', type: 'vec4f', doc: 'xyz wind m/s, w drag 1/s' },
+  { name: 'air_wind', type: 'vec4f', doc: "xyz the substep's wind m/s (gusts included, from the core), w drag coefficient" },
+  { name: 'air', type: 'vec4f', doc: 'x lift coefficient, y ½ air density kg/m³ (as C computes it), zw unused' },
+  { name: 'air_forces', type: 'vec4u', doc: 'x first float of the air section of lambdas (AIR.floatsPerTriangle a triangle), y triangles (0: no air), zw unused' },
   { name: 'ground', type: 'vec4f', doc: 'x ground height m, y friction, z collision margin m, w damping 1/s' },
   { name: 'grab', type: 'vec4f', doc: 'xyz grab target m, w max speed m/s (0 = no clamp)' },
   { name: 'range', type: 'vec4u', doc: 'x particle count, y first item, z end item, w FLAGS' },
@@ -94,6 +96,18 @@ export const SELF_COLLISION = {
   minDistance: 1e-9,
   skin: 0.5,
 } as const;
+
+/// Aerodynamics as C runs it (src/aerodynamics.c): the relative air speed below which a triangle
+/// feels nothing (MIN_AIR_SPEED) and the floats of a triangle's force record (world->triangle_forces:
+/// a third of its force xyz, the air speed). The layout test checks both against the C sources.
+export const AIR = { minSpeed: 1e-6, floatsPerTriangle: 4 } as const;
+
+/// Where the triangles' air forces live in the `lambdas` buffer, after the λ of the constraints and
+/// leftovers (the solve module binds 8 storage buffers with a mesh collider: no room for a 9th).
+export function airSection(lambdaCount: number, triangles: number): { start: number; floats: number } {
+  const start = Math.ceil(lambdaCount / 4) * 4;
+  return { start, floats: start + AIR.floatsPerTriangle * triangles };
+}
 
 /// The hash's counting sort: a scan block is SCAN_ITEMS buckets per invocation of a
 /// WORKGROUP_SIZE workgroup; one more workgroup scans the blocks' totals.
@@ -216,6 +230,8 @@ const SELF_PRIME_Z: u32 = ${SELF_COLLISION.primes[2]}u;
 const SELF_MAX_PARTNERS: u32 = ${SELF_COLLISION.maxPartners}u;
 const SELF_MIN_DISTANCE: f32 = ${SELF_COLLISION.minDistance};
 const SCAN_ITEMS: u32 = ${SCAN_ITEMS}u;
+const AIR_MIN_SPEED: f32 = ${AIR.minSpeed};
+const AIR_FLOATS_PER_TRIANGLE: u32 = ${AIR.floatsPerTriangle}u;
 ${wgslStruct(STEP)}
 ${wgslRecord('Constraint', CONSTRAINT_LAYOUT, { a: 'u32', b: 'u32', rest_length: 'f32', compliance: 'f32' })}
 ${wgslRecord('TileConstraint', TILE_CONSTRAINT_LAYOUT, { ab: 'u32', rest_length: 'f32', compliance: 'f32', index: 'u32' })}

@@ -13,7 +13,7 @@
 // Two dispatches a substep instead of 14 (solver.ts). Inside a group the colour order is the core's, but the
 // global order is A-then-B, a different Gauss-Seidel sweep than the C solver's colour-by-colour one:
 // results agree physically, not to float rounding (the plain schedule does that).
-import type { MeshColliderGrid, SelfCollisionView } from '../core/world';
+import type { MeshColliderGrid, SelfCollisionView, Vec3 } from '../core/world';
 import { CONSTRAINT_LAYOUT, GROUP_LAYOUT, TILE_CONSTRAINT_LAYOUT } from './layout';
 
 /// The core's arrays the GPU solver reads (WeftWorld in web/src/core/world.ts has them all).
@@ -41,6 +41,8 @@ export interface CoreArrays {
   /// The self-collision settings (weft_self_collision_view): thickness, reach, table size...
   readonly selfCollision?: SelfCollisionView;
   /// s simulated since creation or reset (where the GPU's pin clock starts).
+  /// The wind (gusts included) a substep starting at `time` s feels (weft_world_air_wind).
+  airWind?(time: number): Vec3;
   readonly time?: number;
 }
 

@@ -9,7 +9,11 @@ export interface PhysicsSettings {
   iterations: number;
   damping: number; // 1/s
   wind: Vec3; // m/s
-  drag: number; // 1/s
+  drag: number; // drag coefficient of the triangles
+  lift: number; // lift coefficient
+  airDensity: number; // kg/m³, 0 = no air
+  gustStrength: number; // the wind varies by up to this fraction of its speed (the core computes each substep's)
+  gustSeed: number;
   maxSpeed: number; // m/s, 0 = no clamp
   groundEnabled: boolean;
   groundHeight: number; // m
@@ -26,7 +30,11 @@ export const CORE_DEFAULTS: Readonly<PhysicsSettings> = Object.freeze({
   iterations: 1,
   damping: 0.5,
   wind: { x: 0, y: 0, z: 0 },
-  drag: 0,
+  drag: 0.5,
+  lift: 0.6,
+  airDensity: 0,
+  gustStrength: 0,
+  gustSeed: 1,
   maxSpeed: 30,
   groundEnabled: true,
   groundHeight: 0,
@@ -36,3 +44,8 @@ export const CORE_DEFAULTS: Readonly<PhysicsSettings> = Object.freeze({
   pinVelocity: { x: 0, y: 0, z: 0 },
   pinMotionTime: 0,
 });
+
+/// Air acts (aerodynamics.c: weft_aero_active): air density > 0 and a drag or lift coefficient > 0.
+export function airActive(s: Pick<PhysicsSettings, 'drag' | 'lift' | 'airDensity'>): boolean {
+  return s.airDensity > 0 && (s.drag > 0 || s.lift > 0);
+}

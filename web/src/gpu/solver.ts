@@ -10,8 +10,11 @@
 //          (≈14 dispatches a substep); the reference for parity.
 //   tiled  pass A (solve inside tiles), pass B (shifted tiles): 2 dispatches a substep, because
 //          pass A also finishes the previous substep and integrates this one (tiles.wgsl), plus an
-//          integrate and a finish per frame. With wind (integrate needs the finished neighbours'
-//          normals) or several iterations the finish and integrate stay separate: 4 a substep.
+//          integrate and a finish per frame. With air (integrate gathers the triangles' forces of
+//          the finished positions) or several iterations the finish and integrate stay separate.
+// Air (aerodynamics.c): a dispatch over the triangles (air.wgsl, its own module) computes each
+// one's drag and lift into the air section of `lambdas` before integrate, whose solve module gathers
+// them (air_on.wgsl). Each substep's wind, gusts included, comes from the core (airWind).
 // The renderer draws from `buffers.positions/normals/strain` (STORAGE | VERTEX): no read-back.
 // A static mesh collider (the core's grid, packed by mesh.ts) is collided with in the finish phase,
 // after the spheres and the ground, as C's weft_collide, in the finish pass of either schedule (the
@@ -24,10 +27,10 @@
 // the solve module's integrate (pins_on.wgsl, reading the rest positions); while they move the tiled
 // schedule does not fuse (pass A would need the rest positions as a 9th buffer).
 import { BINDINGS, MESH_BINDING, PIN_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
-import { CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, selfHashWords, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
+import { AIR, CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, airSection, selfHashWords, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
 import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
-import type { PhysicsSettings } from './settings';
+import { airActive, type PhysicsSettings } from './settings';
 import type { SelfCollisionView, Vec3 } from '../core/world';
 import { SphereMotion, type SphereDef } from './spheres';
 import particleWgsl from './shaders/particle.wgsl?raw';
@@ -40,6 +43,9 @@ import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
 import selfCollisionWgsl from './shaders/self_collision.wgsl?raw';
 import pinsOnWgsl from './shaders/pins_on.wgsl?raw';
 import pinsOffWgsl from './shaders/pins_off.wgsl?raw';
+import airWgsl from './shaders/air.wgsl?raw';
+import airOnWgsl from './shaders/air_on.wgsl?raw';
+import airOffWgsl from './shaders/air_off.wgsl?raw';
 
 export type ScheduleKind = 'plain' | 'tiled';
 
@@ -66,7 +72,7 @@ export interface EncodeOptions {
 }
 
 // solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
-type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'renderData';
+type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'renderData' | 'air';
 
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
@@ -116,7 +122,7 @@ export class GpuSolver {
   private readonly recordStride: number;
   private uniform: GPUBuffer;
   /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
-  private readonly modules: Record<'solve' | 'tiles' | 'self' | 'renderData', { bindings: readonly Binding[]; layout: GPUBindGroupLayout }>;
+  private readonly modules: Record<'solve' | 'tiles' | 'self' | 'renderData' | 'air', { bindings: readonly Binding[]; layout: GPUBindGroupLayout }>;
   private selfState: SelfState | null = null;
   private readonly pinsMove: boolean;
   private readonly prelude: string;
@@ -126,6 +132,8 @@ export class GpuSolver {
   private readonly coreBuffers: { constraints: GPUBuffer; lambdas: GPUBuffer; links: GPUBuffer; leftovers: GPUBuffer; indices: GPUBuffer; adjacency: GPUBuffer; mesh: GPUBuffer | null };
   private readonly tileBuffers: { words: GPUBuffer; constraints: GPUBuffer; predictedNext: GPUBuffer } | null;
   private readonly strainBase: number;
+  private readonly triangles: number;
+  private readonly airStart: number;
   private grabbed = -1;
   private grabTarget: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly colorOffsets: Int32Array;
@@ -206,9 +214,13 @@ export class GpuSolver {
     const adjacency = core.renderAdjacency();
     this.strainBase = adjacency.strainBase;
     const leftoverCount = this.tiled?.counts.leftover ?? 0;
+    // The λ of every constraint and leftover, then the triangles' air forces (air.wgsl).
+    this.triangles = Math.floor(core.indices().length / 3);
+    const lambdaFloats = airSection(core.constraintCount + leftoverCount, this.triangles);
+    this.airStart = lambdaFloats.start;
     this.coreBuffers = {
       constraints: make('constraints', core.constraintBytes(), STORAGE()),
-      lambdas: make('lambdas', (core.constraintCount + leftoverCount) * 4, GPUBufferUsage.STORAGE),
+      lambdas: make('lambdas and air forces', lambdaFloats.floats * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
       links: make('links', links, STORAGE()),
       leftovers: make('leftovers', this.tiled?.leftovers ?? new ArrayBuffer(CONSTRAINT_LAYOUT.size), STORAGE()),
       indices: make('indices', core.indices(), STORAGE()),
@@ -236,13 +248,16 @@ export class GpuSolver {
       tiles: withLayout('tiles', BINDINGS.tiles),
       self: withLayout('self', BINDINGS.self),
       renderData: withLayout('render data', BINDINGS.renderData),
+      air: withLayout('air', BINDINGS.air),
     };
     const prelude = (this.prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 }));
     const module = (label: string, bindings: readonly Binding[], ...parts: string[]) =>
       device.createShaderModule({ label: `weft ${label}`, code: [prelude, wgslBindings(bindings), ...parts].join('\n') });
     const meshParts = this.mesh ? [wgslMeshPrelude(), meshCollideWgsl] : [meshOffWgsl];
-    const solveModule = module('solve.wgsl', this.modules.solve.bindings, particleWgsl, finishWgsl, solveWgsl, ...meshParts, this.pinsMove ? pinsOnWgsl : pinsOffWgsl);
-    const tilesModule = module('tiles.wgsl', this.modules.tiles.bindings, particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl, pinsOffWgsl);
+    const solveModule = module('solve.wgsl', this.modules.solve.bindings, particleWgsl, finishWgsl, solveWgsl, ...meshParts, this.pinsMove ? pinsOnWgsl : pinsOffWgsl, airOnWgsl);
+    // The tiled module integrates only when fused, which air turns off.
+    const tilesModule = module('tiles.wgsl', this.modules.tiles.bindings, particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl, pinsOffWgsl, airOffWgsl);
+    const airModule = module('air.wgsl', this.modules.air.bindings, airWgsl);
     const renderModule = module('render_data.wgsl', this.modules.renderData.bindings, renderDataWgsl);
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
@@ -259,6 +274,7 @@ export class GpuSolver {
       solveLeftovers: pipeline(solveModule, solveLayout, 'solve_leftovers'),
       finish: pipeline(solveModule, solveLayout, 'finish'),
       renderData: pipeline(renderModule, this.modules.renderData.layout, 'render_data'),
+      airForces: pipeline(airModule, this.modules.air.layout, 'air_forces'),
       ...(this.tiled ? { solveTiles: pipeline(tilesModule, this.modules.tiles.layout, 'solve_tiles') } : {}),
     };
     if (this.pinsMove || settings.selfCollision) this.ensureSelf();
@@ -280,7 +296,7 @@ export class GpuSolver {
     const particles = buffer('self-collision particles', 6 * n * 16);
     device.queue.writeBuffer(particles, 0, rest as Float32Array<ArrayBuffer>);
     this.selfState = { particles, hashCounts: buffer('self-collision counts', counts * 4, STORAGE() | GPUBufferUsage.COPY_SRC), hash: buffer('self-collision hash', words * 4), blocks, tableSize: view.tableSize };
-    const code = [this.prelude, wgslBindings(this.modules.self.bindings), particleWgsl, finishWgsl, selfCollisionWgsl, meshOffWgsl, pinsOffWgsl].join('\n');
+    const code = [this.prelude, wgslBindings(this.modules.self.bindings), particleWgsl, finishWgsl, selfCollisionWgsl, meshOffWgsl, pinsOffWgsl, airOffWgsl].join('\n');
     const module = device.createShaderModule({ label: 'weft self_collision.wgsl', code });
     const layout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.self.layout] });
     for (const [name, entryPoint] of [['selfSettle', 'self_settle'], ['selfScan', 'self_scan'], ['selfScatter', 'self_scatter'], ['selfContacts', 'self_contacts']]) {
@@ -300,7 +316,7 @@ export class GpuSolver {
     const self = this.selfState;
     const shared = { step: this.uniform, positions: b.positions, velocities: b.velocities, normals: b.normals, strain: b.strain, ...c, ...(mesh ? { mesh } : {}),
       ...(self ? { rest: self.particles, particles: self.particles, hash_counts: self.hashCounts, hash: self.hash } : {}) };
-    this.bindGroups = { renderData: bind('renderData', 'render data', shared) };
+    this.bindGroups = { renderData: bind('renderData', 'render data', shared), air: bind('air', 'air', shared) };
     for (const i of t ? [0, 1] : [0]) {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
       if (self) this.bindGroups[i ? 'self1' : 'self0'] = bind('self', `self ${i}`, { ...shared, predicted: predicted[i] });
@@ -394,6 +410,10 @@ export class GpuSolver {
       push('selfContacts', bind, particles(), (u) => range(u, 0, 0, 0));
     };
     const settledFlag = self ? FLAGS.SETTLED : 0;
+    const air = airActive(s) && this.triangles > 0;
+    const airForces = () => {
+      if (air) push('airForces', 'air', items(this.triangles, this.wgSize()), (u) => range(u, 0, 0, 0));
+    };
 
     for (let frame = 0; frame < frames; ++frame) {
       // The pins still move this frame: integrate reads the rest positions (the solve module's).
@@ -402,20 +422,25 @@ export class GpuSolver {
         // A fused pass A finishes the previous substep: it collides with that substep's spheres.
         const previousSpheres = this.spheres.map((sphere) => ({ center: { ...sphere.center }, previous: { ...sphere.previous } }));
         for (const sphere of this.spheres) sphere.advance(h);
+        // The core's clock: the substep's wind is the one at its start (solver.c's SCRIPTED stage).
+        const wind = air ? this.windAt(this.pinTime) : s.wind;
         this.pinTime += h;
-        base = this.baseRecord(h);
+        base = this.baseRecord(h, air, wind);
         if (this.tiled) {
           // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
-          // wind (integrate reads the finished neighbours for the normals), several iterations, or
+          // air (integrate gathers the forces of the finished triangles), several iterations, or
           // a mesh collider: its search would stall a whole tile workgroup on the few particles
           // near the mesh, the tiled module would need a 9th storage buffer, and SwiftShader
           // (Chromium's software WebGPU) took minutes to compile it into the barrier kernel.
-          const fused = this.fuse && s.drag <= 0 && iterations === 1 && !this.mesh && !pinsMoving;
+          const fused = this.fuse && !air && iterations === 1 && !this.mesh && !pinsMoving;
           const buffer = fused ? sub % 2 : 0;
           const solveBind: BindGroupName = buffer ? 'solve1' : 'solve0';
           const tilesBind: BindGroupName = buffer ? 'tiles1' : 'tiles0';
           const finishInA = fused && sub > 0;
-          if (!finishInA) push('integrate', solveBind, particles(), (u) => range(u, 0, 0, 0));
+          if (!finishInA) {
+            airForces();
+            push('integrate', solveBind, particles(), (u) => range(u, 0, 0, 0));
+          }
           const [a, b] = this.tiled.passes;
           for (let it = 0; it < iterations; ++it) {
             for (const [pass, finish] of [[a, finishInA], [b, false]] as const) {
@@ -438,6 +463,7 @@ export class GpuSolver {
           }
         } else {
           const solveBind: BindGroupName = 'solve0';
+          airForces();
           push('integrate', solveBind, particles(), (u) => range(u, 0, 0, 0));
           for (let it = 0; it < iterations; ++it) {
             for (let c = 0; c < colorCount; ++c) {
@@ -453,7 +479,7 @@ export class GpuSolver {
       }
     }
     this.dispatchesPerFrame = frames > 0 ? dispatches.length / frames : 0;
-    base = this.baseRecord(h);
+    base = this.baseRecord(h, false, s.wind);
     if (renderData) push('renderData', 'renderData', particles(), (u) => range(u, this.strainBase, 0, 0));
 
     this.ensureUniform(records.length);
@@ -486,6 +512,29 @@ export class GpuSolver {
     const encoder = this.device.createCommandEncoder({ label: 'weft frame' });
     this.encode(encoder, dt, frames);
     this.device.queue.submit([encoder.finish()]);
+  }
+
+  /// Tests: the triangles' air forces (4 floats a triangle, air.wgsl) on the current positions and
+  /// velocities in the wind at `time` s, as one substep's air dispatch computes them.
+  async airForces(time: number): Promise<Float32Array> {
+    const triangles = this.triangles, floats = triangles * AIR.floatsPerTriangle;
+    const record = this.baseRecord(Math.fround(1 / 60), true, this.windAt(time));
+    this.device.queue.writeBuffer(this.uniform, 0, record);
+    const staging = this.device.createBuffer({ label: 'weft read air forces', size: Math.max(16, floats * 4), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = this.device.createCommandEncoder({ label: 'weft air forces' });
+    const pass = encoder.beginComputePass({ label: 'weft air forces' });
+    pass.setPipeline(this.pipelines.airForces);
+    pass.setBindGroup(0, this.bindGroups.air!, [0]);
+    const groups = Math.ceil(triangles / this.wgSize()), x = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.dispatchWorkgroups(x, Math.ceil(groups / x));
+    pass.end();
+    encoder.copyBufferToBuffer(this.coreBuffers.lambdas, this.airStart * 4, staging, 0, floats * 4);
+    this.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const copy = new Float32Array(staging.getMappedRange(0, floats * 4).slice(0));
+    staging.unmap();
+    staging.destroy();
+    return copy;
   }
 
   /// A copy of a solver buffer (positions by default): read back only on request.
@@ -538,13 +587,23 @@ export class GpuSolver {
   }
 
   /// The substep's record: everything but the dispatch-specific range and group fields.
-  private baseRecord(h: number): ArrayBuffer {
+  /// The wind a substep starting at `time` s feels, gusts included: the core computes it
+  /// (weft_world_air_wind), so the GPU never ports the seeded turbulence.
+  private windAt(time: number): Vec3 {
+    if (this.core.airWind) return this.core.airWind(time);
+    if (this.settings.gustStrength > 0) throw new Error('gusts need the core\'s airWind');
+    return this.settings.wind;
+  }
+
+  private baseRecord(h: number, air: boolean, wind: Vec3): ArrayBuffer {
     const s = this.settings;
     const record = new ArrayBuffer(STEP.size);
     const f = new Float32Array(record), u = new Uint32Array(record);
     const o = (name: string) => STEP.offsets[name] / 4;
     f.set([s.gravity.x, s.gravity.y, s.gravity.z, h], o('gravity_h'));
-    f.set([s.wind.x, s.wind.y, s.wind.z, s.drag], o('wind_drag'));
+    f.set([wind.x, wind.y, wind.z, s.drag], o('air_wind'));
+    f.set([s.lift, Math.fround(0.5 * Math.fround(s.airDensity)), 0, 0], o('air'));
+    u.set([this.airStart, air ? this.triangles : 0, 0, 0], o('air_forces'));
     f.set([s.groundHeight, s.friction, s.collisionMargin, s.damping], o('ground'));
     f.set([this.grabTarget.x, this.grabTarget.y, this.grabTarget.z, s.maxSpeed], o('grab'));
     u.set([this.n, 0, 0, 0], o('range'));

@@ -36,7 +36,8 @@ export interface GpuRenderSource {
 
 export type RenderSource = CpuRenderSource | GpuRenderSource;
 
-/** Settings the panel changes live. Compliances in m/N, damping and drag in 1/s, wind in m/s. */
+/** Settings the panel changes live. Compliances in m/N, damping in 1/s, wind in m/s; the air as
+ *  weft_world_def has it (drag and lift coefficients, air density kg/m³, gust strength a fraction). */
 export interface SolverSettings {
   substeps: number;
   iterations: number;
@@ -45,6 +46,9 @@ export interface SolverSettings {
   bendCompliance: number;
   damping: number;
   drag: number;
+  lift: number;
+  airDensity: number;
+  gustStrength: number;
   wind: Vec3;
   /// The cloth keeps its thickness between its own layers (weft_world_def.self_collision).
   selfCollision: boolean;

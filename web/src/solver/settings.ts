@@ -12,7 +12,10 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
     shearCompliance: w.compliance(SHEAR),
     bendCompliance: w.compliance(BEND),
     damping: w.damping,
-    drag: w.drag,
+    drag: w.air.drag,
+    lift: w.air.lift,
+    airDensity: w.air.airDensity,
+    gustStrength: w.air.gustStrength,
     wind: w.wind,
     selfCollision: w.selfCollision.enabled,
   };
@@ -26,7 +29,8 @@ export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettin
   const compliance = [settings.stretchCompliance, settings.shearCompliance, settings.bendCompliance];
   [STRETCH, SHEAR, BEND].forEach((type, i) => compliance[i] !== undefined && w.setCompliance(type, compliance[i]!));
   if (settings.damping !== undefined) w.setDamping(settings.damping);
-  if (settings.drag !== undefined) w.setDrag(settings.drag);
+  const { drag, lift, airDensity, gustStrength } = settings;
+  if (drag !== undefined || lift !== undefined || airDensity !== undefined || gustStrength !== undefined) w.setAir({ drag, lift, airDensity, gustStrength });
   if (settings.wind !== undefined) w.setWind(settings.wind);
   if (settings.selfCollision !== undefined) w.setSelfCollision(settings.selfCollision);
   return compliance.some((c) => c !== undefined);

@@ -9,6 +9,8 @@ import type { Messages } from './messages';
 export class Panel {
   private readonly gui = new GUI({ title: 'weft' });
   private readonly controllers: Controller[] = [];
+  /** The wind's vertical component as the scene set it (the panel edits the horizontal one). */
+  private windY = 0;
   private readonly model = {
     scene: '',
     grid: 64,
@@ -21,9 +23,12 @@ export class Panel {
     bendLog: -5,
     damping: 0.5,
     selfCollision: false,
-    drag: 0.3,
-    windX: 0,
-    windZ: 0,
+    windSpeed: 0,
+    windHeading: 0,
+    gusts: 0,
+    drag: 0.5,
+    lift: 0.6,
+    airDensity: 0,
     paused: false,
     sphereMoving: true,
     reset: () => void this.app.reset(),
@@ -65,11 +70,25 @@ export class Panel {
       solver.add(m, 'selfCollision').name('self-collision').onChange(live(() => app.solver.apply({ selfCollision: m.selfCollision }))),
     );
     const air = this.gui.addFolder('Air');
-    const applyWind = live(() => app.solver.apply({ wind: { x: m.windX, y: 0, z: m.windZ }, drag: m.drag }));
+    // The wind as a horizontal speed and a heading (degrees from +x towards +z); the core keeps the
+    // vector, and the gusts, coefficients and density of weft_world_def.
+    const applyAir = live(() => {
+      const heading = (m.windHeading * Math.PI) / 180;
+      app.solver.apply({
+        wind: { x: m.windSpeed * Math.cos(heading), y: this.windY, z: m.windSpeed * Math.sin(heading) },
+        gustStrength: m.gusts,
+        drag: m.drag,
+        lift: m.lift,
+        airDensity: m.airDensity,
+      });
+    });
     this.controllers.push(
-      air.add(m, 'windX', -15, 15, 0.1).name('wind x m/s').onChange(applyWind),
-      air.add(m, 'windZ', -15, 15, 0.1).name('wind z m/s').onChange(applyWind),
-      air.add(m, 'drag', 0, 3, 0.01).name('drag 1/s').onChange(applyWind),
+      air.add(m, 'windSpeed', 0, 30, 0.1).name('wind m/s').onChange(applyAir),
+      air.add(m, 'windHeading', -180, 180, 1).name('wind heading °').onChange(applyAir),
+      air.add(m, 'gusts', 0, 1, 0.01).name('gusts (× speed)').onChange(applyAir),
+      air.add(m, 'drag', 0, 10, 0.01).name('drag coefficient').onChange(applyAir),
+      air.add(m, 'lift', 0, 10, 0.01).name('lift coefficient').onChange(applyAir),
+      air.add(m, 'airDensity', 0, 5, 0.005).name('air density kg/m³').onChange(applyAir),
     );
     const run = this.gui.addFolder('Run');
     this.controllers.push(
@@ -94,6 +113,7 @@ export class Panel {
   refresh(): void {
     const m = this.model, app = this.app;
     const settings = app.solver.settings();
+    this.windY = settings.wind.y;
     Object.assign(m, {
       ...app.current,
       mode: app.mode,
@@ -104,9 +124,12 @@ export class Panel {
       bendLog: Math.log10(Math.max(settings.bendCompliance, 1e-10)),
       damping: settings.damping,
       selfCollision: settings.selfCollision,
+      windSpeed: Math.hypot(settings.wind.x, settings.wind.z),
+      windHeading: (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI,
+      gusts: settings.gustStrength,
       drag: settings.drag,
-      windX: settings.wind.x,
-      windZ: settings.wind.z,
+      lift: settings.lift,
+      airDensity: settings.airDensity,
       paused: app.paused,
       sphereMoving: app.sphereMoving,
     });

@@ -44,27 +44,6 @@ fn particle_count() -> u32 {
   return step.range.x;
 }
 
-// Normal of the grid at p by central differences on the finished positions (solver.c: weft_phase_wind_normals).
-fn grid_normal(p: u32) -> vec3f {
-  let w = step.grid.x;
-  let h = step.grid.y;
-  let i = p % w;
-  let j = p / w;
-  let left = j * w + select(i, i - 1u, i > 0u);
-  let right = j * w + select(i, i + 1u, i + 1u < w);
-  let up = select(j, j - 1u, j > 0u) * w + i;
-  let down = select(j, j + 1u, j + 1u < h) * w + i;
-  let n = particle_count();
-  if (left >= n || right >= n || up >= n || down >= n) {
-    return vec3f(0.0);
-  }
-  let u = positions[right].xyz - positions[left].xyz;
-  let v = positions[down].xyz - positions[up].xyz;
-  let c = -vec3f(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x);
-  let length = sqrt(c.x * c.x + c.y * c.y + c.z * c.z);
-  return c * select(0.0, 1.0 / length, length > 1e-12);
-}
-
 // Forces, damping and the predicted position of particle p from its state at the start of the
 // substep (solver.c: weft_phase_integrate); returns the prediction (w = inverse mass). The new velocity is not
 // stored: the update at the end of the substep replaces it before anything reads it.
@@ -73,13 +52,8 @@ fn integrate_state(p: u32, x: vec4f, v: vec3f) -> vec4f {
   var predicted_x = x;
   if (x.w != 0.0) {
     var a = step.gravity_h.xyz;
-    let drag = step.wind_drag.w;
-    if (drag > 0.0) {
-      let n = grid_normal(p);
-      let r = step.wind_drag.xyz - v;
-      let along = drag * (n.x * r.x + n.y * r.y + n.z * r.z);
-      a += along * n;
-    }
+    // Drag and lift of the triangles around it, clamped for this kick (air_on.wgsl; air_off.wgsl: none).
+    a += air_acceleration(p, v, x.w, h);
     // Damping acts on the motion so far, not on this substep's forces (solver.c).
     let damping = max(0.0, 1.0 - step.ground.w * h);
     let nv = v * damping + h * a;
