@@ -13,7 +13,7 @@
 // Two dispatches a substep instead of 14 (solver.ts). Inside a group the colour order is the core's, but the
 // global order is A-then-B, a different Gauss-Seidel sweep than the C solver's colour-by-colour one:
 // results agree physically, not to float rounding (the plain schedule does that).
-import type { MeshColliderGrid, SelfCollisionView } from '../core/world';
+import type { MeshColliderGrid, SelfCollisionView, Vec3 } from '../core/world';
 import { CONSTRAINT_LAYOUT, GROUP_LAYOUT, TILE_CONSTRAINT_LAYOUT } from './layout';
 
 /// The core's arrays the GPU solver reads (WeftWorld in web/src/core/world.ts has them all).
@@ -25,6 +25,10 @@ export interface CoreArrays {
   readonly colorCount: number;
   positions(): Float32Array;
   velocities(): Float32Array;
+  /// What rounding kept out of the last prediction (float4 per particle; weft_world_residuals).
+  residuals(): Float32Array;
+  /// Substeps run since creation or reset (the first one is a half kick).
+  readonly substepsRun: number;
   constraintBytes(): Uint8Array;
   colorOffsets(): Int32Array;
   readonly tethersPerParticle: number;
@@ -42,6 +46,12 @@ export interface CoreArrays {
   readonly selfCollision?: SelfCollisionView;
   /// s simulated since creation or reset (where the GPU's pin clock starts).
   readonly time?: number;
+  /// The grab, mirrored into the core by the GPU solver: weft_world_tether_scale_at reads it.
+  grab(particle: number, target: Vec3): void;
+  grabMove(target: Vec3): void;
+  release(): void;
+  /// The factor on every tether's limit for a frame that starts at pin time pinTime s.
+  tetherScale(pinTime: number): number;
 }
 
 export interface Pass {
