@@ -26,9 +26,10 @@
 // Velocities are state (solver.c): `velocities` holds v then the residuals r (n vec4 each), and a
 // prediction buffer the predictions the solve moves, then what integrate did (its v, step and
 // prediction, n vec4 each: particle.wgsl), which the finish of the substep reads (in the fused
-// tiled schedule from the other buffer: the tiled module binds no `velocities`). While something is grabbed every free particle is also
-// tethered to it: links carry each particle's grab limit (rewritten on grab), and the frame's
-// tether scale comes from the core (weft_world_tether_scale_at, the grab mirrored into it).
+// tiled schedule from the other buffer: the tiled module binds no `velocities`). While something
+// is grabbed every free particle is also tethered to it: links carry each particle's grab limit
+// (rewritten on grab), and the frame's tether scale comes from the core (weft_world_tether_scale_at,
+// the grab mirrored into it).
 import { BINDINGS, MESH_BINDING, PIN_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
 import { CONSTRAINT_LAYOUT, FLAGS, GRAB_TETHER_SLACK, LINK_LAYOUT, MAX_SPHERES, NONE, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, selfHashWords, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
@@ -191,7 +192,7 @@ export class GpuSolver {
     const motion = new Float32Array(8 * n);
     motion.set(core.velocities().subarray(0, 4 * n));
     motion.set(core.residuals().subarray(0, 4 * n), 4 * n);
-    const prediction = new Float32Array(16 * n); // particle.wgsl: store_prediction
+    const prediction = new Float32Array(16 * n); // particle.wgsl: Prediction
     prediction.set(positions.subarray(0, 4 * n));
     this.buffers = {
       positions: make('positions', positions, RENDERABLE()),

@@ -75,7 +75,7 @@ struct Motion {
 // What integrate did to a particle: its prediction x (w = inverse mass), its velocity after this
 // substep's forces, and the step x − x_prev = h v + r it added (for a kinematic particle, which
 // keeps v, its unchanged residual r). The update needs all three (finish.wgsl: update_motion), so
-// integrate leaves them in the prediction buffer's sections 1–3 (store_prediction), where the finish
+// integrate leaves them in the prediction buffer's sections 1–3 (store_integrated), where the finish
 // (of the solve module, or of the tiled module's next pass A) reads them. The prediction itself must
 // come from memory there: recomputed, (x_prev + step) − x_prev would be folded to step by the
 // shader compilers, and the residual lost.
@@ -117,10 +117,10 @@ fn integrate_state(p: u32, x: vec4f, m: Motion) -> Prediction {
   return predicted;
 }
 
-// The prediction of particle p as the solve starts from it, and the rest for the update.
-fn store_prediction(p: u32, q: Prediction) {
+// What integrate did to particle p, for the update (the solve starts from q.x: the caller stores it
+// where its solve reads it).
+fn store_integrated(p: u32, q: Prediction) {
   let n = particle_count();
-  predicted[p] = q.x;
   predicted[n + p] = vec4f(q.v, 0.0);
   predicted[2u * n + p] = vec4f(q.step, 0.0);
   predicted[3u * n + p] = q.x;

@@ -42,7 +42,9 @@ fn integrate(@builtin(global_invocation_id) id: vec3u,
   if (p >= n) {
     return;
   }
-  store_prediction(p, integrate_state(p, positions[p], Motion(velocities[p].xyz, velocities[n + p].xyz)));
+  let q = integrate_state(p, positions[p], Motion(velocities[p].xyz, velocities[n + p].xyz));
+  predicted[p] = q.x;
+  store_integrated(p, q);
 }
 
 // One colour batch: constraints [range.y, range.z) share no particle, so they run in parallel.

@@ -92,7 +92,7 @@ fn solve_tiles(@builtin(workgroup_id) workgroup: vec3u,
       let r = finish_particle(p, Prediction(solved_in[3u * n + p], solved_in[n + p].xyz, solved_in[2u * n + p].xyz));
       positions[p] = r.x;
       let prediction = integrate_state(p, r.x, r.m);
-      store_prediction(p, prediction);
+      store_integrated(p, prediction);
       slots[k] = prediction.x;
     } else {
       slots[k] = predicted[p];
