@@ -14,9 +14,7 @@
 // Grab tethers only act beyond this fraction of the rest distance (as the pins' tethers).
 #define GRAB_TETHER_SLACK 0.01f
 
-float weft_grab_tether_scale(const weft_world* world) {
-	return weft_world_tether_scale_at(world, world->pin_time);
-}
+float weft_grab_tether_scale(const weft_world* world) { return weft_world_tether_scale_at(world, world->pin_time); }
 
 float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
 	if (world == NULL) {

@@ -317,7 +317,9 @@ WASM_EXPORT(world_previous_positions_ptr) float* wasm_world_previous_positions_p
 	return weft_world_previous_positions(h->world);
 }
 WASM_EXPORT(world_velocities_ptr) float* wasm_world_velocities_ptr(wasm_world* h) { return weft_world_velocities(h->world); }
-WASM_EXPORT(world_residuals_ptr) float* wasm_world_residuals_ptr(wasm_world* h) { return weft_world_residuals(h->world); }
+WASM_EXPORT(world_residuals_ptr) float* wasm_world_residuals_ptr(wasm_world* h) {
+	return weft_world_residuals(h->world);
+}
 WASM_EXPORT(world_rest_positions_ptr) const float* wasm_world_rest_positions_ptr(wasm_world* h) {
 	return weft_world_rest_positions(h->world);
 }
