@@ -14,7 +14,12 @@
 // Grab tethers only act beyond this fraction of the rest distance (as the pins' tethers).
 #define GRAB_TETHER_SLACK 0.01f
 
-float weft_grab_tether_scale(const weft_world* world) {
+float weft_grab_tether_scale(const weft_world* world) { return weft_world_tether_scale_at(world, world->clock); }
+
+float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
+	if (world == NULL) {
+		return 1.0f;
+	}
 	const int32_t g = world->grabbed;
 	if (g < 0) {
 		return 1.0f;
@@ -27,8 +32,7 @@ float weft_grab_tether_scale(const weft_world* world) {
 	const float* rg = &rest[4 * g];
 	const weft_vec3 t = world->grab_target;
 	const weft_world_def* def = &world->def;
-	const float travel = (float)(world->clock < (double)def->pin_motion_time ? world->clock
-	                                                                         : (double)def->pin_motion_time);
+	const float travel = (float)(pin_time < (double)def->pin_motion_time ? pin_time : (double)def->pin_motion_time);
 	const weft_vec3 path = {def->pin_velocity.x * travel, def->pin_velocity.y * travel, def->pin_velocity.z * travel};
 	float scale = 1.0f;
 	for (int32_t q = 0; q < world->particle_count; ++q) {

@@ -234,6 +234,7 @@ void weft_world_grid_size(const weft_world* world, int32_t* out_width, int32_t* 
 float* weft_world_positions(weft_world* world) { return world ? world->positions : NULL; }
 float* weft_world_previous_positions(weft_world* world) { return world ? world->previous_positions : NULL; }
 float* weft_world_velocities(weft_world* world) { return world ? world->velocities : NULL; }
+float* weft_world_residuals(weft_world* world) { return world ? world->residuals : NULL; }
 const float* weft_world_rest_positions(const weft_world* world) { return world ? world->rest_positions : NULL; }
 const float* weft_world_normals(const weft_world* world) { return world ? world->normals : NULL; }
 const float* weft_world_strain(const weft_world* world) { return world ? world->strain : NULL; }
@@ -243,6 +244,7 @@ int32_t weft_world_index_count(const weft_world* world) { return world ? world->
 float* weft_world_lambdas(weft_world* world) { return world ? world->lambdas : NULL; }
 double weft_world_time(const weft_world* world) { return world ? world->time : 0.0; }
 int64_t weft_world_frame(const weft_world* world) { return world ? world->frame : 0; }
+int64_t weft_world_substeps_run(const weft_world* world) { return world ? world->substeps_run : 0; }
 
 weft_constraints_view weft_world_constraints(const weft_world* world) {
 	weft_constraints_view view = {0};

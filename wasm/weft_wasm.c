@@ -306,6 +306,9 @@ WASM_EXPORT(world_grab_move) int32_t wasm_world_grab_move(wasm_world* h, float x
 }
 WASM_EXPORT(world_release) void wasm_world_release(wasm_world* h) { weft_world_release(h->world); }
 WASM_EXPORT(world_grabbed) int32_t wasm_world_grabbed(const wasm_world* h) { return weft_world_grabbed(h->world); }
+WASM_EXPORT(world_tether_scale_at) float wasm_world_tether_scale_at(const wasm_world* h, double pin_time) {
+	return weft_world_tether_scale_at(h->world, pin_time);
+}
 
 // ---- counts and statistics ------------------------------------------------------------------
 
@@ -334,6 +337,9 @@ WASM_EXPORT(world_color_count) int32_t wasm_world_color_count(const wasm_world* 
 }
 WASM_EXPORT(world_frame) double wasm_world_frame(const wasm_world* h) { return (double)weft_world_frame(h->world); }
 WASM_EXPORT(world_time) double wasm_world_time(const wasm_world* h) { return weft_world_time(h->world); }
+WASM_EXPORT(world_substeps_run) double wasm_world_substeps_run(const wasm_world* h) {
+	return (double)weft_world_substeps_run(h->world);
+}
 WASM_EXPORT(world_max_stretch) float wasm_world_max_stretch(const wasm_world* h) { return weft_world_max_stretch(h->world); }
 WASM_EXPORT(world_is_finite) int32_t wasm_world_is_finite(const wasm_world* h) { return weft_world_is_finite(h->world); }
 // uint64 crosses as a BigInt (i64) in JS.
@@ -346,6 +352,9 @@ WASM_EXPORT(world_previous_positions_ptr) float* wasm_world_previous_positions_p
 	return weft_world_previous_positions(h->world);
 }
 WASM_EXPORT(world_velocities_ptr) float* wasm_world_velocities_ptr(wasm_world* h) { return weft_world_velocities(h->world); }
+WASM_EXPORT(world_residuals_ptr) float* wasm_world_residuals_ptr(wasm_world* h) {
+	return weft_world_residuals(h->world);
+}
 WASM_EXPORT(world_rest_positions_ptr) const float* wasm_world_rest_positions_ptr(wasm_world* h) {
 	return weft_world_rest_positions(h->world);
 }

@@ -346,6 +346,9 @@ weft_result weft_world_grab_move(weft_world* world, weft_vec3 target);
 /// |rest_q − rest_g| (at most 2; x_q = rest_q + pin_velocity × min(t, pin_motion_time)), so the
 /// stretch that reach asks for spreads over the cloth.
 float weft_world_tether_scale(const weft_world* world);
+/// weft_world_tether_scale with the pins' clock at pin_time s instead of the world's (t above): for a
+/// solver that steps the world's state elsewhere (the GPU solver) and keeps its own clock.
+float weft_world_tether_scale_at(const weft_world* world, double pin_time);
 /// Lets go of the grabbed particle (its own inverse mass is restored).
 void weft_world_release(weft_world* world);
 /// The grabbed particle, or -1.
@@ -421,6 +424,9 @@ float* weft_world_positions(weft_world* world);
 float* weft_world_previous_positions(weft_world* world);
 /// Velocities, float4 per particle (w unused, 0).
 float* weft_world_velocities(weft_world* world);
+/// Residuals, float4 per particle (w unused, 0): what float rounding kept out of the last predicted
+/// position, carried into the next one (solver state, 0 at creation and reset).
+float* weft_world_residuals(weft_world* world);
 /// Rest positions, float4 per particle (w = inverse mass as built).
 const float* weft_world_rest_positions(const weft_world* world);
 /// Normals, float4 per particle (w 0), from weft_world_update_render_data.
@@ -443,6 +449,8 @@ weft_tethers_view weft_world_tethers(const weft_world* world);
 double weft_world_time(const weft_world* world);
 /// Frames stepped since creation or reset.
 int64_t weft_world_frame(const weft_world* world);
+/// Substeps run since creation or reset (the first one kicks the velocities by h/2).
+int64_t weft_world_substeps_run(const weft_world* world);
 
 /// Largest |L−L0|/L0 over the stretch constraints now (NaN if any of them is NaN).
 float weft_world_max_stretch(const weft_world* world);

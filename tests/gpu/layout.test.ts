@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { MeshColliderGrid } from '../../web/src/core/world';
 import { BEND, SHEAR, STRETCH } from '../../web/src/core/world';
-import { AIR, CONSTRAINT_LAYOUT, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_REGION, MESH_SECTIONS, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
+import { AIR, CONSTRAINT_LAYOUT, GRAB_TETHER_SLACK, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_REGION, MESH_SECTIONS, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
 import { readFileSync } from 'node:fs';
 import { WeftCore } from '../../web/src/core/wasm';
 import { WeftWorld } from '../../web/src/core/world';
@@ -30,6 +30,11 @@ test('constants shared with C', () => {
   assert.equal(probe.max_spheres, MAX_SPHERES);
   assert.equal(probe.tethers_per_particle, TETHERS_PER_PARTICLE);
   assert.deepEqual(probe.constraint_types, { STRETCH, SHEAR, BEND });
+});
+
+test('the grab tethers\' slack is grab.c\'s (the GPU solver computes the grab limits with it)', () => {
+  const define = /#define\s+GRAB_TETHER_SLACK\s+([0-9.e+-]+)f?\b/.exec(readFileSync('src/grab.c', 'utf8'));
+  assert.equal(Number(define?.[1]), GRAB_TETHER_SLACK);
 });
 
 test('the mesh collider\'s cell classes and triangle regions (mesh_collide.wgsl) are the C ones', () => {

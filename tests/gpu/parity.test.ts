@@ -110,7 +110,7 @@ test('render data (normals, strain) match the C core on the same positions', asy
   const run = start('flag', 20, 'plain');
   run.cpu.stepFrames(20);
   run.cpu.updateRenderData();
-  run.gpu.upload(run.cpu.positions(), run.cpu.velocities());
+  run.gpu.upload(run.cpu.positions(), run.cpu.velocities(), run.cpu.residuals());
   run.gpu.step(run.cpu.frameDt, 0); // render data only
   const [normals, strain] = [await run.gpu.read('normals'), await run.gpu.read('strain')];
   const cn = run.cpu.normals(), cs = run.cpu.strain();

@@ -54,6 +54,7 @@ export interface WeftExports extends LayoutExports {
   world_grab_move(world: Handle, x: number, y: number, z: number): number;
   world_release(world: Handle): void;
   world_grabbed(world: Handle): number;
+  world_tether_scale_at(world: Handle, pinTime: number): number;
   world_particle_count(world: Handle): number;
   world_grid_width(world: Handle): number;
   world_grid_height(world: Handle): number;
@@ -63,12 +64,14 @@ export interface WeftExports extends LayoutExports {
   world_color_count(world: Handle): number;
   world_frame(world: Handle): number;
   world_time(world: Handle): number;
+  world_substeps_run(world: Handle): number;
   world_max_stretch(world: Handle): number;
   world_is_finite(world: Handle): number;
   world_state_hash(world: Handle): bigint;
   world_positions_ptr(world: Handle): Ptr;
   world_previous_positions_ptr(world: Handle): Ptr;
   world_velocities_ptr(world: Handle): Ptr;
+  world_residuals_ptr(world: Handle): Ptr;
   world_rest_positions_ptr(world: Handle): Ptr;
   world_normals_ptr(world: Handle): Ptr;
   world_strain_ptr(world: Handle): Ptr;

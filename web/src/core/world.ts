@@ -131,6 +131,10 @@ export class WeftWorld {
   get time(): number {
     return this.exports.world_time(this.handle);
   }
+  /** Substeps run since creation or reset (the first one is a half kick). */
+  get substepsRun(): number {
+    return this.exports.world_substeps_run(this.handle);
+  }
   maxStretch(): number {
     return this.exports.world_max_stretch(this.handle);
   }
@@ -275,6 +279,11 @@ export class WeftWorld {
   get grabbed(): number {
     return this.exports.world_grabbed(this.handle);
   }
+  /** weft_world_tether_scale_at: the factor on every tether's limit for a frame that starts with
+   *  the pins' clock at pinTime s (the grab and its target are the world's). */
+  tetherScale(pinTime: number): number {
+    return this.exports.world_tether_scale_at(this.handle, pinTime);
+  }
 
   /** Triangles of the mesh collider as simulated (degenerate ones dropped); 0 without one. */
   get meshTriangleCount(): number {
@@ -342,6 +351,10 @@ export class WeftWorld {
   }
   velocities(): Float32Array {
     return this.view('velocities', Float32Array, this.exports.world_velocities_ptr(this.handle), this.particleCount * 4);
+  }
+  /** What rounding kept out of the last prediction, float4 per particle (solver state). */
+  residuals(): Float32Array {
+    return this.view('residuals', Float32Array, this.exports.world_residuals_ptr(this.handle), this.particleCount * 4);
   }
   restPositions(): Float32Array {
     return this.view('rest', Float32Array, this.exports.world_rest_positions_ptr(this.handle), this.particleCount * 4);

@@ -81,7 +81,12 @@ export const STEP = structLayout('Step', [
   { name: 'self_rest', type: 'vec4f', doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), zw unused' },
   { name: 'self_hash', type: 'vec4u', doc: 'x table size (buckets, a power of two), y scan blocks, zw unused' },
   { name: 'pins', type: 'vec4f', doc: 'xyz pin velocity m/s, w pin travel time min(pin time, pin motion time) s' },
+  { name: 'motion', type: 'vec4f', doc: 'x tether scale this frame (weft_world_tether_scale_at), y velocity kick s (h, h/2 on the first substep since reset), zw unused' },
 ]);
+
+/// The grab tethers' slack (GRAB_TETHER_SLACK in src/grab.c; checked by the layout test): a free
+/// particle may be |rest_p − rest_g| × (1 + slack) × tether scale from the grabbed particle g.
+export const GRAB_TETHER_SLACK = 0.01;
 
 /// The self-collision hash and response as C runs them (src/self_collision.c): the multipliers of
 /// the cell hash (WEFT_SELF_HASH_PRIME_* in weft.h), the most partners a particle takes (the nearest
@@ -168,15 +173,17 @@ export const TILE_CONSTRAINT_LAYOUT = {
 export const TETHERS_PER_PARTICLE = 4;
 
 /// Per-particle links (u32 words, no padding: WGSL lays this struct out with 4-byte alignment):
-/// TETHERS_PER_PARTICLE tether anchors (NONE = no tether), as many max distances (f32), and the
-/// particle's leftover constraint of the tiled schedule (NONE = none). Read by every finish pass,
-/// so every word counts.
+/// TETHERS_PER_PARTICLE tether anchors (NONE = no tether), as many max distances (f32), the
+/// particle's leftover constraint of the tiled schedule (NONE = none), and its grab tether's limit
+/// before the tether scale (f32: |rest_p − rest_g| × (1 + GRAB_TETHER_SLACK), rewritten on every
+/// grab). Read by every finish pass, so every word counts.
 export const LINK_LAYOUT = {
-  words: 2 * TETHERS_PER_PARTICLE + 1,
-  size: 4 * (2 * TETHERS_PER_PARTICLE + 1),
+  words: 2 * TETHERS_PER_PARTICLE + 2,
+  size: 4 * (2 * TETHERS_PER_PARTICLE + 2),
   anchor: 0,
   maxDistance: TETHERS_PER_PARTICLE,
   leftover: 2 * TETHERS_PER_PARTICLE,
+  grabLimit: 2 * TETHERS_PER_PARTICLE + 1,
 } as const;
 
 /// A group of the tiled schedule: GROUP_LAYOUT.words u32 at the start of the schedule's words
@@ -239,6 +246,7 @@ struct Link {
   anchor: array<u32, TETHERS_PER_PARTICLE>,
   max_distance: array<f32, TETHERS_PER_PARTICLE>,
   leftover: u32,
+  grab_limit: f32,
 }
 const GROUP_WORDS: u32 = ${GROUP_LAYOUT.words}u;
 struct Group { particle_start: u32, particle_count: u32, constraint_start: u32, step_count: u32, stride: u32 }

@@ -25,6 +25,10 @@ export interface CoreArrays {
   readonly colorCount: number;
   positions(): Float32Array;
   velocities(): Float32Array;
+  /// What rounding kept out of the last prediction (float4 per particle; weft_world_residuals).
+  residuals(): Float32Array;
+  /// Substeps run since creation or reset (the first one is a half kick).
+  readonly substepsRun: number;
   constraintBytes(): Uint8Array;
   colorOffsets(): Int32Array;
   readonly tethersPerParticle: number;
@@ -44,6 +48,12 @@ export interface CoreArrays {
   /// The wind (gusts included) a substep starting at `time` s feels (weft_world_air_wind).
   airWind?(time: number): Vec3;
   readonly time?: number;
+  /// The grab, mirrored into the core by the GPU solver: weft_world_tether_scale_at reads it.
+  grab(particle: number, target: Vec3): void;
+  grabMove(target: Vec3): void;
+  release(): void;
+  /// The factor on every tether's limit for a frame that starts at pin time pinTime s.
+  tetherScale(pinTime: number): number;
 }
 
 export interface Pass {

@@ -26,8 +26,15 @@
 // that finish is the next pass A's. Pinned particles on a scripted path (pin_velocity) are moved by
 // the solve module's integrate (pins_on.wgsl, reading the rest positions); while they move the tiled
 // schedule does not fuse (pass A would need the rest positions as a 9th buffer).
+// Velocities are state (solver.c): `velocities` holds v then the residuals r (n vec4 each), and a
+// prediction buffer the predictions the solve moves, then what integrate did (its v, step and
+// prediction, n vec4 each: particle.wgsl), which the finish of the substep reads (in the fused
+// tiled schedule from the other buffer: the tiled module binds no `velocities`). While something
+// is grabbed every free particle is also tethered to it: links carry each particle's grab limit
+// (rewritten on grab), and the frame's tether scale comes from the core (weft_world_tether_scale_at,
+// the grab mirrored into it).
 import { BINDINGS, MESH_BINDING, PIN_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
-import { AIR, CONSTRAINT_LAYOUT, FLAGS, LINK_LAYOUT, MAX_SPHERES, NONE, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, airSection, selfHashWords, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
+import { AIR, CONSTRAINT_LAYOUT, FLAGS, GRAB_TETHER_SLACK, LINK_LAYOUT, MAX_SPHERES, NONE, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, airSection, selfHashWords, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
 import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
 import { airActive, type PhysicsSettings } from './settings';
@@ -98,7 +105,7 @@ export class GpuSolver {
   readonly tiledUnavailable: string;
   readonly buffers: {
     positions: GPUBuffer; // finished positions, xyz + inverse mass (draw these)
-    velocities: GPUBuffer;
+    velocities: GPUBuffer; // velocities, then residuals (vec4 × n each)
     normals: GPUBuffer;
     strain: GPUBuffer;
     predicted: GPUBuffer;
@@ -114,11 +121,15 @@ export class GpuSolver {
   /// s of scripted pin motion so far (the core's pin time: it advances by h at the start of each
   /// substep; 0 after a reset).
   pinTime: number;
+  /// Substeps run since creation or reset (the core's clock of the half kick: the first one kicks
+  /// the velocities by h/2; 0 after a reset).
+  substepsRun: number;
   /// The core's self-collision view (weft_self_collision_view); `settings.selfCollision` switches it.
   readonly selfView: SelfCollisionView | null;
 
   private readonly n: number;
   private readonly inverseMass: Float32Array;
+  private readonly links: ArrayBuffer; // what the links buffer holds (the grab limits change)
   private readonly recordStride: number;
   private uniform: GPUBuffer;
   /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
@@ -158,6 +169,7 @@ export class GpuSolver {
     const meshGrid = core.meshColliderGrid?.() ?? null;
     this.mesh = meshGrid ? packMeshCollider(meshGrid) : null;
     this.pinTime = core.time ?? 0;
+    this.substepsRun = core.substepsRun;
     this.selfView = core.selfCollision ?? null;
     this.pinsMove = settings.pinMotionTime > 0;
     if (this.pinsMove && !core.restPositions) throw new Error('moving pins need the core\'s rest positions');
@@ -186,12 +198,17 @@ export class GpuSolver {
       return buffer;
     };
 
+    const motion = new Float32Array(8 * n);
+    motion.set(core.velocities().subarray(0, 4 * n));
+    motion.set(core.residuals().subarray(0, 4 * n), 4 * n);
+    const prediction = new Float32Array(16 * n); // particle.wgsl: Prediction
+    prediction.set(positions.subarray(0, 4 * n));
     this.buffers = {
       positions: make('positions', positions, RENDERABLE()),
-      velocities: make('velocities', core.velocities(), RENDERABLE()),
+      velocities: make('velocities and residuals', motion, RENDERABLE()),
       normals: make('normals', n * 16, RENDERABLE()),
       strain: make('strain', n * 4, RENDERABLE()),
-      predicted: make('predicted', positions, STORAGE() | GPUBufferUsage.COPY_SRC),
+      predicted: make('predicted', prediction, STORAGE() | GPUBufferUsage.COPY_SRC),
     };
 
     if (core.tethersPerParticle !== TETHERS_PER_PARTICLE) {
@@ -199,7 +216,7 @@ export class GpuSolver {
     }
     const anchors = core.tetherAnchors();
     const maxDistances = core.tetherMaxDistances();
-    const links = new ArrayBuffer(n * LINK_LAYOUT.size);
+    const links = (this.links = new ArrayBuffer(n * LINK_LAYOUT.size));
     const lw = new Uint32Array(links), lf = new Float32Array(links);
     for (let p = 0; p < n; ++p) {
       const at = p * LINK_LAYOUT.words;
@@ -231,7 +248,7 @@ export class GpuSolver {
       ? {
           words: make('tile words', this.tiled.words, STORAGE()),
           // The fused pass A reads one substep's predictions and writes the next one's (tiles.wgsl).
-          predictedNext: make('predicted (other substeps)', n * 16, STORAGE() | GPUBufferUsage.COPY_SRC),
+          predictedNext: make('predicted (other substeps)', n * 64, STORAGE() | GPUBufferUsage.COPY_SRC),
           constraints: make('tile constraints', this.tiled.constraints, STORAGE()),
         }
       : null;
@@ -326,29 +343,47 @@ export class GpuSolver {
     }
   }
 
+  /// Grabs particle (the core's grab too: the tether scale is the core's) and tethers every free
+  /// particle to it at its rest distance (grab.c).
   grab(particle: number, target: Vec3): void {
     if (!(particle >= 0 && particle < this.n)) throw new Error(`no particle ${particle}`);
+    const rest = this.core.restPositions?.();
+    if (!rest) throw new Error('a grab needs the core\'s rest positions');
     this.release();
+    this.core.grab(particle, target);
     this.grabbed = particle;
     this.grabTarget = { ...target };
     this.device.queue.writeBuffer(this.buffers.positions, particle * 16 + 12, new Float32Array([0]));
+    // grab.c's limit before the scale, in its float order: sqrtf(|rest_p − rest_g|²) × (1 + slack).
+    const f = Math.fround, slack = f(1 + f(GRAB_TETHER_SLACK));
+    const links = new Float32Array(this.links);
+    const g = 4 * particle;
+    for (let p = 0; p < this.n; ++p) {
+      const rx = f(rest[4 * p] - rest[g]), ry = f(rest[4 * p + 1] - rest[g + 1]), rz = f(rest[4 * p + 2] - rest[g + 2]);
+      const r2 = f(f(f(rx * rx) + f(ry * ry)) + f(rz * rz));
+      links[p * LINK_LAYOUT.words + LINK_LAYOUT.grabLimit] = f(f(Math.sqrt(r2)) * slack);
+    }
+    this.device.queue.writeBuffer(this.coreBuffers.links, 0, this.links);
   }
 
   grabMove(target: Vec3): void {
+    if (this.grabbed >= 0) this.core.grabMove(target);
     this.grabTarget = { ...target };
   }
 
   release(): void {
     if (this.grabbed < 0) return;
+    this.core.release();
     this.device.queue.writeBuffer(this.buffers.positions, this.grabbed * 16 + 12, new Float32Array([this.inverseMass[this.grabbed]]));
     this.grabbed = -1;
   }
 
-  /// Replaces positions and velocities (xyzw per particle), e.g. after the core was reset.
-  upload(positions: Float32Array, velocities: Float32Array): void {
+  /// Replaces positions, velocities and residuals (xyzw per particle), e.g. after the core was reset.
+  upload(positions: Float32Array, velocities: Float32Array, residuals: Float32Array): void {
     // Views on wasm memory: an ArrayBuffer, never shared, in this build.
     this.device.queue.writeBuffer(this.buffers.positions, 0, positions as Float32Array<ArrayBuffer>);
     this.device.queue.writeBuffer(this.buffers.velocities, 0, velocities as Float32Array<ArrayBuffer>);
+    this.device.queue.writeBuffer(this.buffers.velocities, this.n * 16, residuals as Float32Array<ArrayBuffer>);
   }
 
   /// Re-reads the core's constraint records (after a compliance change).
@@ -418,6 +453,8 @@ export class GpuSolver {
     for (let frame = 0; frame < frames; ++frame) {
       // The pins still move this frame: integrate reads the rest positions (the solve module's).
       const pinsMoving = this.pinsMove && this.pinTime < Math.fround(s.pinMotionTime);
+      // As weft_world_step: the tethers' scale for the frame, from the pins' clock at its start.
+      const tetherScale = this.grabbed >= 0 ? this.core.tetherScale(this.pinTime) : 1;
       for (let sub = 0; sub < substeps; ++sub) {
         // A fused pass A finishes the previous substep: it collides with that substep's spheres.
         const previousSpheres = this.spheres.map((sphere) => ({ center: { ...sphere.center }, previous: { ...sphere.previous } }));
@@ -425,7 +462,10 @@ export class GpuSolver {
         // The core's clock: the substep's wind is the one at its start (solver.c's SCRIPTED stage).
         const wind = air ? this.windAt(this.pinTime) : s.wind;
         this.pinTime += h;
-        base = this.baseRecord(h, air, wind);
+        // solver.c: the first substep since reset kicks by h/2.
+        const kick = this.substepsRun > 0 ? h : Math.fround(0.5 * h);
+        this.substepsRun++;
+        base = this.baseRecord(h, air, wind, tetherScale, kick);
         if (this.tiled) {
           // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
           // air (integrate gathers the forces of the finished triangles), several iterations, or
@@ -479,7 +519,7 @@ export class GpuSolver {
       }
     }
     this.dispatchesPerFrame = frames > 0 ? dispatches.length / frames : 0;
-    base = this.baseRecord(h, false, s.wind);
+    base = this.baseRecord(h, false, s.wind, 1, h);
     if (renderData) push('renderData', 'renderData', particles(), (u) => range(u, this.strainBase, 0, 0));
 
     this.ensureUniform(records.length);
@@ -518,7 +558,7 @@ export class GpuSolver {
   /// velocities in the wind at `time` s, as one substep's air dispatch computes them.
   async airForces(time: number): Promise<Float32Array> {
     const triangles = this.triangles, floats = triangles * AIR.floatsPerTriangle;
-    const record = this.baseRecord(Math.fround(1 / 60), true, this.windAt(time));
+    const h = Math.fround(1 / 60), record = this.baseRecord(h, true, this.windAt(time), 1, h);
     this.device.queue.writeBuffer(this.uniform, 0, record);
     const staging = this.device.createBuffer({ label: 'weft read air forces', size: Math.max(16, floats * 4), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const encoder = this.device.createCommandEncoder({ label: 'weft air forces' });
@@ -538,11 +578,13 @@ export class GpuSolver {
   }
 
   /// A copy of a solver buffer (positions by default): read back only on request.
-  async read(which: 'positions' | 'velocities' | 'normals' | 'strain' = 'positions'): Promise<Float32Array> {
-    const source = this.buffers[which];
-    const staging = this.device.createBuffer({ label: `weft read ${which}`, size: source.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  async read(which: 'positions' | 'velocities' | 'residuals' | 'normals' | 'strain' = 'positions'): Promise<Float32Array> {
+    const source = this.buffers[which === 'residuals' ? 'velocities' : which];
+    const start = which === 'residuals' ? this.n * 16 : 0;
+    const size = which === 'strain' ? this.n * 4 : this.n * 16;
+    const staging = this.device.createBuffer({ label: `weft read ${which}`, size: Math.max(16, size), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const encoder = this.device.createCommandEncoder({ label: `weft read ${which}` });
-    encoder.copyBufferToBuffer(source, 0, staging, 0, source.size);
+    encoder.copyBufferToBuffer(source, start, staging, 0, Math.max(16, size));
     this.device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
     const length = which === 'strain' ? this.n : this.n * 4;
@@ -595,7 +637,7 @@ export class GpuSolver {
     return this.settings.wind;
   }
 
-  private baseRecord(h: number, air: boolean, wind: Vec3): ArrayBuffer {
+  private baseRecord(h: number, air: boolean, wind: Vec3, tetherScale: number, kick: number): ArrayBuffer {
     const s = this.settings;
     const record = new ArrayBuffer(STEP.size);
     const f = new Float32Array(record), u = new Uint32Array(record);
@@ -621,6 +663,7 @@ export class GpuSolver {
     // C's pin travel: (float)min(pin time, (double)pin motion time).
     const motionTime = Math.fround(s.pinMotionTime);
     f.set([s.pinVelocity.x, s.pinVelocity.y, s.pinVelocity.z, this.pinTime < motionTime ? this.pinTime : motionTime], o('pins'));
+    f.set([tetherScale, kick, 0, 0], o('motion'));
     return record;
   }
 

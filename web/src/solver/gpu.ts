@@ -20,7 +20,7 @@ export const createGpuSolver: SolverFactory = async ({ world, gpuDevice, startFr
   return new GpuClothSolver(world, gpuDevice, warn ?? (() => {}), startFrame ?? 0);
 };
 
-/// Frames between two refreshes of the core world's positions and velocities from the GPU.
+/// Frames between two refreshes of the core world's positions, velocities and residuals from the GPU.
 const CHECKPOINT_FRAMES = 30;
 
 export class GpuClothSolver implements ClothSolver {
@@ -72,15 +72,16 @@ export class GpuClothSolver implements ClothSolver {
     }
   }
 
-  /// Copies positions and velocities into the core world (picking, fallback).
+  /// Copies positions, velocities and residuals into the core world (picking, fallback).
   private async checkpoint(): Promise<void> {
     const gpu = this.gpu;
     if (!gpu) return;
     const frame = this.frames;
-    const [positions, velocities] = await Promise.all([gpu.read('positions'), gpu.read('velocities')]);
+    const [positions, velocities, residuals] = await Promise.all([gpu.read('positions'), gpu.read('velocities'), gpu.read('residuals')]);
     if (this.fallback) return;
     this.world.positions().set(positions);
     this.world.velocities().set(velocities);
+    this.world.residuals().set(residuals);
     this.checkpointed = frame;
   }
 
@@ -90,9 +91,10 @@ export class GpuClothSolver implements ClothSolver {
     this.world.reset();
     this.frames = this.checkpointed = 0;
     this.gpu!.release();
-    this.gpu!.upload(this.world.positions(), this.world.velocities());
+    this.gpu!.upload(this.world.positions(), this.world.velocities(), this.world.residuals());
     for (const sphere of this.gpu!.spheres) sphere.reset();
     this.gpu!.pinTime = 0;
+    this.gpu!.substepsRun = 0;
     this.gpu!.step(this.world.frameDt, 0); // render data of the rest pose
   }
 

@@ -29,25 +29,36 @@ fn apply_leftover(p: u32, x: vec4f) -> vec4f {
   return vec4f(x.xyz + r.db, x.w);
 }
 
-// The particle's tethers in order (solver.c: weft_phase_tethers). Anchors are pinned, so reading
-// their position races with no write: the solves never move a particle of inverse mass 0.
+// The particle's tethers in order, then its grab tether (solver.c: weft_phase_tethers, grab.c:
+// weft_grab_tethers), every limit × the frame's tether scale. Anchors are pinned and the grabbed
+// particle kinematic, so reading their position races with no write: the solves never move a
+// particle of inverse mass 0.
 fn apply_tether(p: u32, x_in: vec4f) -> vec4f {
   var x = x_in;
   if (x.w == 0.0) {
     return x;
   }
+  let scale = step.motion.x;
   for (var k = 0u; k < TETHERS_PER_PARTICLE; k += 1u) {
     let anchor = links[p].anchor[k];
     if (anchor >= particle_count()) {
       continue;
     }
-    let y = solved(anchor).xyz;
-    let d = x.xyz - y;
-    let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    let limit = links[p].max_distance[k];
-    if (d2 > limit * limit) {
-      x = vec4f(y + d * (limit / sqrt(d2)), x.w);
-    }
+    x = tether_to(x, solved(anchor).xyz, links[p].max_distance[k] * scale);
+  }
+  let g = step.misc.x;
+  if (g < particle_count()) {
+    x = tether_to(x, solved(g).xyz, links[p].grab_limit * scale);
+  }
+  return x;
+}
+
+// x no farther than limit from y.
+fn tether_to(x: vec4f, y: vec3f, limit: f32) -> vec4f {
+  let d = x.xyz - y;
+  let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+  if (d2 > limit * limit) {
+    return vec4f(y + d * (limit / sqrt(d2)), x.w);
   }
   return x;
 }
@@ -89,10 +100,20 @@ fn collide_particle(x_in: vec4f, start: vec3f) -> vec4f {
   return collide_mesh(x, start);
 }
 
-// Velocity from the displacement, with the speed clamp (solver.c: weft_phase_update).
-fn update_velocity(x: vec3f, start: vec3f) -> vec3f {
-  let h = step.gravity_h.w;
-  var v = (x - start) * (1.0 / h);
+// The new velocity and residual (solver.c: weft_phase_update) from what integrate did (q, read back
+// from memory). A free particle's velocity is state: it gains what the solve and the colliders did
+// to the prediction, and the prediction's rounding error is carried in the residual. A kinematic
+// one (pinned, scripted, grabbed) gets the velocity of its motion. Then the speed clamp.
+fn update_motion(x: vec4f, start: vec3f, q: Prediction) -> Motion {
+  let inverse_h = 1.0 / step.gravity_h.w;
+  var v: vec3f;
+  var r = q.step;
+  if (x.w == 0.0) {
+    v = (x.xyz - start) * inverse_h;
+  } else {
+    r = q.step - (q.x.xyz - start);
+    v = q.v + (x.xyz - q.x.xyz) * inverse_h;
+  }
   let max_speed = step.grab.w;
   if (max_speed > 0.0) {
     let speed2 = v.x * v.x + v.y * v.y + v.z * v.z;
@@ -100,12 +121,12 @@ fn update_velocity(x: vec3f, start: vec3f) -> vec3f {
       v *= max_speed / sqrt(speed2);
     }
   }
-  return v;
+  return Motion(v, r);
 }
 
 struct Finished {
   x: vec4f, // the finished position (w = inverse mass)
-  v: vec3f, // the velocity at the end of the substep
+  m: Motion, // the velocity and residual at the end of the substep
 }
 
 // The solved position of particle p after its leftover constraint and its tethers: what
@@ -118,14 +139,15 @@ fn settle_particle(p: u32) -> vec4f {
   return apply_tether(p, x);
 }
 
-// The end of a substep for particle p: `positions` still holds its start of the substep. With
-// FLAG_SETTLED the self-collision kernels already settled it (and wrote the result as solved).
-fn finish_particle(p: u32) -> Finished {
+// The end of a substep for particle p, whose integrate did q: `positions` still holds its start of
+// the substep. With FLAG_SETTLED the self-collision kernels already settled it (and wrote the
+// result as solved).
+fn finish_particle(p: u32, q: Prediction) -> Finished {
   var x = solved(p);
   if ((step.range.w & FLAG_SETTLED) == 0u) {
     x = settle_particle(p);
   }
   let start = positions[p].xyz;
   x = collide_particle(x, start);
-  return Finished(x, update_velocity(x.xyz, start));
+  return Finished(x, update_motion(x, start, q));
 }

@@ -44,29 +44,60 @@ fn particle_count() -> u32 {
   return step.range.x;
 }
 
+// A particle's velocity and the residual of its prediction's rounding (solver.c): between substeps
+// they live in `velocities` (v in its first n entries, r in the next n).
+struct Motion {
+  v: vec3f,
+  r: vec3f,
+}
+
+// What integrate did to a particle: its prediction x (w = inverse mass), its velocity after this
+// substep's forces, and the step x − x_prev = h v + r it added (for a kinematic particle, which
+// keeps v, its unchanged residual r). The update needs all three (finish.wgsl: update_motion), so
+// integrate leaves them in the prediction buffer's sections 1–3 (store_integrated), where the finish
+// (of the solve module, or of the tiled module's next pass A) reads them. The prediction itself must
+// come from memory there: recomputed, (x_prev + step) − x_prev would be folded to step by the
+// shader compilers, and the residual lost.
+struct Prediction {
+  x: vec4f,
+  v: vec3f,
+  step: vec3f,
+}
+
 // Forces, damping and the predicted position of particle p from its state at the start of the
-// substep (solver.c: weft_phase_integrate); returns the prediction (w = inverse mass). The new velocity is not
-// stored: the update at the end of the substep replaces it before anything reads it.
-fn integrate_state(p: u32, x: vec4f, v: vec3f) -> vec4f {
+// substep (solver.c: weft_phase_integrate).
+fn integrate_state(p: u32, x: vec4f, m: Motion) -> Prediction {
   let h = step.gravity_h.w;
-  var predicted_x = x;
+  var predicted = Prediction(x, m.v, m.r);
   if (x.w != 0.0) {
     var a = step.gravity_h.xyz;
     // Drag and lift of the triangles around it, clamped for this kick (air_on.wgsl; air_off.wgsl: none).
-    a += air_acceleration(p, v, x.w, h);
-    // Damping acts on the motion so far, not on this substep's forces (solver.c).
+    a += air_acceleration(p, m.v, x.w, step.motion.y);
+    // Damping acts on the motion so far, not on this substep's forces (solver.c); the first
+    // substep since reset kicks by h/2 (the leapfrog's half step, Step.motion.y).
     let damping = max(0.0, 1.0 - step.ground.w * h);
-    let nv = v * damping + h * a;
-    predicted_x = vec4f(x.xyz + h * nv, x.w);
+    predicted.v = m.v * damping + step.motion.y * a;
+    // The step carries what rounding kept out of the last prediction.
+    predicted.step = h * predicted.v + m.r;
+    predicted.x = vec4f(x.xyz + predicted.step, x.w);
   } else if (p != step.misc.x) {
     // A pinned particle on its scripted path (pins_on.wgsl; pins_off.wgsl leaves it).
-    predicted_x = vec4f(pin_path(p, x.xyz), x.w);
+    predicted.x = vec4f(pin_path(p, x.xyz), x.w);
   }
   if (p == step.misc.x) {
     // The grabbed particle is kinematic (inverse mass 0 in positions): it sits on the target.
-    predicted_x = vec4f(step.grab.xyz, predicted_x.w);
+    predicted.x = vec4f(step.grab.xyz, predicted.x.w);
   }
-  return predicted_x;
+  return predicted;
+}
+
+// What integrate did to particle p, for the update (the solve starts from q.x: the caller stores it
+// where its solve reads it).
+fn store_integrated(p: u32, q: Prediction) {
+  let n = particle_count();
+  predicted[n + p] = vec4f(q.v, 0.0);
+  predicted[2u * n + p] = vec4f(q.step, 0.0);
+  predicted[3u * n + p] = q.x;
 }
 
 // λ of constraint k so far in this substep: 0 in its first iteration.

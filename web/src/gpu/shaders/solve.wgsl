@@ -27,15 +27,24 @@ fn solve_link(c: Constraint, k: u32) {
   predicted[c.b] = vec4f(predicted[c.b].xyz + r.db, predicted[c.b].w);
 }
 
+// What integrate did to particle p this substep (particle.wgsl: Prediction).
+fn integrated(p: u32) -> Prediction {
+  let n = particle_count();
+  return Prediction(predicted[3u * n + p], predicted[n + p].xyz, predicted[2u * n + p].xyz);
+}
+
 // Start of a substep: forces and prediction, one invocation per particle.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn integrate(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
   let p = flat_index(id, groups);
-  if (p >= particle_count()) {
+  let n = particle_count();
+  if (p >= n) {
     return;
   }
-  predicted[p] = integrate_state(p, positions[p], velocities[p].xyz);
+  let q = integrate_state(p, positions[p], Motion(velocities[p].xyz, velocities[n + p].xyz));
+  predicted[p] = q.x;
+  store_integrated(p, q);
 }
 
 // One colour batch: constraints [range.y, range.z) share no particle, so they run in parallel.
@@ -81,8 +90,8 @@ fn solve_leftovers(@builtin(global_invocation_id) id: vec3u,
   solve_link(leftovers[l], step.grid.z + l);
 }
 
-// End of a substep: (leftover), tethers, collisions, velocity update. Reads `predicted`, writes the
-// finished position and velocity; `positions` still holds the start of the substep until then.
+// End of a substep: (leftover), tethers, collisions, velocity update. Reads `predicted` (and its
+// motion sections), writes the finished position, velocity and residual; `positions` still holds the start of the substep until then.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn finish(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
@@ -90,7 +99,9 @@ fn finish(@builtin(global_invocation_id) id: vec3u,
   if (p >= particle_count()) {
     return;
   }
-  let r = finish_particle(p);
+  let n = particle_count();
+  let r = finish_particle(p, integrated(p));
   positions[p] = r.x;
-  velocities[p] = vec4f(r.v, 0.0); // w unused, 0 as in the core
+  velocities[p] = vec4f(r.m.v, 0.0); // w unused, 0 as in the core
+  velocities[n + p] = vec4f(r.m.r, 0.0);
 }

@@ -6,8 +6,8 @@
 // docs/architecture.md).
 //
 // Pass A with FLAG_FINISH also ends the previous substep and starts this one for its tile (finish.wgsl
-// then integrate): it reads the previous substep's solved positions from `solved_in` and writes the
-// new predictions to `predicted`, the other buffer, so a particle finishing in one workgroup never
+// then integrate): it reads the previous substep's solved positions (and motion sections) from
+// `solved_in` and writes the new predictions (and motion) to `predicted`, the other buffer, so a particle finishing in one workgroup never
 // races with a neighbour's new prediction in another.
 
 // Bindings: BINDINGS.tiles in gpu/bindings.ts (declared ahead of this file).
@@ -88,9 +88,12 @@ fn solve_tiles(@builtin(workgroup_id) workgroup: vec3u,
     if (p >= n) {
       slots[k] = vec4f(0.0);
     } else if (finish) {
-      let r = finish_particle(p);
+      // The previous substep's integrate left its sections in the other buffer (particle.wgsl).
+      let r = finish_particle(p, Prediction(solved_in[3u * n + p], solved_in[n + p].xyz, solved_in[2u * n + p].xyz));
       positions[p] = r.x;
-      slots[k] = integrate_state(p, r.x, r.v);
+      let prediction = integrate_state(p, r.x, r.m);
+      store_integrated(p, prediction);
+      slots[k] = prediction.x;
     } else {
       slots[k] = predicted[p];
     }

@@ -1,0 +1,100 @@
+// How the cloth behaves on the GPU solver, as tests/unit/test_behaviour.c checks it on the C core:
+// free fall is ½ g t² at 1 and 1000 substeps (velocity as state, compensated rounding and the half
+// kick: float32 positions alone froze the cloth at 1000), and a grab pulls the whole cloth instead
+// of a needle (grab tethers with the core's tether scale). The grab runs on the plain schedule from
+// a world the C core settled, so it also checks the hand-over of a world mid-run (residuals, the
+// substep clock) against the C core, step for step.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { WeftCore } from '../../web/src/core/wasm';
+import { WeftWorld } from '../../web/src/core/world';
+import { kernelConfig } from '../../web/src/gpu/device';
+import { physicsSettingsOf } from '../../web/src/gpu/from-world';
+import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
+import { nodeDevice } from './node-gpu';
+
+const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build-wasm/weft.wasm'));
+const device = await nodeDevice('opengles');
+
+/// Metres an unpinned 8² cloth (the sphere scene without its sphere, ground, damping or speed
+/// clamp) falls from rest in `frames` frames, and ½ g t² for their time.
+async function freeFall(substeps: number, schedule: ScheduleKind, frames: number): Promise<{ fallen: number; exact: number }> {
+  const world = new WeftWorld(core, 'sphere', 8);
+  const settings = { ...physicsSettingsOf(world), substeps, groundEnabled: false, damping: 0, maxSpeed: 0, selfCollision: false };
+  const gpu = new GpuSolver(device, world, settings, [], { schedule, config: kernelConfig(device, 8) });
+  assert.equal(gpu.schedule, schedule, gpu.tiledUnavailable);
+  const start = world.positions()[1];
+  for (let f = 0; f < frames; ++f) gpu.step(world.frameDt, 1); // one frame a submission: 1000 substeps are many records
+  const fallen = start - (await gpu.read())[1];
+  const t = frames * world.frameDt;
+  gpu.destroy();
+  world.destroy();
+  return { fallen, exact: 0.5 * -settings.gravity.y * t * t };
+}
+
+// The plain schedule at 1000 substeps is 14 000 dispatches a frame (minutes on llvmpipe for 0.5 s):
+// it falls for 0.1 s, the tiled one for 0.5 s as the C test.
+test('free fall is ½ g t² within 1% at 1 and 1000 substeps (plain and tiled)', async () => {
+  for (const [schedule, substeps, frames] of [['plain', 1, 30], ['plain', 1000, 6], ['tiled', 1, 30], ['tiled', 1000, 30]] as const) {
+    const { fallen, exact } = await freeFall(substeps, schedule, frames);
+    assert.ok(Math.abs(fallen - exact) <= 0.01 * exact, `${schedule}, ${substeps} substeps, ${frames} frames: fell ${fallen} m, ½gt² = ${exact} m`);
+  }
+});
+
+test('grab pulls the cloth: hang 64², settled, bottom middle pulled 0.5 m forward; ≤ 10% stretch, as C (plain ≤ 1e-5 m)', async () => {
+  const world = new WeftWorld(core, 'hang', 64);
+  world.setSubsteps(10, world.iterations);
+  world.setDamping(5); // settle quickly (on the C core), then the default damping for the pull
+  world.stepFrames(600);
+  world.setDamping(0.5);
+  const gpu = new GpuSolver(device, world, physicsSettingsOf(world), [], { schedule: 'plain', config: kernelConfig(device, 8) });
+  // The same world handed over as if it were fresh: the GPU's first substep then kicks by h/2 and
+  // drops the residuals, which the comparison below must notice.
+  const fresh = new GpuSolver(device, world, physicsSettingsOf(world), [], { schedule: 'plain', config: kernelConfig(device, 8) });
+  fresh.substepsRun = 0;
+  fresh.upload(world.positions(), world.velocities(), new Float32Array(world.particleCount * 4));
+  const scratch = new WeftWorld(core, 'hang', 64); // measures the GPU's stretch (never stepped)
+  const particle = 63 * 64 + 32;
+  const x = world.positions().slice();
+  const start = { x: x[4 * particle], y: x[4 * particle + 1], z: x[4 * particle + 2] };
+  const middle = 4 * (32 * 64 + 32) + 2;
+  let worst = 0, worstCpu = 0;
+  for (let f = 1; f <= 90; ++f) {
+    const s = f < 30 ? Math.fround(f / 30) : 1;
+    const target = { x: start.x, y: start.y, z: Math.fround(start.z + Math.fround(0.5 * s)) };
+    // The solvers share the core world: its grab (which the tether scale reads) is set by either.
+    if (f === 1) {
+      world.grab(particle, target);
+      gpu.grab(particle, target);
+      fresh.grab(particle, target);
+    } else {
+      world.grabMove(target);
+      gpu.grabMove(target);
+      fresh.grabMove(target);
+    }
+    world.stepFrames(1);
+    gpu.step(world.frameDt, 1);
+    fresh.step(world.frameDt, 1);
+    scratch.positions().set(await gpu.read());
+    worst = Math.max(worst, scratch.maxStretch());
+    worstCpu = Math.max(worstCpu, world.maxStretch());
+  }
+  const [g, off] = [await gpu.read(), await fresh.read()];
+  const c = world.positions();
+  let diff = 0, offDiff = 0;
+  for (let i = 0; i < c.length; ++i) {
+    diff = Math.max(diff, Math.abs(g[i] - c[i]));
+    offDiff = Math.max(offDiff, Math.abs(off[i] - c[i]));
+  }
+  const pulled = g[middle] - x[middle]; // the middle of the cloth came along
+  for (const solver of [gpu, fresh]) solver.destroy();
+  world.destroy();
+  scratch.destroy();
+  assert.ok(worst <= 0.1, `GPU max stretch ${worst} (C ${worstCpu})`);
+  assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
+  assert.ok(offDiff > 1e-5, `a hand-over without the core's residuals and substep clock went unnoticed (${offDiff} m)`);
+  assert.ok(pulled > 0.1, `the middle of the cloth followed the hand (${pulled} m)`);
+});
+
+test.after(() => device.destroy());
