@@ -46,7 +46,9 @@ function wasm(bindings, core, scene, grid, self) {
 }
 
 const { bindings, core } = await loadCore();
-const cases = [64, 128, 256].map((grid) => ({ scene: 'fold', grid })).concat([{ scene: 'hang', grid: 64, note: 'Ten Minute Physics 15 workload' }]);
+const cases = [64, 128, 256]
+  .map((grid) => ({ scene: 'fold', grid }))
+  .concat([{ scene: 'hang', grid: 64, note: 'Ten Minute Physics 15 workload' }]);
 const results = [];
 for (const c of cases) {
   const row = { ...c, frames: FRAMES };

@@ -17,26 +17,56 @@ const { values } = parseArgs({
     grid: { type: 'string', default: '128' },
   },
 });
-const SCENE = 'hang', GRID = Number(values.grid), SUBSTEPS = 10, ITERATIONS = 1, FRAMES = Number(values.frames), WARMUP = 20;
+const SCENE = 'hang',
+  GRID = Number(values.grid),
+  SUBSTEPS = 10,
+  ITERATIONS = 1,
+  FRAMES = Number(values.frames),
+  WARMUP = 20;
 
 const median = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-const summary = (times) => ({ ms_median: +median(times).toFixed(4), ms_mean: +(times.reduce((s, t) => s + t, 0) / times.length).toFixed(4), ms_min: +Math.min(...times).toFixed(4), frames: times.length });
+const summary = (times) => ({
+  ms_median: +median(times).toFixed(4),
+  ms_mean: +(times.reduce((s, t) => s + t, 0) / times.length).toFixed(4),
+  ms_min: +Math.min(...times).toFixed(4),
+  frames: times.length,
+});
 
 function benchNative() {
-  const args = ['bench', '--scene', SCENE, '--grid', String(GRID), '--substeps', String(SUBSTEPS), '--iterations', String(ITERATIONS), '--frames', String(FRAMES)];
+  const args = [
+    'bench',
+    '--scene',
+    SCENE,
+    '--grid',
+    String(GRID),
+    '--substeps',
+    String(SUBSTEPS),
+    '--iterations',
+    String(ITERATIONS),
+    '--frames',
+    String(FRAMES),
+  ];
   const row = JSON.parse(execFileSync(resolve(root, values.native), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  return { ms_median: row.ms_median ?? row.ms_per_frame, ms_mean: row.ms_per_frame, ms_min: row.ms_min, frames: row.frames, state_hash: row.state_hash, max_stretch: row.max_stretch };
+  return {
+    ms_median: row.ms_median ?? row.ms_per_frame,
+    ms_mean: row.ms_per_frame,
+    ms_min: row.ms_min,
+    frames: row.frames,
+    state_hash: row.state_hash,
+    max_stretch: row.max_stretch,
+  };
 }
 
 async function benchNode(bindings, core) {
   const world = new bindings.WeftWorld(core, SCENE, GRID);
   try {
     // The page runs the scene as defined; the benchmark relies on it defaulting to these settings.
-    if (world.substeps !== SUBSTEPS || world.iterations !== ITERATIONS) throw new Error(`${SCENE} no longer runs ${SUBSTEPS}×${ITERATIONS}; fix bench/wasm.mjs`);
+    if (world.substeps !== SUBSTEPS || world.iterations !== ITERATIONS)
+      throw new Error(`${SCENE} no longer runs ${SUBSTEPS}×${ITERATIONS}; fix bench/wasm.mjs`);
     world.stepFrames(WARMUP);
     world.reset();
     const times = [];
@@ -80,14 +110,25 @@ try {
     rounds.native.push(benchNative());
     rounds.node.push(await benchNode(bindings, core));
     rounds.chromium.push(await benchChromium(page));
-    console.error(`round ${round + 1}/${ROUNDS}: native ${rounds.native.at(-1).ms_median}, node ${rounds.node.at(-1).ms_median}, chromium ${rounds.chromium.at(-1).ms_median} ms/frame`);
+    console.error(
+      `round ${round + 1}/${ROUNDS}: native ${rounds.native.at(-1).ms_median}, node ${rounds.node.at(-1).ms_median}, chromium ${rounds.chromium.at(-1).ms_median} ms/frame`,
+    );
   }
 } finally {
   await session.close();
 }
-const combine = (list) => ({ ms_median: +median(list.map((r) => r.ms_median)).toFixed(4), round_medians: list.map((r) => r.ms_median), ms_min: Math.min(...list.map((r) => r.ms_min)) });
+const combine = (list) => ({
+  ms_median: +median(list.map((r) => r.ms_median)).toFixed(4),
+  round_medians: list.map((r) => r.ms_median),
+  ms_min: Math.min(...list.map((r) => r.ms_min)),
+});
 const native = { ...combine(rounds.native), state_hash: rounds.native[0].state_hash, max_stretch: rounds.native[0].max_stretch };
-const node = { ...combine(rounds.node), state_hash: rounds.node[0].state_hash, max_stretch: rounds.node[0].max_stretch, node: process.version };
+const node = {
+  ...combine(rounds.node),
+  state_hash: rounds.node[0].state_hash,
+  max_stretch: rounds.node[0].max_stretch,
+  node: process.version,
+};
 const chromium = { ...combine(rounds.chromium), chromium: chromiumVersion || CHROMIUM };
 const machine = execFileSync('bash', [resolve(root, 'bench/machine.sh')], { encoding: 'utf8' }).trim();
 const result = {
@@ -109,5 +150,7 @@ const result = {
 const out = resolve(root, `bench/results/${machine}/wasm.json`);
 mkdirSync(resolve(out, '..'), { recursive: true });
 writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
-console.log(`hang ${GRID}², ${SUBSTEPS} substeps: native ${native.ms_median} ms/frame, wasm in Node ${node.ms_median} (×${result.ratio_node_to_native}), wasm in Chromium ${chromium.ms_median} (×${result.ratio_chromium_to_native}); same bits as native: ${result.same_bits_as_native}`);
+console.log(
+  `hang ${GRID}², ${SUBSTEPS} substeps: native ${native.ms_median} ms/frame, wasm in Node ${node.ms_median} (×${result.ratio_node_to_native}), wasm in Chromium ${chromium.ms_median} (×${result.ratio_chromium_to_native}); same bits as native: ${result.same_bits_as_native}`,
+);
 console.log(`wrote ${out}`);

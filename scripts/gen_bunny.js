@@ -36,7 +36,13 @@ for (const p of positions) lines.push(`\t${number(p[0])}, ${number(p[1])}, ${num
 lines.push('};');
 lines.push(`static const uint32_t weft_bunny_indices[${3 * cells.length}] = {`);
 for (let i = 0; i < cells.length; i += 4) {
-  lines.push('\t' + cells.slice(i, i + 4).map((c) => `${c[0]}u, ${c[1]}u, ${c[2]}u,`).join(' '));
+  lines.push(
+    '\t' +
+      cells
+        .slice(i, i + 4)
+        .map((c) => `${c[0]}u, ${c[1]}u, ${c[2]}u,`)
+        .join(' '),
+  );
 }
 lines.push('};');
 fs.mkdirSync(path.dirname(path.resolve(output)), { recursive: true });

@@ -89,8 +89,8 @@ void weft_phase_aero_forces(weft_world* world, int32_t begin, int32_t end) {
 		const weft_vec3 xa = weft_load3(&x[4 * a]);
 		const weft_vec3 cross = weft_cross(weft_sub(weft_load3(&x[4 * b]), xa), weft_sub(weft_load3(&x[4 * c]), xa));
 		const float twice_area = weft_length(cross);
-		const weft_vec3 velocity =
-		    weft_scale(weft_add(weft_add(weft_load3(&v[4 * a]), weft_load3(&v[4 * b])), weft_load3(&v[4 * c])), 1.0f / 3.0f);
+		const weft_vec3 velocity = weft_scale(
+		    weft_add(weft_add(weft_load3(&v[4 * a]), weft_load3(&v[4 * b])), weft_load3(&v[4 * c])), 1.0f / 3.0f);
 		const weft_vec3 d = weft_sub(wind, velocity);
 		const float speed = weft_length(d);
 		float* f = &out[4 * t];
@@ -119,16 +119,16 @@ weft_vec3 weft_aero_acceleration(const weft_world* world, int32_t p) {
 	weft_vec3 force = {0.0f, 0.0f, 0.0f};
 	const int32_t quads = w - 1;
 #define ADD(tri) force = weft_add(force, weft_load3(&f[4 * (tri)]))
-	if (i + 1 < w && j + 1 < h) ADD(2 * (j * quads + i));                    // p00 of its quad
-	if (i > 0 && j + 1 < h) {                                                   // p10 of the quad on its left
+	if (i + 1 < w && j + 1 < h) ADD(2 * (j * quads + i)); // p00 of its quad
+	if (i > 0 && j + 1 < h) {                             // p10 of the quad on its left
 		ADD(2 * (j * quads + i - 1));
 		ADD(2 * (j * quads + i - 1) + 1);
 	}
-	if (i + 1 < w && j > 0) {                                                   // p01 of the quad above
+	if (i + 1 < w && j > 0) { // p01 of the quad above
 		ADD(2 * ((j - 1) * quads + i));
 		ADD(2 * ((j - 1) * quads + i) + 1);
 	}
-	if (i > 0 && j > 0) ADD(2 * ((j - 1) * quads + i - 1) + 1);                 // p11 of the quad above-left
+	if (i > 0 && j > 0) ADD(2 * ((j - 1) * quads + i - 1) + 1); // p11 of the quad above-left
 #undef ADD
 	return weft_scale(force, world->positions[4 * p + 3]);
 }
@@ -145,7 +145,8 @@ weft_result weft_world_air_forces(weft_world* world, double time, float* out, in
 	}
 	const int32_t triangles = world->index_count / 3;
 	if (capacity < 4 * triangles) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_air_forces: %d floats for %d triangles", capacity, triangles);
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_air_forces: %d floats for %d triangles", capacity,
+		                 triangles);
 	}
 	// The scratch forces and the substep's wind are both recomputed before the next integrate reads them.
 	world->air_wind = weft_aero_wind(&world->def, time);

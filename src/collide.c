@@ -7,8 +7,7 @@
 #include "world_internal.h"
 
 // Removes friction × the tangential part (to normal n) of the particle's slip over the substep.
-static void apply_friction(float* x, const float* previous, weft_vec3 collider_motion, weft_vec3 n,
-                           float friction) {
+static void apply_friction(float* x, const float* previous, weft_vec3 collider_motion, weft_vec3 n, float friction) {
 	float sx = x[0] - previous[0] - collider_motion.x;
 	float sy = x[1] - previous[1] - collider_motion.y;
 	float sz = x[2] - previous[2] - collider_motion.z;

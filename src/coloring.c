@@ -35,16 +35,15 @@ static int32_t lowest_free_colour(uint32_t used, int32_t budget) {
 	return budget;
 }
 
-weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t particle_count,
-                                   int32_t budget, const uint8_t* hint, uint8_t* colours,
-                                   int32_t* out_color_count, void* scratch) {
+weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t particle_count, int32_t budget,
+                                   const uint8_t* hint, uint8_t* colours, int32_t* out_color_count, void* scratch) {
 	if (pairs == NULL || colours == NULL || out_color_count == NULL || scratch == NULL || count < 0 ||
 	    particle_count <= 0) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_color_constraints: bad arguments");
 	}
 	if (budget < 1 || budget > WEFT_COLOR_BUDGET) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "colour budget must be in 1..%d (got %d)",
-		                 WEFT_COLOR_BUDGET, (int)budget);
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "colour budget must be in 1..%d (got %d)", WEFT_COLOR_BUDGET,
+		                 (int)budget);
 	}
 	for (int32_t k = 0; k < count; ++k) {
 		if (pairs[2 * k] >= (uint32_t)particle_count || pairs[2 * k + 1] >= (uint32_t)particle_count ||
@@ -102,8 +101,8 @@ weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t
 	return WEFT_OK;
 }
 
-void weft_batch_by_colour(const uint8_t* colours, int32_t count, int32_t color_count,
-                          int32_t* offsets, int32_t* order) {
+void weft_batch_by_colour(const uint8_t* colours, int32_t count, int32_t color_count, int32_t* offsets,
+                          int32_t* order) {
 	// Counting sort, stable: offsets[c] = first constraint of colour c; overflow is colour
 	// color_count; offsets[color_count + 1] = count.
 	for (int32_t c = 0; c <= color_count + 1; ++c) {

@@ -55,20 +55,18 @@ weft_sphere_def weft_default_sphere_def(void) {
 	return def;
 }
 
-bool weft_is_finite_vec3(weft_vec3 v) {
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
+bool weft_is_finite_vec3(weft_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
 static bool is_unit_vec3(weft_vec3 v) {
 	float length_squared = v.x * v.x + v.y * v.y + v.z * v.z;
 	return isfinite(length_squared) && fabsf(length_squared - 1.0f) < 1e-3f;
 }
 
-#define REQUIRE(condition, ...)                                                                 \
-	do {                                                                                        \
-		if (!(condition)) {                                                                     \
-			return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, __VA_ARGS__);                         \
-		}                                                                                       \
+#define REQUIRE(condition, ...)                                         \
+	do {                                                                \
+		if (!(condition)) {                                             \
+			return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, __VA_ARGS__); \
+		}                                                               \
 	} while (0)
 
 // Ranges (weft.h documents each at its field). Every comparison is false for NaN, so NaN and
@@ -76,20 +74,20 @@ static bool is_unit_vec3(weft_vec3 v) {
 // inside the step: positions stay within a few WEFT_MAX_COORDINATE, a push of that size over the
 // shortest substep (1e-9 s) is a speed near 1e14 m/s whose square still fits a float, and the
 // compliance over the shortest substep squared (α/h² ≤ 1e18) neither overflows nor turns 0 × ∞.
-#define MAX_GRAVITY 1000.0f    // m/s², magnitude
-#define MAX_WIND 1000.0f       // m/s, magnitude
+#define MAX_GRAVITY 1000.0f       // m/s², magnitude
+#define MAX_WIND 1000.0f          // m/s, magnitude
 #define MAX_AIR_COEFFICIENT 10.0f // drag and lift coefficients
-#define MAX_AIR_DENSITY 100.0f   // kg/m³ (air 1.225, water 1000 is not air)
-#define MAX_DAMPING 1000.0f    // 1/s
-#define MAX_SPEED 1e4f         // m/s, the largest speed clamp
-#define MAX_PIN_SPEED 1e3f     // m/s, each component
-#define MAX_PIN_TIME 1e4f      // s
-#define MAX_AMPLITUDE 1e4f     // m, each component of a sphere's motion
-#define MIN_MASS 1e-6f         // kg, the whole cloth
-#define MAX_MASS 1e6f          // kg
-#define MIN_PARTICLE_MASS 1e-9 // kg (inverse mass ≤ 1e9)
-#define MIN_AXES_SINE 0.5f     // |axis_u × axis_v|: the axes at least 30° apart
-#define SPACING_PER_METRE 1e-5 // the smallest grid spacing is this × (1 + distance from the origin)
+#define MAX_AIR_DENSITY 100.0f    // kg/m³ (air 1.225, water 1000 is not air)
+#define MAX_DAMPING 1000.0f       // 1/s
+#define MAX_SPEED 1e4f            // m/s, the largest speed clamp
+#define MAX_PIN_SPEED 1e3f        // m/s, each component
+#define MAX_PIN_TIME 1e4f         // s
+#define MAX_AMPLITUDE 1e4f        // m, each component of a sphere's motion
+#define MIN_MASS 1e-6f            // kg, the whole cloth
+#define MAX_MASS 1e6f             // kg
+#define MIN_PARTICLE_MASS 1e-9    // kg (inverse mass ≤ 1e9)
+#define MIN_AXES_SINE 0.5f        // |axis_u × axis_v|: the axes at least 30° apart
+#define SPACING_PER_METRE 1e-5    // the smallest grid spacing is this × (1 + distance from the origin)
 
 static bool within(float value, float lo, float hi) { return value >= lo && value <= hi; }
 
@@ -116,8 +114,7 @@ weft_result weft_validate_world_def(const weft_world_def* def) {
 	REQUIRE(def != NULL, "world def is NULL");
 	REQUIRE_MAGNITUDE(def->gravity, MAX_GRAVITY, "gravity", "m/s^2");
 	REQUIRE_MAGNITUDE(def->wind, MAX_WIND, "wind", "m/s");
-	REQUIRE(def->substeps >= 1 && def->substeps <= 1000, "substeps must be in 1..1000 (got %d)",
-	        (int)def->substeps);
+	REQUIRE(def->substeps >= 1 && def->substeps <= 1000, "substeps must be in 1..1000 (got %d)", (int)def->substeps);
 	REQUIRE(def->iterations >= 1 && def->iterations <= 1000, "iterations must be in 1..1000 (got %d)",
 	        (int)def->iterations);
 	REQUIRE_COMPONENTS(def->pin_velocity, MAX_PIN_SPEED, "pin_velocity", "m/s");
@@ -165,10 +162,9 @@ static weft_result validate_spacing(const weft_cloth_def* def, float size, int32
 
 weft_result weft_validate_cloth_def(const weft_cloth_def* def) {
 	REQUIRE(def != NULL, "cloth def is NULL");
-	REQUIRE(def->width >= 1 && def->height >= 1, "grid must be at least 1 x 1 (got %d x %d)",
-	        (int)def->width, (int)def->height);
-	if (def->width > 4096 || def->height > 4096 ||
-	    (int64_t)def->width * (int64_t)def->height > WEFT_MAX_PARTICLES) {
+	REQUIRE(def->width >= 1 && def->height >= 1, "grid must be at least 1 x 1 (got %d x %d)", (int)def->width,
+	        (int)def->height);
+	if (def->width > 4096 || def->height > 4096 || (int64_t)def->width * (int64_t)def->height > WEFT_MAX_PARTICLES) {
 		return weft_fail(WEFT_ERROR_TOO_LARGE, "grid %d x %d is larger than 4096 x 4096", (int)def->width,
 		                 (int)def->height);
 	}
@@ -212,8 +208,7 @@ weft_result weft_validate_cloth_def(const weft_cloth_def* def) {
 		REQUIRE(def->pin_count == 0 || def->pin_indices != NULL, "pin_indices is NULL");
 		for (int32_t k = 0; k < def->pin_count; ++k) {
 			REQUIRE(def->pin_indices[k] >= 0 && def->pin_indices[k] < particle_count,
-			        "pin index %d out of range (0..%lld)", (int)def->pin_indices[k],
-			        (long long)particle_count - 1);
+			        "pin index %d out of range (0..%lld)", (int)def->pin_indices[k], (long long)particle_count - 1);
 		}
 	}
 	return WEFT_OK;

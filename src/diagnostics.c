@@ -15,8 +15,7 @@ float weft_world_max_stretch(const weft_world* world) {
 			continue;
 		}
 		const weft_constraint c = world->constraints[k];
-		float dx = x[4 * c.a] - x[4 * c.b], dy = x[4 * c.a + 1] - x[4 * c.b + 1],
-		      dz = x[4 * c.a + 2] - x[4 * c.b + 2];
+		float dx = x[4 * c.a] - x[4 * c.b], dy = x[4 * c.a + 1] - x[4 * c.b + 1], dz = x[4 * c.a + 2] - x[4 * c.b + 2];
 		float e = fabsf(sqrtf(dx * dx + dy * dy + dz * dz) - c.rest_length) / c.rest_length;
 		if (isnan(e)) {
 			return e; // a NaN is the truth about the whole cloth; no later constraint may hide it

@@ -119,10 +119,6 @@ void weft_world_release(weft_world* world) {
 	world->grabbed = -1;
 }
 
-int32_t weft_world_grabbed(const weft_world* world) {
-	return world ? world->grabbed : -1;
-}
+int32_t weft_world_grabbed(const weft_world* world) { return world ? world->grabbed : -1; }
 
-float weft_world_tether_scale(const weft_world* world) {
-	return world != NULL ? weft_grab_tether_scale(world) : 1.0f;
-}
+float weft_world_tether_scale(const weft_world* world) { return world != NULL ? weft_grab_tether_scale(world) : 1.0f; }

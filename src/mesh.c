@@ -60,7 +60,8 @@ static void spatial_order(const float* vertices, int32_t vertex_count, const uin
 		uint64_t key = 0;
 		for (int axis = 0; axis < 3; axis++) {
 			float centre = (vertices[4 * indices[3 * t] + axis] + vertices[4 * indices[3 * t + 1] + axis] +
-			                vertices[4 * indices[3 * t + 2] + axis]) / 3.0f;
+			                vertices[4 * indices[3 * t + 2] + axis]) /
+			               3.0f;
 			float extent = mx[axis] - mn[axis];
 			float unit = extent > 0.0f ? (centre - mn[axis]) / extent : 0.0f;
 			unit = unit < 0.0f ? 0.0f : (unit > 1.0f ? 1.0f : unit);
@@ -72,9 +73,9 @@ static void spatial_order(const float* vertices, int32_t vertex_count, const uin
 	qsort(order, (size_t)triangle_count, sizeof(sort_key), compare_keys);
 }
 
-weft_result weft_mesh_collider_create(const weft_allocator* allocator, const float* positions,
-                                      int32_t vertex_count, const uint32_t* indices, int32_t triangle_count,
-                                      float margin, weft_mesh_collider** out) {
+weft_result weft_mesh_collider_create(const weft_allocator* allocator, const float* positions, int32_t vertex_count,
+                                      const uint32_t* indices, int32_t triangle_count, float margin,
+                                      weft_mesh_collider** out) {
 	*out = NULL;
 	weft_mesh_collider* mesh = weft_alloc(allocator, sizeof *mesh);
 	if (mesh == NULL) {
@@ -91,8 +92,8 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 	mesh->edge_normals = weft_alloc(allocator, 3 * triangle_bytes);
 	mesh->triangle_spheres = weft_alloc(allocator, triangle_bytes);
 	mesh->spheres = weft_alloc(allocator, sizeof(float) * 4 * WEFT_MESH_MAX_SPHERES);
-	if (!mesh->vertices || !mesh->vertex_normals || !mesh->indices || !mesh->face_normals ||
-	    !mesh->edge_normals || !mesh->triangle_spheres || !mesh->spheres) {
+	if (!mesh->vertices || !mesh->vertex_normals || !mesh->indices || !mesh->face_normals || !mesh->edge_normals ||
+	    !mesh->triangle_spheres || !mesh->spheres) {
 		weft_mesh_collider_destroy(mesh, allocator);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}
@@ -248,8 +249,8 @@ weft_result weft_world_set_mesh_collider(weft_world* world, const float* positio
 		source = fitted;
 	}
 	weft_mesh_collider* mesh = NULL;
-	weft_result result = weft_mesh_collider_create(&world->allocator, source, vertex_count, indices,
-	                                               triangle_count, world->def.collision_margin, &mesh);
+	weft_result result = weft_mesh_collider_create(&world->allocator, source, vertex_count, indices, triangle_count,
+	                                               world->def.collision_margin, &mesh);
 	weft_free(&world->allocator, fitted);
 	if (result != WEFT_OK) {
 		return result;
@@ -285,7 +286,8 @@ weft_result weft_world_set_mesh_edge_contacts(weft_world* world, bool enabled) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_set_mesh_edge_contacts: world is NULL");
 	}
 	if (world->mesh == NULL) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_set_mesh_edge_contacts: the world has no mesh collider");
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
+		                 "weft_world_set_mesh_edge_contacts: the world has no mesh collider");
 	}
 	world->mesh->edge_contacts = enabled;
 	return WEFT_OK;

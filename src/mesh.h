@@ -70,13 +70,13 @@ weft_result weft_triangle_grid_classify(const weft_triangle_grid* grid, bool clo
 struct weft_mesh_collider {
 	int32_t vertex_count, triangle_count, sphere_count;
 	bool closed;
-	float* vertices;       // float4 per vertex
-	float* vertex_normals; // float4 per vertex
-	uint32_t* indices;     // 3 per triangle
-	float* face_normals;   // float4 per triangle (n, -n·v0)
-	float* edge_normals;   // 3 float4 per triangle
+	float* vertices;         // float4 per vertex
+	float* vertex_normals;   // float4 per vertex
+	uint32_t* indices;       // 3 per triangle
+	float* face_normals;     // float4 per triangle (n, -n·v0)
+	float* edge_normals;     // 3 float4 per triangle
 	float* triangle_spheres; // float4 per triangle: centroid, distance to the farthest vertex
-	float* spheres;        // float4 per sphere (centre, radius incl. reach)
+	float* spheres;          // float4 per sphere (centre, radius incl. reach)
 	weft_triangle_grid grid;
 	float grid_diagonal; // m
 	bool edge_contacts;  // also push out the midpoints of the cloth's stretch edges
@@ -85,9 +85,9 @@ struct weft_mesh_collider {
 
 // Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.
 // margin is the collision margin the grid must reach beyond.
-weft_result weft_mesh_collider_create(const weft_allocator* allocator, const float* positions,
-                                      int32_t vertex_count, const uint32_t* indices, int32_t triangle_count,
-                                      float margin, weft_mesh_collider** out);
+weft_result weft_mesh_collider_create(const weft_allocator* allocator, const float* positions, int32_t vertex_count,
+                                      const uint32_t* indices, int32_t triangle_count, float margin,
+                                      weft_mesh_collider** out);
 void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* allocator);
 
 // mesh_normals.c. Of the first triangle_count triangles in mesh->indices, keeps the non-degenerate

@@ -153,8 +153,10 @@ static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, fl
 				const int32_t coordinate[3] = {x, y, z};
 				for (int axis = 0; axis < 3; axis++) {
 					float cell_lo = grid->origin[axis] + grid->cell_size * (float)coordinate[axis];
-					float g = query[axis] < cell_lo ? cell_lo - query[axis]
-					        : (query[axis] > cell_lo + grid->cell_size ? query[axis] - cell_lo - grid->cell_size : 0.0f);
+					float g = query[axis] < cell_lo
+					              ? cell_lo - query[axis]
+					              : (query[axis] > cell_lo + grid->cell_size ? query[axis] - cell_lo - grid->cell_size
+					                                                         : 0.0f);
 					gap2 += g * g;
 				}
 				if (gap2 >= state->best_d2) continue;
@@ -185,13 +187,14 @@ static bool closest_on_mesh(const weft_mesh_collider* mesh, weft_vec3 p, float m
 }
 
 // Whether segment p0 → p1 crosses triangle t, given both ends' plane distances; *out_t where.
-static inline bool segment_crosses(const weft_mesh_collider* mesh, uint32_t t, weft_vec3 p0, weft_vec3 direction, float s0,
-                                   float s1, float* out_t) {
+static inline bool segment_crosses(const weft_mesh_collider* mesh, uint32_t t, weft_vec3 p0, weft_vec3 direction,
+                                   float s0, float s1, float* out_t) {
 	// Both ends on one side of the triangle's plane: no crossing.
 	if ((s0 > 0.0f && s1 > 0.0f) || (s0 < 0.0f && s1 < 0.0f)) return false;
 	const float tolerance = 1e-5f; // barycentric slack: a path through a shared edge hits one side
 	weft_vec3 v0 = weft_load3(vertex_of(mesh, t, 0));
-	weft_vec3 e1 = weft_sub(weft_load3(vertex_of(mesh, t, 1)), v0), e2 = weft_sub(weft_load3(vertex_of(mesh, t, 2)), v0);
+	weft_vec3 e1 = weft_sub(weft_load3(vertex_of(mesh, t, 1)), v0),
+	          e2 = weft_sub(weft_load3(vertex_of(mesh, t, 2)), v0);
 	weft_vec3 h = weft_cross(direction, e2);
 	float det = weft_dot(e1, h);
 	if (det == 0.0f) return false;
@@ -211,8 +214,8 @@ static inline bool segment_crosses(const weft_mesh_collider* mesh, uint32_t t, w
 // The common case in one pass over one cell: p0 and p in the same cell. Looks for a crossing of
 // p0 → p and, at the same time, the closest triangle to p within the bound. Returns true if the
 // path crosses a triangle there (the caller then takes the general path).
-static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p0, weft_vec3 p, closest_state* state,
-                            int32_t* budget) {
+static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p0, weft_vec3 p,
+                            closest_state* state, int32_t* budget) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	const float query[3] = {p.x, p.y, p.z};
 	weft_vec3 direction = weft_sub(p, p0);
@@ -356,7 +359,8 @@ static bool near_mesh(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1
 }
 
 // The push-out of one point moving p0 → *p this substep (steps 1-3 above). Returns whether it moved.
-static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3* inout_p, float margin, float friction) {
+static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3* inout_p, float margin,
+                          float friction) {
 	weft_vec3 p = *inout_p;
 	if (!near_mesh(mesh, p0, p)) {
 		return false;
@@ -414,7 +418,8 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	// (e.g. released there after a grab) searches outwards until it finds the surface.
 	uint8_t flag = cell_flag(mesh, p);
 	if (flag == WEFT_CELL_INSIDE) {
-		for (float search = mesh->grid.cell_size; !found && budget > 0 && search < 2.0f * mesh->grid_diagonal; search *= 2.0f) {
+		for (float search = mesh->grid.cell_size; !found && budget > 0 && search < 2.0f * mesh->grid_diagonal;
+		     search *= 2.0f) {
 			found = closest_on_mesh(mesh, p, search, &budget, &q, &pseudo, &d2);
 		}
 	} else if (flag != WEFT_CELL_FAR) {

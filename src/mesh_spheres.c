@@ -92,7 +92,8 @@ void weft_mesh_fit_spheres(weft_mesh_collider* mesh, float reach) {
 		float centroid3[3];
 		for (int axis = 0; axis < 3; axis++) {
 			centroid3[axis] = (mesh->vertices[4 * tri[0] + axis] + mesh->vertices[4 * tri[1] + axis] +
-			                   mesh->vertices[4 * tri[2] + axis]) / 3.0f;
+			                   mesh->vertices[4 * tri[2] + axis]) /
+			                  3.0f;
 		}
 		int32_t best = 0;
 		float best_d2 = INFINITY;

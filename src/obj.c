@@ -35,9 +35,7 @@ static weft_result parse_error(obj_parser* parser, const char* reason, const cha
 	                 detail ? detail : "");
 }
 
-static bool is_space(char c) {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 static const char* skip_spaces(const char* s, const char* end) {
 	while (s < end && is_space(*s)) {
@@ -46,9 +44,7 @@ static const char* skip_spaces(const char* s, const char* end) {
 	return s;
 }
 
-static bool is_digit(char c) {
-	return c >= '0' && c <= '9';
-}
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Decimal number: [+-] digits [. digits] [e [+-] digits], or [+-] . digits ...; at least one digit.
 // Returns false on malformed text; *out_range is set false when the value does not fit a float.
@@ -125,9 +121,8 @@ static bool parse_number(const char** cursor, const char* end, float* out, bool*
 				scale *= 1e22;
 				e -= 22;
 			}
-			static const double powers[22] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-			                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-			                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21};
+			static const double powers[22] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10,
+			                                  1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21};
 			scale *= powers[e];
 			result = exponent < 0 ? result / scale : result * scale;
 			if (!(result <= 3.4028234663852886e38)) {
@@ -183,8 +178,8 @@ static bool grow(obj_parser* parser, void** array, int64_t* capacity, int64_t ne
 	}
 	void* grown = weft_alloc(&parser->allocator, (size_t)new_capacity * element_size);
 	if (grown == NULL) {
-		parser->error = weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "%s:%lld: out of memory", parser->name,
-		                          (long long)parser->line);
+		parser->error =
+		    weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "%s:%lld: out of memory", parser->name, (long long)parser->line);
 		return false;
 	}
 	if (*array != NULL) {
@@ -197,13 +192,11 @@ static bool grow(obj_parser* parser, void** array, int64_t* capacity, int64_t ne
 }
 
 // After a value a statement needs whitespace or the end of the line ("1.5x" is not a number).
-static bool at_separator(const char* s, const char* end) {
-	return s >= end || is_space(*s);
-}
+static bool at_separator(const char* s, const char* end) { return s >= end || is_space(*s); }
 
 // v x y z [w | r g b]; vt u [v [w]]; vn x y z. Only v keeps its values.
-static weft_result parse_vector(obj_parser* parser, const char* s, const char* end, const char* keyword,
-                                int min_count, int max_count, float* out) {
+static weft_result parse_vector(obj_parser* parser, const char* s, const char* end, const char* keyword, int min_count,
+                                int max_count, float* out) {
 	int count = 0;
 	for (;;) {
 		s = skip_spaces(s, end);
@@ -243,8 +236,7 @@ static weft_result parse_vector(obj_parser* parser, const char* s, const char* e
 }
 
 // Resolves a 1-based (or negative, relative) OBJ index against the count defined so far.
-static weft_result resolve_index(obj_parser* parser, obj_index read, int64_t defined, const char* what,
-                                 int64_t* out) {
+static weft_result resolve_index(obj_parser* parser, obj_index read, int64_t defined, const char* what, int64_t* out) {
 	char detail[128];
 	int64_t index = read.value;
 	if (index == 0) {
@@ -258,8 +250,8 @@ static weft_result resolve_index(obj_parser* parser, obj_index read, int64_t def
 			snprintf(detail, sizeof detail, "%s index %.*s out of range (%lld defined)", what, read.length, read.text,
 			         (long long)defined);
 		} else {
-			snprintf(detail, sizeof detail, "%s index of %d characters out of range (%lld defined)", what,
-			         read.length, (long long)defined);
+			snprintf(detail, sizeof detail, "%s index of %d characters out of range (%lld defined)", what, read.length,
+			         (long long)defined);
 		}
 		return parse_error(parser, "", detail);
 	}

@@ -8,9 +8,9 @@
 #include "vec3.h"
 
 #define POLE_SEGMENTS 16
-#define POLE_RADIUS 0.03f   // m
-#define POLE_ABOVE 0.15f    // m above the cloth's top
-#define POLE_RING 0.1f      // m between rings
+#define POLE_RADIUS 0.03f // m
+#define POLE_ABOVE 0.15f  // m above the cloth's top
+#define POLE_RING 0.1f    // m between rings
 #define POLE_MAX_RINGS 64
 
 weft_result weft_world_set_pole_collider(weft_world* world) {
@@ -70,7 +70,7 @@ weft_result weft_world_set_pole_collider(weft_world* world) {
 			*t++ = a, *t++ = c, *t++ = b;
 		}
 		const uint32_t top_ring = (uint32_t)rings * POLE_SEGMENTS;
-		*t++ = bottom_centre, *t++ = k, *t++ = next;         // bottom cap, facing down
+		*t++ = bottom_centre, *t++ = k, *t++ = next;                    // bottom cap, facing down
 		*t++ = top_centre, *t++ = top_ring + next, *t++ = top_ring + k; // top cap, facing up
 	}
 	const int32_t vertices = (rings + 1) * POLE_SEGMENTS + 2, triangles = (2 * rings + 2) * POLE_SEGMENTS;

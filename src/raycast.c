@@ -4,13 +4,12 @@
 #include "vec3.h"
 #include "world_internal.h"
 
-weft_result weft_world_raycast(const weft_world* world, weft_vec3 origin, weft_vec3 direction,
-                               int32_t* out_particle, float* out_distance) {
+weft_result weft_world_raycast(const weft_world* world, weft_vec3 origin, weft_vec3 direction, int32_t* out_particle,
+                               float* out_distance) {
 	if (world == NULL || out_particle == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world or out_particle is NULL");
 	}
-	if (!weft_is_finite_vec3(origin) || !weft_is_finite_vec3(direction) ||
-	    weft_length2(direction) < 1e-20f) {
+	if (!weft_is_finite_vec3(origin) || !weft_is_finite_vec3(direction) || weft_length2(direction) < 1e-20f) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "ray origin and direction must be finite, direction non-zero");
 	}
 	const float* x = world->positions;

@@ -22,9 +22,7 @@ const char* weft_result_string(weft_result result) {
 	return "unknown result";
 }
 
-const char* weft_last_error(void) {
-	return last_error;
-}
+const char* weft_last_error(void) { return last_error; }
 
 weft_result weft_fail(weft_result result, const char* format, ...) {
 	va_list args;

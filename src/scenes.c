@@ -6,9 +6,7 @@
 
 static const char* const scene_names[] = {"hang", "sphere", "flag", "bunny", "fold", NULL};
 
-const char* const* weft_scene_names(void) {
-	return scene_names;
-}
+const char* const* weft_scene_names(void) { return scene_names; }
 
 static void square_cloth(weft_scene_def* scene, int32_t grid, float size) {
 	scene->cloth.width = grid;

@@ -42,17 +42,17 @@
 
 struct weft_self_collision {
 	uint32_t table_size;
-	uint32_t* cell_start;   // table_size + 1
-	uint32_t* particles;    // particle ids grouped by bucket, ascending in each
-	uint32_t* bucket;       // the bucket of each particle at the last rebuild
-	float* sorted;          // float4 per slot of `particles`: that particle's position (x, y, z, id bits)
-	uint32_t* neighbours;   // MAX_NEIGHBOURS per particle
+	uint32_t* cell_start; // table_size + 1
+	uint32_t* particles;  // particle ids grouped by bucket, ascending in each
+	uint32_t* bucket;     // the bucket of each particle at the last rebuild
+	float* sorted;        // float4 per slot of `particles`: that particle's position (x, y, z, id bits)
+	uint32_t* neighbours; // MAX_NEIGHBOURS per particle
 	uint8_t* neighbour_count;
-	float* built_positions; // float4 per particle: positions when the lists were built
-	float* corrections;     // float4 per particle: this substep's pushes (xyz) and their count (w)
+	float* built_positions;            // float4 per particle: positions when the lists were built
+	float* corrections;                // float4 per particle: this substep's pushes (xyz) and their count (w)
 	float bounds[WEFT_MAX_THREADS][6]; // per thread: min xyz, max xyz of the displacements
-	bool valid;             // the lists hold for the current positions
-	bool rebuild;           // this substep rebuilds them
+	bool valid;                        // the lists hold for the current positions
+	bool rebuild;                      // this substep rebuilds them
 	int64_t rebuilds;
 };
 
@@ -116,9 +116,7 @@ void weft_self_collision_invalidate(weft_world* world) {
 	}
 }
 
-int32_t weft_self_cell_coordinate(float x, float inverse_cell) {
-	return weft_floor_clamped(x * inverse_cell, 1.0e9f);
-}
+int32_t weft_self_cell_coordinate(float x, float inverse_cell) { return weft_floor_clamped(x * inverse_cell, 1.0e9f); }
 
 uint32_t weft_self_cell_hash(int32_t cx, int32_t cy, int32_t cz, uint32_t table_size) {
 	uint32_t h = ((uint32_t)cx * WEFT_SELF_HASH_PRIME_X) ^ ((uint32_t)cy * WEFT_SELF_HASH_PRIME_Y) ^
@@ -126,9 +124,7 @@ uint32_t weft_self_cell_hash(int32_t cx, int32_t cy, int32_t cz, uint32_t table_
 	return h & (table_size - 1);
 }
 
-static float reach(const weft_world* world) {
-	return world->thickness * (1.0f + SKIN);
-}
+static float reach(const weft_world* world) { return world->thickness * (1.0f + SKIN); }
 
 void weft_self_collision_describe(const weft_world* world, weft_self_collision_view* out) {
 	out->enabled = world->def.self_collision;

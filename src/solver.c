@@ -45,8 +45,8 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 	// cloth let go from rest falls exactly ½ g t² at any substep count.
 	const float kick = world->stepped ? h : 0.5f * h;
 	const bool pins_move = def->pin_motion_time > 0.0f;
-	const float pin_travel = (float)(world->clock < (double)def->pin_motion_time ? world->clock
-	                                                                               : (double)def->pin_motion_time);
+	const float pin_travel =
+	    (float)(world->clock < (double)def->pin_motion_time ? world->clock : (double)def->pin_motion_time);
 	for (int32_t p = begin; p < end; ++p) {
 		previous[4 * p] = x[4 * p];
 		previous[4 * p + 1] = x[4 * p + 1];
@@ -228,54 +228,22 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 		world->stepped = world->substeps_run > 0;
 		world->substeps_run++;
 		break;
-	case WEFT_STAGE_AERO_FORCES:
-		weft_phase_aero_forces(world, begin, end);
-		break;
-	case WEFT_STAGE_INTEGRATE:
-		weft_phase_integrate(world, h, begin, end);
-		break;
-	case WEFT_STAGE_RESET_LAMBDAS:
-		memset(world->lambdas + begin, 0, (size_t)(end - begin) * sizeof(float));
-		break;
-	case WEFT_STAGE_SOLVE_BATCH:
-		weft_phase_solve_batch(world, h, begin, end);
-		break;
-	case WEFT_STAGE_SOLVE_OVERFLOW:
-		weft_phase_solve(world, h, begin, end);
-		break;
-	case WEFT_STAGE_TETHERS:
-		weft_phase_tethers(world, begin, end);
-		break;
-	case WEFT_STAGE_SELF_BOUNDS:
-		weft_self_collision_bounds(world, thread, begin, end);
-		break;
-	case WEFT_STAGE_SELF_DECIDE:
-		weft_self_collision_decide(world, thread_count);
-		break;
-	case WEFT_STAGE_SELF_LISTS:
-		weft_self_collision_lists(world, begin, end);
-		break;
-	case WEFT_STAGE_SELF_KEYS:
-		weft_self_collision_keys(world, begin, end);
-		break;
-	case WEFT_STAGE_SELF_SORT:
-		weft_self_collision_sort(world);
-		break;
-	case WEFT_STAGE_SELF_CONTACTS:
-		weft_self_collision_contacts(world, begin, end);
-		break;
-	case WEFT_STAGE_SELF_APPLY:
-		weft_self_collision_apply(world, begin, end);
-		break;
-	case WEFT_STAGE_COLLIDE_PRIMITIVES:
-		weft_collide_primitives(world);
-		break;
-	case WEFT_STAGE_COLLIDE_MESH:
-		weft_mesh_collide_range(world, begin, end, stage->whole);
-		break;
-	case WEFT_STAGE_UPDATE:
-		weft_phase_update(world, h, begin, end);
-		break;
+	case WEFT_STAGE_AERO_FORCES: weft_phase_aero_forces(world, begin, end); break;
+	case WEFT_STAGE_INTEGRATE: weft_phase_integrate(world, h, begin, end); break;
+	case WEFT_STAGE_RESET_LAMBDAS: memset(world->lambdas + begin, 0, (size_t)(end - begin) * sizeof(float)); break;
+	case WEFT_STAGE_SOLVE_BATCH: weft_phase_solve_batch(world, h, begin, end); break;
+	case WEFT_STAGE_SOLVE_OVERFLOW: weft_phase_solve(world, h, begin, end); break;
+	case WEFT_STAGE_TETHERS: weft_phase_tethers(world, begin, end); break;
+	case WEFT_STAGE_SELF_BOUNDS: weft_self_collision_bounds(world, thread, begin, end); break;
+	case WEFT_STAGE_SELF_DECIDE: weft_self_collision_decide(world, thread_count); break;
+	case WEFT_STAGE_SELF_LISTS: weft_self_collision_lists(world, begin, end); break;
+	case WEFT_STAGE_SELF_KEYS: weft_self_collision_keys(world, begin, end); break;
+	case WEFT_STAGE_SELF_SORT: weft_self_collision_sort(world); break;
+	case WEFT_STAGE_SELF_CONTACTS: weft_self_collision_contacts(world, begin, end); break;
+	case WEFT_STAGE_SELF_APPLY: weft_self_collision_apply(world, begin, end); break;
+	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world); break;
+	case WEFT_STAGE_COLLIDE_MESH: weft_mesh_collide_range(world, begin, end, stage->whole); break;
+	case WEFT_STAGE_UPDATE: weft_phase_update(world, h, begin, end); break;
 	}
 }
 

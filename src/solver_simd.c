@@ -14,8 +14,8 @@
 // Below this a constraint has no direction and is skipped.
 #define MIN_LENGTH 1e-9f
 
-static void solve_scalar(float* x, float* lambdas, const weft_constraint* constraints, float inverse_h2,
-                         int32_t begin, int32_t end) {
+static void solve_scalar(float* x, float* lambdas, const weft_constraint* constraints, float inverse_h2, int32_t begin,
+                         int32_t end) {
 	for (int32_t k = begin; k < end; ++k) {
 		const weft_constraint c = constraints[k];
 		float* a = &x[4 * c.a];
@@ -92,8 +92,8 @@ static inline void transpose(f4* r0, f4* r1, f4* r2, f4* r3) {
 }
 #endif
 
-static void solve_simd(float* x, float* lambdas, const weft_constraint* constraints, float inverse_h2,
-                       int32_t begin, int32_t end) {
+static void solve_simd(float* x, float* lambdas, const weft_constraint* constraints, float inverse_h2, int32_t begin,
+                       int32_t end) {
 	const f4 inverse_h2_4 = splat(inverse_h2);
 	int32_t k = begin;
 	for (; k + 4 <= end; k += 4) {
@@ -140,9 +140,7 @@ static void solve_simd(float* x, float* lambdas, const weft_constraint* constrai
 
 bool weft_simd_enabled = true;
 
-void weft_set_simd_enabled(bool enabled) {
-	weft_simd_enabled = enabled;
-}
+void weft_set_simd_enabled(bool enabled) { weft_simd_enabled = enabled; }
 
 bool weft_simd_active(void) {
 #if defined(WEFT_SIMD)

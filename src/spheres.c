@@ -33,8 +33,8 @@ weft_result weft_world_add_sphere(weft_world* world, const weft_sphere_def* def,
 	}
 	int32_t index = world->sphere_count++;
 	weft_sphere* sphere = &world->spheres[index];
-	*sphere = (weft_sphere){.def = *def, .center = def->center, .previous_center = def->center,
-	                        .motion_time = 0.0, .moving = def->moving};
+	*sphere = (weft_sphere){
+	    .def = *def, .center = def->center, .previous_center = def->center, .motion_time = 0.0, .moving = def->moving};
 	if (out_id != NULL) {
 		*out_id = (weft_sphere_id){index};
 	}
@@ -60,8 +60,8 @@ weft_result weft_world_set_sphere_moving(weft_world* world, weft_sphere_id id, b
 	return result;
 }
 
-weft_result weft_world_get_sphere(const weft_world* world, weft_sphere_id id, weft_vec3* out_center,
-                                  float* out_radius, bool* out_moving) {
+weft_result weft_world_get_sphere(const weft_world* world, weft_sphere_id id, weft_vec3* out_center, float* out_radius,
+                                  bool* out_moving) {
 	weft_result result = check_sphere(world, id);
 	if (result != WEFT_OK) {
 		return result;
@@ -84,9 +84,7 @@ weft_result weft_world_get_sphere_def(const weft_world* world, weft_sphere_id id
 	return WEFT_OK;
 }
 
-int32_t weft_world_sphere_count(const weft_world* world) {
-	return world ? world->sphere_count : 0;
-}
+int32_t weft_world_sphere_count(const weft_world* world) { return world ? world->sphere_count : 0; }
 
 void weft_spheres_reset(weft_world* world) {
 	for (int32_t k = 0; k < world->sphere_count; ++k) {

@@ -97,7 +97,8 @@ void weft_tethers_build(weft_world* world) {
 		}
 		for (int32_t k = 0; k < count; ++k) {
 			world->tether_anchor[p * per + k] = anchors[k];
-			world->tether_max_distance[p * per + k] = sqrtf(rest_distance2(world, p, anchors[k])) * (1.0f + TETHER_SLACK);
+			world->tether_max_distance[p * per + k] =
+			    sqrtf(rest_distance2(world, p, anchors[k])) * (1.0f + TETHER_SLACK);
 		}
 	}
 }

@@ -12,7 +12,8 @@
 
 // Entries (cell, triangle) beyond this are refused (the collider would not be worth it): 16M, or
 // 8 per triangle for very large meshes.
-#define GRID_MAX_ENTRIES(triangles) ((int64_t)(triangles) * 8 > ((int64_t)1 << 24) ? (int64_t)(triangles) * 8 : ((int64_t)1 << 24))
+#define GRID_MAX_ENTRIES(triangles) \
+	((int64_t)(triangles)*8 > ((int64_t)1 << 24) ? (int64_t)(triangles)*8 : ((int64_t)1 << 24))
 #define GRID_MAX_CELLS ((int64_t)1 << 24)
 
 static void triangle_cell_range(const weft_triangle_grid* grid, const float* vertices, const uint32_t* triangle,
@@ -52,7 +53,7 @@ static void list_triangles(weft_triangle_grid* grid, const float* vertices, cons
 }
 
 weft_result weft_triangle_grid_build(weft_triangle_grid* grid, const weft_allocator* allocator, const float* vertices,
-                            const uint32_t* indices, int32_t triangle_count, float cell_size) {
+                                     const uint32_t* indices, int32_t triangle_count, float cell_size) {
 	memset(grid, 0, sizeof *grid);
 	if (!(cell_size > 0.0f) || triangle_count <= 0) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "mesh grid: bad cell size or no triangles");

@@ -26,9 +26,7 @@ static inline int32_t weft_floor_clamped(float value, float limit) {
 	return truncated - (value < (float)truncated);
 }
 
-static inline weft_vec3 weft_load3(const float* p) {
-	return (weft_vec3){p[0], p[1], p[2]};
-}
+static inline weft_vec3 weft_load3(const float* p) { return (weft_vec3){p[0], p[1], p[2]}; }
 
 // Writes xyz only (the w of a float4 is left as it is).
 static inline void weft_store3(float* p, weft_vec3 v) {
@@ -37,42 +35,26 @@ static inline void weft_store3(float* p, weft_vec3 v) {
 	p[2] = v.z;
 }
 
-static inline weft_vec3 weft_add(weft_vec3 a, weft_vec3 b) {
-	return (weft_vec3){a.x + b.x, a.y + b.y, a.z + b.z};
-}
+static inline weft_vec3 weft_add(weft_vec3 a, weft_vec3 b) { return (weft_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
 
-static inline weft_vec3 weft_sub(weft_vec3 a, weft_vec3 b) {
-	return (weft_vec3){a.x - b.x, a.y - b.y, a.z - b.z};
-}
+static inline weft_vec3 weft_sub(weft_vec3 a, weft_vec3 b) { return (weft_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
 
-static inline weft_vec3 weft_neg(weft_vec3 a) {
-	return (weft_vec3){-a.x, -a.y, -a.z};
-}
+static inline weft_vec3 weft_neg(weft_vec3 a) { return (weft_vec3){-a.x, -a.y, -a.z}; }
 
 // a × s, component by component.
-static inline weft_vec3 weft_scale(weft_vec3 a, float s) {
-	return (weft_vec3){a.x * s, a.y * s, a.z * s};
-}
+static inline weft_vec3 weft_scale(weft_vec3 a, float s) { return (weft_vec3){a.x * s, a.y * s, a.z * s}; }
 
-static inline float weft_dot(weft_vec3 a, weft_vec3 b) {
-	return a.x * b.x + a.y * b.y + a.z * b.z;
-}
+static inline float weft_dot(weft_vec3 a, weft_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 static inline weft_vec3 weft_cross(weft_vec3 a, weft_vec3 b) {
 	return (weft_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
-static inline float weft_length2(weft_vec3 a) {
-	return weft_dot(a, a);
-}
+static inline float weft_length2(weft_vec3 a) { return weft_dot(a, a); }
 
-static inline float weft_length(weft_vec3 a) {
-	return sqrtf(weft_dot(a, a));
-}
+static inline float weft_length(weft_vec3 a) { return sqrtf(weft_dot(a, a)); }
 
-static inline float weft_distance2(weft_vec3 a, weft_vec3 b) {
-	return weft_length2(weft_sub(a, b));
-}
+static inline float weft_distance2(weft_vec3 a, weft_vec3 b) { return weft_length2(weft_sub(a, b)); }
 
 // a + (b - a) t
 static inline weft_vec3 weft_lerp(weft_vec3 a, weft_vec3 b, float t) {

@@ -13,8 +13,9 @@
 #define MAX_WORLD_BYTES ((uint64_t)8 << 30)
 
 static uint64_t world_bytes(int64_t particles, int64_t constraints, int64_t indices) {
-	uint64_t per_particle = 4 * 4 * sizeof(float) * 2 /* hot + rest/normals/scratch */ + 4 * sizeof(float) /* residuals */ + 2 * sizeof(float) +
-	                        sizeof(float) * 2 + sizeof(int32_t) * 2;
+	uint64_t per_particle = 4 * 4 * sizeof(float) * 2 /* hot + rest/normals/scratch */ +
+	                        4 * sizeof(float) /* residuals */ + 2 * sizeof(float) + sizeof(float) * 2 +
+	                        sizeof(int32_t) * 2;
 	uint64_t per_constraint = sizeof(weft_constraint) + sizeof(float) + 1 + /* build scratch */ 16;
 	return (uint64_t)particles * per_particle + (uint64_t)constraints * per_constraint +
 	       (uint64_t)indices * sizeof(uint32_t);
@@ -29,11 +30,22 @@ static float grid_spacing(const weft_cloth_def* def) {
 
 static void free_arrays(weft_world* world) {
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {world->positions,      world->previous_positions, world->velocities, world->residuals,
-	                  world->constraints,    world->lambdas,            world->types,
-	                  world->tether_anchor,  world->tether_max_distance, world->rest_positions,
-	                  world->uvs,            world->indices,            world->normals,
-	                  world->strain,         world->triangle_forces,    world->strain_counts};
+	void* arrays[] = {world->positions,
+	                  world->previous_positions,
+	                  world->velocities,
+	                  world->residuals,
+	                  world->constraints,
+	                  world->lambdas,
+	                  world->types,
+	                  world->tether_anchor,
+	                  world->tether_max_distance,
+	                  world->rest_positions,
+	                  world->uvs,
+	                  world->indices,
+	                  world->normals,
+	                  world->strain,
+	                  world->triangle_forces,
+	                  world->strain_counts};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -106,8 +118,8 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->lambdas = weft_alloc(&allocator, (size_t)constraints * sizeof(float));
 	world->types = weft_alloc(&allocator, (size_t)constraints);
 	world->indices = weft_alloc(&allocator, (size_t)indices * sizeof(uint32_t));
-	if (!world->positions || !world->previous_positions || !world->velocities || !world->residuals || !world->rest_positions ||
-	    !world->normals || !world->uvs || !world->strain || !world->strain_counts ||
+	if (!world->positions || !world->previous_positions || !world->velocities || !world->residuals ||
+	    !world->rest_positions || !world->normals || !world->uvs || !world->strain || !world->strain_counts ||
 	    !world->tether_anchor || !world->tether_max_distance || !world->constraints || !world->lambdas ||
 	    !world->types || !world->indices) {
 		weft_world_destroy(world);
@@ -201,9 +213,7 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def) {
 	return WEFT_OK;
 }
 
-weft_world_def weft_world_get_def(const weft_world* world) {
-	return world ? world->def : weft_default_world_def();
-}
+weft_world_def weft_world_get_def(const weft_world* world) { return world ? world->def : weft_default_world_def(); }
 
 weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type type, float compliance) {
 	if (world == NULL) {

@@ -15,7 +15,7 @@ typedef struct weft_sphere {
 
 typedef struct weft_self_collision weft_self_collision; // self_collision.c, optional
 typedef struct weft_mesh_collider weft_mesh_collider;   // mesh collision (mesh.h), optional
-typedef struct weft_thread_pool weft_thread_pool;     // worker threads (thread_pool.c), optional
+typedef struct weft_thread_pool weft_thread_pool;       // worker threads (thread_pool.c), optional
 
 struct weft_world {
 	weft_world_def def;
@@ -54,23 +54,23 @@ struct weft_world {
 	weft_sphere spheres[WEFT_MAX_SPHERES];
 	int32_t sphere_count;
 
-	float thickness;            // m, self-collision distance (resolved at creation)
-	float self_rest_distance;   // m, two grid spacings: rest-pose pairs closer are never pushed
-	weft_self_collision* self;  // allocated when self-collision is first on
+	float thickness;           // m, self-collision distance (resolved at creation)
+	float self_rest_distance;  // m, two grid spacings: rest-pose pairs closer are never pushed
+	weft_self_collision* self; // allocated when self-collision is first on
 
 	weft_mesh_collider* mesh; // static triangle mesh collider or NULL
 	weft_thread_pool* pool;   // NULL when thread_count is 1
 
-	float tether_scale;       // tethers' limits × this, this frame (weft_grab_tether_scale)
-	int32_t grabbed;          // particle or -1
+	float tether_scale; // tethers' limits × this, this frame (weft_grab_tether_scale)
+	int32_t grabbed;    // particle or -1
 	float grabbed_inverse_mass;
 	weft_vec3 grab_target;
 
 	int64_t substeps_run; // since creation or reset
 	bool stepped;         // this substep is not the first one (the leapfrog's half kick)
-	bool non_finite; // the last step found the state NaN or infinite (steps refuse until it is finite)
-	double clock;        // s simulated since creation or reset, at the start of this substep
-	weft_vec3 air_wind;  // m/s, the wind of this substep (gusts included)
+	bool non_finite;      // the last step found the state NaN or infinite (steps refuse until it is finite)
+	double clock;         // s simulated since creation or reset, at the start of this substep
+	weft_vec3 air_wind;   // m/s, the wind of this substep (gusts included)
 	double time;
 	int64_t frame;
 };

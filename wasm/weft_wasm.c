@@ -28,7 +28,6 @@ _Static_assert(offsetof(weft_constraint, rest_length) == 8, "weft_constraint.res
 _Static_assert(offsetof(weft_constraint, compliance) == 12, "weft_constraint.compliance at 12");
 
 
-
 // JS writes C strings (scene names) here before a call; 0-terminated.
 static char string_buffer[256];
 
@@ -85,7 +84,8 @@ WASM_EXPORT(world_create_scene) wasm_world* wasm_world_create_scene(int32_t grid
 	const char* name = wasm_scene_name_argument();
 	weft_scene_def scene;
 	weft_world* world = NULL;
-	if (weft_scene(name, grid, &scene) != WEFT_OK || weft_world_create_scene(name, grid, &world) != WEFT_OK) return NULL;
+	if (weft_scene(name, grid, &scene) != WEFT_OK || weft_world_create_scene(name, grid, &world) != WEFT_OK)
+		return NULL;
 	return wasm_world_adopt(world, &scene);
 }
 
@@ -168,8 +168,9 @@ WASM_EXPORT(world_air) float* wasm_world_air(wasm_world* h) {
 	h->out[5] = weft_world_air_active(h->world) ? 1.0f : 0.0f;
 	return h->out;
 }
-WASM_EXPORT(world_set_air) int32_t wasm_world_set_air(wasm_world* h, float drag, float lift, float air_density,
-                                                      float gust_strength, uint32_t gust_seed) {
+WASM_EXPORT(world_set_air)
+int32_t wasm_world_set_air(wasm_world* h, float drag, float lift, float air_density, float gust_strength,
+                           uint32_t gust_seed) {
 	weft_world_def def = weft_world_get_def(h->world);
 	def.drag = drag;
 	def.lift = lift;
@@ -242,7 +243,8 @@ WASM_EXPORT(world_ground_height) float wasm_world_ground_height(const wasm_world
 WASM_EXPORT(world_sphere_count) int32_t wasm_world_sphere_count(const wasm_world* h) {
 	return weft_world_sphere_count(h->world);
 }
-WASM_EXPORT(world_set_sphere_moving) int32_t wasm_world_set_sphere_moving(wasm_world* h, int32_t index, int32_t moving) {
+WASM_EXPORT(world_set_sphere_moving)
+int32_t wasm_world_set_sphere_moving(wasm_world* h, int32_t index, int32_t moving) {
 	return weft_world_set_sphere_moving(h->world, (weft_sphere_id){index}, moving != 0);
 }
 // out[0..2] centre, out[3] radius, out[4] moving (1/0). Returns out, or 0 for a bad index.
@@ -289,8 +291,8 @@ WASM_EXPORT(world_settings) float* wasm_world_settings(wasm_world* h) {
 WASM_EXPORT(world_out) float* wasm_world_out(wasm_world* h) { return h->out; }
 
 // The particle hit by the ray (-1 for none); out[0] holds the ray parameter of the hit.
-WASM_EXPORT(world_raycast) int32_t wasm_world_raycast(wasm_world* h, float ox, float oy, float oz, float dx, float dy,
-                                                     float dz) {
+WASM_EXPORT(world_raycast)
+int32_t wasm_world_raycast(wasm_world* h, float ox, float oy, float oz, float dx, float dy, float dz) {
 	int32_t particle = -1;
 	float distance = 0.0f;
 	if (weft_world_raycast(h->world, (weft_vec3){ox, oy, oz}, (weft_vec3){dx, dy, dz}, &particle, &distance) != WEFT_OK)
@@ -325,11 +327,14 @@ WASM_EXPORT(world_grid_height) int32_t wasm_world_grid_height(const wasm_world* 
 	weft_world_grid_size(h->world, &width, &height);
 	return height;
 }
-WASM_EXPORT(world_index_count) int32_t wasm_world_index_count(const wasm_world* h) { return weft_world_index_count(h->world); }
+WASM_EXPORT(world_index_count) int32_t wasm_world_index_count(const wasm_world* h) {
+	return weft_world_index_count(h->world);
+}
 WASM_EXPORT(world_constraint_count) int32_t wasm_world_constraint_count(const wasm_world* h) {
 	return weft_world_constraints(h->world).count;
 }
-WASM_EXPORT(world_constraint_count_by_type) int32_t wasm_world_constraint_count_by_type(const wasm_world* h, int32_t type) {
+WASM_EXPORT(world_constraint_count_by_type)
+int32_t wasm_world_constraint_count_by_type(const wasm_world* h, int32_t type) {
 	return type >= 0 && type < 3 ? weft_world_constraints(h->world).count_by_type[type] : 0;
 }
 WASM_EXPORT(world_color_count) int32_t wasm_world_color_count(const wasm_world* h) {
@@ -340,28 +345,42 @@ WASM_EXPORT(world_time) double wasm_world_time(const wasm_world* h) { return wef
 WASM_EXPORT(world_substeps_run) double wasm_world_substeps_run(const wasm_world* h) {
 	return (double)weft_world_substeps_run(h->world);
 }
-WASM_EXPORT(world_max_stretch) float wasm_world_max_stretch(const wasm_world* h) { return weft_world_max_stretch(h->world); }
-WASM_EXPORT(world_is_finite) int32_t wasm_world_is_finite(const wasm_world* h) { return weft_world_is_finite(h->world); }
+WASM_EXPORT(world_max_stretch) float wasm_world_max_stretch(const wasm_world* h) {
+	return weft_world_max_stretch(h->world);
+}
+WASM_EXPORT(world_is_finite) int32_t wasm_world_is_finite(const wasm_world* h) {
+	return weft_world_is_finite(h->world);
+}
 // uint64 crosses as a BigInt (i64) in JS.
-WASM_EXPORT(world_state_hash) uint64_t wasm_world_state_hash(const wasm_world* h) { return weft_world_state_hash(h->world); }
+WASM_EXPORT(world_state_hash) uint64_t wasm_world_state_hash(const wasm_world* h) {
+	return weft_world_state_hash(h->world);
+}
 
 // ---- arrays, read in place (byte addresses in linear memory) --------------------------------
 
-WASM_EXPORT(world_positions_ptr) float* wasm_world_positions_ptr(wasm_world* h) { return weft_world_positions(h->world); }
+WASM_EXPORT(world_positions_ptr) float* wasm_world_positions_ptr(wasm_world* h) {
+	return weft_world_positions(h->world);
+}
 WASM_EXPORT(world_previous_positions_ptr) float* wasm_world_previous_positions_ptr(wasm_world* h) {
 	return weft_world_previous_positions(h->world);
 }
-WASM_EXPORT(world_velocities_ptr) float* wasm_world_velocities_ptr(wasm_world* h) { return weft_world_velocities(h->world); }
+WASM_EXPORT(world_velocities_ptr) float* wasm_world_velocities_ptr(wasm_world* h) {
+	return weft_world_velocities(h->world);
+}
 WASM_EXPORT(world_residuals_ptr) float* wasm_world_residuals_ptr(wasm_world* h) {
 	return weft_world_residuals(h->world);
 }
 WASM_EXPORT(world_rest_positions_ptr) const float* wasm_world_rest_positions_ptr(wasm_world* h) {
 	return weft_world_rest_positions(h->world);
 }
-WASM_EXPORT(world_normals_ptr) const float* wasm_world_normals_ptr(wasm_world* h) { return weft_world_normals(h->world); }
+WASM_EXPORT(world_normals_ptr) const float* wasm_world_normals_ptr(wasm_world* h) {
+	return weft_world_normals(h->world);
+}
 WASM_EXPORT(world_strain_ptr) const float* wasm_world_strain_ptr(wasm_world* h) { return weft_world_strain(h->world); }
 WASM_EXPORT(world_uvs_ptr) const float* wasm_world_uvs_ptr(wasm_world* h) { return weft_world_uvs(h->world); }
-WASM_EXPORT(world_indices_ptr) const uint32_t* wasm_world_indices_ptr(wasm_world* h) { return weft_world_indices(h->world); }
+WASM_EXPORT(world_indices_ptr) const uint32_t* wasm_world_indices_ptr(wasm_world* h) {
+	return weft_world_indices(h->world);
+}
 WASM_EXPORT(world_lambdas_ptr) float* wasm_world_lambdas_ptr(wasm_world* h) { return weft_world_lambdas(h->world); }
 // Constraints sorted by colour; colour c owns [color_offsets[c], color_offsets[c+1]); the entry at
 // color_count starts the overflow batch and the one after it is the end (color_count + 2 entries).
@@ -391,11 +410,15 @@ WASM_EXPORT(world_render_strain_base) int32_t wasm_world_render_strain_base(cons
 	return h->render_strain_base;
 }
 // Particles with tethers; the arrays hold world_tether_count × layout_tethers_per_particle entries.
-WASM_EXPORT(world_tether_count) int32_t wasm_world_tether_count(wasm_world* h) { return weft_world_tethers(h->world).count; }
+WASM_EXPORT(world_tether_count) int32_t wasm_world_tether_count(wasm_world* h) {
+	return weft_world_tethers(h->world).count;
+}
 
 // ---- layout checks (compared with the TS/WGSL mirrors by a test) ----------------------------
 
-WASM_EXPORT(layout_constraint_size) int32_t wasm_layout_constraint_size(void) { return (int32_t)sizeof(weft_constraint); }
+WASM_EXPORT(layout_constraint_size) int32_t wasm_layout_constraint_size(void) {
+	return (int32_t)sizeof(weft_constraint);
+}
 WASM_EXPORT(layout_constraint_offset_a) int32_t wasm_layout_constraint_offset_a(void) {
 	return (int32_t)offsetof(weft_constraint, a);
 }
@@ -409,4 +432,6 @@ WASM_EXPORT(layout_constraint_offset_compliance) int32_t wasm_layout_constraint_
 	return (int32_t)offsetof(weft_constraint, compliance);
 }
 WASM_EXPORT(layout_color_budget) int32_t wasm_layout_color_budget(void) { return WEFT_COLOR_BUDGET; }
-WASM_EXPORT(layout_tethers_per_particle) int32_t wasm_layout_tethers_per_particle(void) { return WEFT_TETHERS_PER_PARTICLE; }
+WASM_EXPORT(layout_tethers_per_particle) int32_t wasm_layout_tethers_per_particle(void) {
+	return WEFT_TETHERS_PER_PARTICLE;
+}

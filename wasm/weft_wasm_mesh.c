@@ -14,21 +14,33 @@ static weft_mesh_collider_view mesh_view(const wasm_world* h) {
 	return view;
 }
 
-WASM_EXPORT(world_mesh_vertex_count) int32_t wasm_world_mesh_vertex_count(const wasm_world* h) { return mesh_view(h).vertex_count; }
+WASM_EXPORT(world_mesh_vertex_count) int32_t wasm_world_mesh_vertex_count(const wasm_world* h) {
+	return mesh_view(h).vertex_count;
+}
 WASM_EXPORT(world_mesh_triangle_count) int32_t wasm_world_mesh_triangle_count(const wasm_world* h) {
 	return mesh_view(h).triangle_count;
 }
-WASM_EXPORT(world_mesh_sphere_count) int32_t wasm_world_mesh_sphere_count(const wasm_world* h) { return mesh_view(h).sphere_count; }
-WASM_EXPORT(world_mesh_cell_count) int32_t wasm_world_mesh_cell_count(const wasm_world* h) { return mesh_view(h).cell_count; }
+WASM_EXPORT(world_mesh_sphere_count) int32_t wasm_world_mesh_sphere_count(const wasm_world* h) {
+	return mesh_view(h).sphere_count;
+}
+WASM_EXPORT(world_mesh_cell_count) int32_t wasm_world_mesh_cell_count(const wasm_world* h) {
+	return mesh_view(h).cell_count;
+}
 WASM_EXPORT(world_mesh_cell_entry_count) int32_t wasm_world_mesh_cell_entry_count(const wasm_world* h) {
 	return mesh_view(h).cell_entry_count;
 }
-WASM_EXPORT(world_mesh_closed) int32_t wasm_world_mesh_closed(const wasm_world* h) { return mesh_view(h).closed ? 1 : 0; }
-WASM_EXPORT(world_mesh_vertices_ptr) const float* wasm_world_mesh_vertices_ptr(const wasm_world* h) { return mesh_view(h).vertices; }
+WASM_EXPORT(world_mesh_closed) int32_t wasm_world_mesh_closed(const wasm_world* h) {
+	return mesh_view(h).closed ? 1 : 0;
+}
+WASM_EXPORT(world_mesh_vertices_ptr) const float* wasm_world_mesh_vertices_ptr(const wasm_world* h) {
+	return mesh_view(h).vertices;
+}
 WASM_EXPORT(world_mesh_vertex_normals_ptr) const float* wasm_world_mesh_vertex_normals_ptr(const wasm_world* h) {
 	return mesh_view(h).vertex_normals;
 }
-WASM_EXPORT(world_mesh_indices_ptr) const uint32_t* wasm_world_mesh_indices_ptr(const wasm_world* h) { return mesh_view(h).indices; }
+WASM_EXPORT(world_mesh_indices_ptr) const uint32_t* wasm_world_mesh_indices_ptr(const wasm_world* h) {
+	return mesh_view(h).indices;
+}
 WASM_EXPORT(world_mesh_face_normals_ptr) const float* wasm_world_mesh_face_normals_ptr(const wasm_world* h) {
 	return mesh_view(h).face_normals;
 }
@@ -38,7 +50,9 @@ WASM_EXPORT(world_mesh_edge_normals_ptr) const float* wasm_world_mesh_edge_norma
 WASM_EXPORT(world_mesh_triangle_spheres_ptr) const float* wasm_world_mesh_triangle_spheres_ptr(const wasm_world* h) {
 	return mesh_view(h).triangle_spheres;
 }
-WASM_EXPORT(world_mesh_spheres_ptr) const float* wasm_world_mesh_spheres_ptr(const wasm_world* h) { return mesh_view(h).spheres; }
+WASM_EXPORT(world_mesh_spheres_ptr) const float* wasm_world_mesh_spheres_ptr(const wasm_world* h) {
+	return mesh_view(h).spheres;
+}
 WASM_EXPORT(world_mesh_cell_start_ptr) const uint32_t* wasm_world_mesh_cell_start_ptr(const wasm_world* h) {
 	return mesh_view(h).cell_start;
 }

@@ -19,12 +19,15 @@ WASM_EXPORT(obj_name_buffer_size) int32_t wasm_obj_name_buffer_size(void) { retu
 
 // A buffer of size bytes for the file (at least 1, so an empty file still gets a real address).
 // 0 when memory cannot grow that far.
-WASM_EXPORT(obj_alloc) void* wasm_obj_alloc(int32_t size) { return size < 0 ? NULL : malloc(size > 0 ? (size_t)size : 1); }
+WASM_EXPORT(obj_alloc) void* wasm_obj_alloc(int32_t size) {
+	return size < 0 ? NULL : malloc(size > 0 ? (size_t)size : 1);
+}
 WASM_EXPORT(obj_free) void wasm_obj_free(void* data) { free(data); }
 
 // The named scene (string buffer) at grid × grid with the OBJ in data[0..size) as its only collider
 // besides the ground. 0 on failure; last_error() then names the line and the reason. Does not free data.
-WASM_EXPORT(world_create_scene_obj) wasm_world* wasm_world_create_scene_obj(int32_t grid, const char* data, int32_t size) {
+WASM_EXPORT(world_create_scene_obj)
+wasm_world* wasm_world_create_scene_obj(int32_t grid, const char* data, int32_t size) {
 	name_buffer[sizeof name_buffer - 1] = '\0';
 	if (size < 0) return NULL;
 	weft_mesh_data mesh;
@@ -35,7 +38,8 @@ WASM_EXPORT(world_create_scene_obj) wasm_world* wasm_world_create_scene_obj(int3
 	weft_result result = weft_scene(wasm_scene_name_argument(), grid, &scene);
 	if (result == WEFT_OK) result = weft_world_create(&scene.world, &scene.cloth, &world);
 	if (result == WEFT_OK)
-		result = weft_world_set_mesh_collider(world, mesh.positions, mesh.vertex_count, mesh.indices, mesh.triangle_count, true);
+		result = weft_world_set_mesh_collider(world, mesh.positions, mesh.vertex_count, mesh.indices,
+		                                      mesh.triangle_count, true);
 	weft_mesh_data_free(&mesh);
 	if (result != WEFT_OK) {
 		weft_world_destroy(world);

@@ -43,7 +43,8 @@ static bool prepare_directory(const char* path) {
 }
 
 int command_run(int argc, char** argv) {
-	static const char* const allowed[] = {"scene", "grid", "frames", "export", "every", "substeps", "iterations", "collider", "self-collision", "threads", NULL};
+	static const char* const allowed[] = {"scene",      "grid",     "frames",         "export",  "every", "substeps",
+	                                      "iterations", "collider", "self-collision", "threads", NULL};
 	args a;
 	int64_t frames, every;
 	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 120, 1, 1000000, &frames) ||

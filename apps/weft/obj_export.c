@@ -59,8 +59,8 @@ bool export_colliders_obj(const weft_world* world, const char* path) {
 	weft_world_def def = weft_world_get_def(world);
 	if (def.ground_enabled) {
 		const float h = def.ground_height, s = 10.0f;
-		fprintf(file, "o ground\nv %g %g %g\nv %g %g %g\nv %g %g %g\nv %g %g %g\nf 1 3 2\nf 1 4 3\n", -s, h, -s,
-		        s, h, -s, s, h, s, -s, h, s);
+		fprintf(file, "o ground\nv %g %g %g\nv %g %g %g\nv %g %g %g\nv %g %g %g\nf 1 3 2\nf 1 4 3\n", -s, h, -s, s, h,
+		        -s, s, h, s, -s, h, s);
 		base += 4;
 	}
 	for (int32_t k = 0; k < weft_world_sphere_count(world); ++k) {

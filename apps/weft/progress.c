@@ -29,8 +29,7 @@ void progress_update(progress* p, int64_t done) {
 		bar[k] = k < filled ? '#' : '.';
 	}
 	bar[40] = '\0';
-	fprintf(stderr, "\r%s [%s] %3d%% (%lld/%lld frames)", p->label, bar, percent, (long long)done,
-	        (long long)p->total);
+	fprintf(stderr, "\r%s [%s] %3d%% (%lld/%lld frames)", p->label, bar, percent, (long long)done, (long long)p->total);
 	fflush(stderr);
 }
 

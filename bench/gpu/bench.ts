@@ -83,11 +83,14 @@ async function profileFrame(solver: GpuSolver, dt: number): Promise<Record<strin
 }
 
 /// Runs record(encoder, timestampWrites) `repeats` times; returns the median ms of one run.
-async function time(record: (encoder: GPUCommandEncoder, writes?: GPUComputePassTimestampWrites) => void): Promise<{ gpu: number | null; wall: number }> {
+async function time(
+  record: (encoder: GPUCommandEncoder, writes?: GPUComputePassTimestampWrites) => void,
+): Promise<{ gpu: number | null; wall: number }> {
   const querySet = timestamps ? device.createQuerySet({ type: 'timestamp', count: 2 }) : null;
   const resolve = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
   const read = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const gpu: number[] = [], wall: number[] = [];
+  const gpu: number[] = [],
+    wall: number[] = [];
   for (let r = 0; r < repeats + 1; ++r) {
     const encoder = device.createCommandEncoder();
     record(encoder, querySet ? { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } : undefined);
@@ -118,11 +121,21 @@ async function time(record: (encoder: GPUCommandEncoder, writes?: GPUComputePass
 async function copyCeiling(bytes: number) {
   const size = Math.ceil(bytes / 16) * 16;
   const usage = GPUBufferUsage.STORAGE;
-  const source = device.createBuffer({ size, usage }), target = device.createBuffer({ size, usage });
+  const source = device.createBuffer({ size, usage }),
+    target = device.createBuffer({ size, usage });
   const workgroup = Math.min(256, device.limits.maxComputeInvocationsPerWorkgroup);
   const module = device.createShaderModule({ code: copyWgsl });
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'copy', constants: { WORKGROUP_SIZE: workgroup } } });
-  const bind = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: source } }, { binding: 1, resource: { buffer: target } }] });
+  const pipeline = device.createComputePipeline({
+    layout: 'auto',
+    compute: { module, entryPoint: 'copy', constants: { WORKGROUP_SIZE: workgroup } },
+  });
+  const bind = device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [
+      { binding: 0, resource: { buffer: source } },
+      { binding: 1, resource: { buffer: target } },
+    ],
+  });
   const groups = Math.ceil(size / 16 / workgroup);
   const x = Math.min(groups, device.limits.maxComputeWorkgroupsPerDimension);
   const copies = 20;
@@ -145,11 +158,16 @@ for (const grid of grids) {
   world.setSubsteps(SUBSTEPS, ITERATIONS);
   const settings = physicsSettingsOf(world);
   const runs = [];
-  const schedules: { schedule: ScheduleKind; tile?: number }[] = [{ schedule: 'plain' }, ...tiles.map((tile) => ({ schedule: 'tiled' as const, tile }))];
+  const schedules: { schedule: ScheduleKind; tile?: number }[] = [
+    { schedule: 'plain' },
+    ...tiles.map((tile) => ({ schedule: 'tiled' as const, tile })),
+  ];
   // With the bunny: mesh kernel on; off (same dispatches, the kernel skips every particle); and
   // the collider hidden from the solver (no mesh buffer, and the tiled schedule fuses its finish).
   type MeshVariant = 'on' | 'off' | 'absent';
-  const variants = schedules.flatMap((v) => (mesh ? (['on', 'off', 'absent'] as MeshVariant[]).map((m) => ({ ...v, mesh: m })) : [{ ...v, mesh: 'absent' as MeshVariant }]));
+  const variants = schedules.flatMap((v) =>
+    mesh ? (['on', 'off', 'absent'] as MeshVariant[]).map((m) => ({ ...v, mesh: m })) : [{ ...v, mesh: 'absent' as MeshVariant }],
+  );
   let stateBytes = 0;
   if (fold) {
     for (const v of schedules) {
@@ -163,7 +181,9 @@ for (const grid of grids) {
           await device.queue.onSubmittedWorkDone();
         }
         await warm(() => solver.step(world.frameDt, 5));
-        const t = await time((encoder, writes) => solver.encode(encoder, world.frameDt, frames, { timestampWrites: writes, renderData: false }));
+        const t = await time((encoder, writes) =>
+          solver.encode(encoder, world.frameDt, frames, { timestampWrites: writes, renderData: false }),
+        );
         const profile = await profileFrame(solver, world.frameDt);
         // How often the neighbour lists were rebuilt over 50 more frames.
         const before = await solver.selfRebuilds();
@@ -188,15 +208,24 @@ for (const grid of grids) {
           nan: !positions.every(Number.isFinite),
         });
         solver.destroy();
-        console.error(`fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`);
+        console.error(
+          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
+        );
       }
     }
     const best = (on: boolean) => runs.filter((r) => r.self_collision === on && !r.nan).sort((a, b) => a.ms_per_frame - b.ms_per_frame)[0];
-    const pick = (r: ReturnType<typeof best>) => (r ? { schedule: r.schedule, tile: r.tile, ms_per_frame: r.ms_per_frame, dispatches_per_frame: r.dispatches_per_frame } : null);
+    const pick = (r: ReturnType<typeof best>) =>
+      r ? { schedule: r.schedule, tile: r.tile, ms_per_frame: r.ms_per_frame, dispatches_per_frame: r.dispatches_per_frame } : null;
     const view = world.selfCollision;
     results.push({
-      scene, grid, particles: world.particleCount, constraints: world.constraintCount, colors: world.colorCount,
-      substeps: SUBSTEPS, iterations: ITERATIONS, settle_frames: FOLD_SETTLE,
+      scene,
+      grid,
+      particles: world.particleCount,
+      constraints: world.constraintCount,
+      colors: world.colorCount,
+      substeps: SUBSTEPS,
+      iterations: ITERATIONS,
+      settle_frames: FOLD_SETTLE,
       self_collision: { thickness: view.thickness, reach: view.reach, table_size: view.tableSize },
       runs,
       best: { self_collision_on: pick(best(true)), self_collision_off: pick(best(false)) },
@@ -232,16 +261,25 @@ for (const grid of grids) {
       nan: !finite,
     });
     solver.destroy();
-    console.error(`${scene} ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''}${mesh ? ` mesh ${v.mesh}` : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`);
+    console.error(
+      `${scene} ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''}${mesh ? ` mesh ${v.mesh}` : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
+    );
   }
   if (mesh) {
     const m = world.meshColliderGrid()!;
-    const best = (m: MeshVariant) => runs.filter((r) => r.mesh_collision === m && !r.nan).sort((a, b) => a.ms_per_frame - b.ms_per_frame)[0];
+    const best = (m: MeshVariant) =>
+      runs.filter((r) => r.mesh_collision === m && !r.nan).sort((a, b) => a.ms_per_frame - b.ms_per_frame)[0];
     const [on, off, absent] = [best('on'), best('off'), best('absent')];
     const pick = (r: typeof on) => (r ? { schedule: r.schedule, tile: r.tile, ms_per_frame: r.ms_per_frame } : null);
     results.push({
-      scene, grid, particles: world.particleCount, constraints: world.constraintCount, colors: world.colorCount,
-      substeps: SUBSTEPS, iterations: ITERATIONS, mesh: { triangles: m.indices.length / 3, cells: m.cellFlags.length, spheres: m.spheres.length / 4 },
+      scene,
+      grid,
+      particles: world.particleCount,
+      constraints: world.constraintCount,
+      colors: world.colorCount,
+      substeps: SUBSTEPS,
+      iterations: ITERATIONS,
+      mesh: { triangles: m.indices.length / 3, cells: m.cellFlags.length, spheres: m.spheres.length / 4 },
       runs,
       best: { with_mesh: pick(on), mesh_kernel_off: pick(off), without_mesh_collider: pick(absent) },
     });
@@ -253,9 +291,19 @@ for (const grid of grids) {
   const ceiling = SUBSTEPS * copy.ms_per_copy;
   const best = runs.filter((r) => !r.nan).sort((a, b) => a.ms_per_frame - b.ms_per_frame)[0];
   results.push({
-    scene: 'hang', grid, particles: world.particleCount, constraints: world.constraintCount, colors: world.colorCount,
-    substeps: SUBSTEPS, iterations: ITERATIONS, runs, copy, copy_ms_per_frame: ceiling,
-    best: best ? { schedule: best.schedule, tile: best.tile, ms_per_frame: best.ms_per_frame, ratio_to_copy: best.ms_per_frame / ceiling } : null,
+    scene: 'hang',
+    grid,
+    particles: world.particleCount,
+    constraints: world.constraintCount,
+    colors: world.colorCount,
+    substeps: SUBSTEPS,
+    iterations: ITERATIONS,
+    runs,
+    copy,
+    copy_ms_per_frame: ceiling,
+    best: best
+      ? { schedule: best.schedule, tile: best.tile, ms_per_frame: best.ms_per_frame, ratio_to_copy: best.ms_per_frame / ceiling }
+      : null,
   });
   world.destroy();
 }

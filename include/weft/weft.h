@@ -124,20 +124,20 @@ typedef struct weft_world_def {
 /// coordinates): 80 float steps or more at that distance from the world origin, so rest lengths
 /// hold to about 1%. Near the world origin that is 10 µm; 1 km out, 1 cm; 100 km out, 1 m.
 typedef struct weft_cloth_def {
-	int32_t width, height;  ///< particles along axis_u / axis_v (1..4096 each, ≥2 in all)
-	float size_u, size_v;   ///< extent in m, (0, 10000) and the spacing above, default 1 × 1
-	weft_vec3 origin;       ///< position of particle (0,0), each component within ±WEFT_MAX_COORDINATE,
-	                        ///< default (-0.5, 1.5, 0)
-	weft_vec3 axis_u;       ///< unit direction of rows, default (1,0,0)
-	weft_vec3 axis_v;       ///< unit direction of columns, default (0,-1,0) (hangs down); at least 30° from
-	                        ///< axis_u and from −axis_u (|axis_u × axis_v| ≥ 0.5: the cloth has an area)
-	float mass;             ///< total mass in kg, [1e-6, 1e6], and at least 1e-9 kg per particle, default 1
-	float stretch_compliance; ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-8
-	float shear_compliance;   ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-7
-	float bend_compliance;    ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-5
-	float thickness;          ///< m, [0, 1): self-collision keeps particles this far apart; 0 = the grid spacing
-	                          ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
-	weft_pin_mode pin;      ///< default WEFT_PIN_TOP_CORNERS
+	int32_t width, height;      ///< particles along axis_u / axis_v (1..4096 each, ≥2 in all)
+	float size_u, size_v;       ///< extent in m, (0, 10000) and the spacing above, default 1 × 1
+	weft_vec3 origin;           ///< position of particle (0,0), each component within ±WEFT_MAX_COORDINATE,
+	                            ///< default (-0.5, 1.5, 0)
+	weft_vec3 axis_u;           ///< unit direction of rows, default (1,0,0)
+	weft_vec3 axis_v;           ///< unit direction of columns, default (0,-1,0) (hangs down); at least 30° from
+	                            ///< axis_u and from −axis_u (|axis_u × axis_v| ≥ 0.5: the cloth has an area)
+	float mass;                 ///< total mass in kg, [1e-6, 1e6], and at least 1e-9 kg per particle, default 1
+	float stretch_compliance;   ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-8
+	float shear_compliance;     ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-7
+	float bend_compliance;      ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-5
+	float thickness;            ///< m, [0, 1): self-collision keeps particles this far apart; 0 = the grid spacing
+	                            ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
+	weft_pin_mode pin;          ///< default WEFT_PIN_TOP_CORNERS
 	const int32_t* pin_indices; ///< with WEFT_PIN_LIST; copied at creation
 	int32_t pin_count;
 } weft_cloth_def;
@@ -205,8 +205,7 @@ weft_sphere_def weft_default_sphere_def(void);
 
 /// Builds a world with one cloth: particles, constraints, colouring and tethers, all allocated here
 /// (the step never allocates). On failure *out_world is NULL.
-weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_def* cloth_def,
-                              weft_world** out_world);
+weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_def* cloth_def, weft_world** out_world);
 /// Frees everything. NULL is fine.
 void weft_world_destroy(weft_world* world);
 
@@ -235,8 +234,8 @@ weft_result weft_world_add_sphere(weft_world* world, const weft_sphere_def* def,
 /// Turns a sphere's scripted motion on or off (it stays where it is when off).
 weft_result weft_world_set_sphere_moving(weft_world* world, weft_sphere_id id, bool moving);
 /// Current centre of a sphere.
-weft_result weft_world_get_sphere(const weft_world* world, weft_sphere_id id, weft_vec3* out_center,
-                                  float* out_radius, bool* out_moving);
+weft_result weft_world_get_sphere(const weft_world* world, weft_sphere_id id, weft_vec3* out_center, float* out_radius,
+                                  bool* out_moving);
 /// A sphere's definition (its scripted motion included) and how long its motion has run, in s
 /// (the centre is def.center + def.motion_amplitude · sin(2π def.motion_frequency · motion_time)).
 weft_result weft_world_get_sphere_def(const weft_world* world, weft_sphere_id id, weft_sphere_def* out_def,
@@ -321,7 +320,7 @@ typedef struct weft_mesh_collider_view {
 	float cell_size;                ///< m, edge of the cubic cells
 	int32_t grid_dims[3];           ///< cells along x, y, z
 	int32_t vertex_count, triangle_count, sphere_count, cell_count, cell_entry_count;
-	bool closed;                    ///< every edge shared by exactly two triangles (solid)
+	bool closed; ///< every edge shared by exactly two triangles (solid)
 } weft_mesh_collider_view;
 
 /// Fills *out with the mesh collider's arrays (valid until the collider is replaced or the world
@@ -397,8 +396,8 @@ weft_self_collision_view weft_world_self_collision(const weft_world* world);
 /// nearest to the hit point, *out_distance the ray parameter. WEFT_OK with -1 (distance +inf) when
 /// nothing is hit; a world that is not finite (weft_world_is_finite) hits nothing, and the distance
 /// is never NaN.
-weft_result weft_world_raycast(const weft_world* world, weft_vec3 origin, weft_vec3 direction,
-                               int32_t* out_particle, float* out_distance);
+weft_result weft_world_raycast(const weft_world* world, weft_vec3 origin, weft_vec3 direction, int32_t* out_particle,
+                               float* out_distance);
 
 /// Recomputes the render arrays (area-weighted normals, per-vertex strain) from the positions.
 void weft_world_update_render_data(weft_world* world);
@@ -471,9 +470,8 @@ bool weft_simd_active(void);
 /// hint (optional, may be NULL) proposes a colour per constraint; it is kept where it is valid.
 /// *out_color_count = colours used (overflow not counted). scratch needs
 /// weft_coloring_scratch_size(particle_count) bytes.
-weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t particle_count,
-                                   int32_t budget, const uint8_t* hint, uint8_t* colours,
-                                   int32_t* out_color_count, void* scratch);
+weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t particle_count, int32_t budget,
+                                   const uint8_t* hint, uint8_t* colours, int32_t* out_color_count, void* scratch);
 /// Bytes of scratch weft_color_constraints needs.
 size_t weft_coloring_scratch_size(int32_t particle_count);
 
@@ -484,7 +482,7 @@ typedef struct weft_scene_def {
 	weft_cloth_def cloth;
 	weft_sphere_def spheres[WEFT_MAX_SPHERES];
 	int32_t sphere_count;
-	float frame_dt; ///< s, the scene's frame time (1/60)
+	float frame_dt;            ///< s, the scene's frame time (1/60)
 	const char* mesh_collider; ///< built-in mesh collider fitted under the cloth ("bunny") or NULL
 } weft_scene_def;
 

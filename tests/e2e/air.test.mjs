@@ -18,7 +18,8 @@ after(async () => {
   await session?.close();
 });
 
-const controller = (page, name) => page.locator('.lil-gui .lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
+const controller = (page, name) =>
+  page.locator('.lil-gui .lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
 
 for (const solver of ['wasm', 'gpu']) {
   test(`?scene=flag&solver=${solver}: the Air sliders set the core's air; the flag streams from its pole`, async () => {

@@ -50,7 +50,9 @@ for (const solver of ['wasm', 'gpu']) {
       assert.equal(stats.solver, solver, `page says: ${await page.textContent('#messages')}`);
       // The panel's scene menu (lil-gui: a <select> in the controller named "scene").
       const scenes = await page.evaluate(() => {
-        const controller = [...document.querySelectorAll('.lil-gui .lil-controller')].find((c) => c.querySelector('.lil-name')?.textContent === 'scene');
+        const controller = [...document.querySelectorAll('.lil-gui .lil-controller')].find(
+          (c) => c.querySelector('.lil-name')?.textContent === 'scene',
+        );
         return [...(controller?.querySelectorAll('option') ?? [])].map((o) => o.textContent);
       });
       assert.ok(scenes.includes('fold'), `scene list: ${scenes}`);
@@ -60,7 +62,9 @@ for (const solver of ['wasm', 'gpu']) {
       const { positions } = await runFrames(page, FRAMES);
       const c = centroid(positions);
       piles[solver] = c;
-      console.log(`fold 40² ${solver}: centroid ${c.map((v) => v.toFixed(4))}, capture ${await saveCapture(page, `weft-fold-${solver}.png`)}`);
+      console.log(
+        `fold 40² ${solver}: centroid ${c.map((v) => v.toFixed(4))}, capture ${await saveCapture(page, `weft-fold-${solver}.png`)}`,
+      );
       assert.ok(c[1] < 0.2, `the cloth lies on the floor (centroid y ${c[1]} m)`);
       assert.deepEqual(errors, []);
     } finally {

@@ -23,16 +23,24 @@ test('?scene=bunny&solver=gpu: the GPU collides with the bunny and agrees with ?
   const gpu = await openGpuApp(session, '?solver=gpu&scene=bunny&grid=24');
   const wasm = await openApp(session, '?solver=wasm&scene=bunny&grid=24');
   try {
-    const g1 = await runFrames(gpu.page, 1), w1 = await runFrames(wasm.page, 1);
-    assert.equal(g1.stats.solver, 'gpu', `the GPU solver runs the bunny scene (no fallback); page says: ${await gpu.page.textContent('#messages')}`);
+    const g1 = await runFrames(gpu.page, 1),
+      w1 = await runFrames(wasm.page, 1);
+    assert.equal(
+      g1.stats.solver,
+      'gpu',
+      `the GPU solver runs the bunny scene (no fallback); page says: ${await gpu.page.textContent('#messages')}`,
+    );
     assert.equal(w1.stats.solver, 'wasm');
     assert.ok(maxDifference(g1.positions, w1.positions) <= 1e-6, `frame 1: ${maxDifference(g1.positions, w1.positions)} m`);
-    const g60 = await runFrames(gpu.page, 60), w60 = await runFrames(wasm.page, 60);
+    const g60 = await runFrames(gpu.page, 60),
+      w60 = await runFrames(wasm.page, 60);
     const height = (p, i) => p[4 * i + 1];
     const mean = (p) => p.reduce((m, v, i) => (i % 4 === 1 ? m + v : m), 0) / (p.length / 4);
     const centre = 12 * 24 + 12;
     const start = height(g1.positions, centre);
-    console.error(`frame 60: centre ${height(g60.positions, centre)} vs ${height(w60.positions, centre)}; mean ${mean(g60.positions)} vs ${mean(w60.positions)}; max diff ${maxDifference(g60.positions, w60.positions)}`);
+    console.error(
+      `frame 60: centre ${height(g60.positions, centre)} vs ${height(w60.positions, centre)}; mean ${mean(g60.positions)} vs ${mean(w60.positions)}; max diff ${maxDifference(g60.positions, w60.positions)}`,
+    );
     // The centre vertex rests on the bunny: with no mesh collision it would be on the ground.
     assert.ok(start - height(w60.positions, centre) > 0.1, `the cloth fell onto the bunny (${start} → ${height(w60.positions, centre)} m)`);
     assert.ok(height(w60.positions, centre) > 0.2, 'the wasm cloth rests on the bunny, well above the ground');
@@ -63,7 +71,8 @@ test('a user OBJ as the collider keeps ?solver=gpu, and the cloth rests on it as
         const p = await window.weft.positions();
         return { result, stats: window.weft.stats(), y: p[4 * (8 * 16 + 8) + 1] };
       }, BOX);
-    const g = await centreAfter(gpu.page), w = await centreAfter(wasm.page);
+    const g = await centreAfter(gpu.page),
+      w = await centreAfter(wasm.page);
     assert.ok(!g.result.error, `the box was taken: ${g.result.error}`);
     assert.equal(g.stats.solver, 'gpu', 'the GPU solver runs with the user collider');
     assert.ok(w.y > 0.8, `the wasm cloth rests on the box top (${w.y} m)`);

@@ -19,14 +19,16 @@ test('?solver=gpu: step(n) + positions() agree with ?solver=wasm (hang 24)', asy
   const gpu = await openGpuApp(session, '?solver=gpu&scene=hang&grid=24');
   const wasm = await openApp(session, '?solver=wasm&scene=hang&grid=24');
   try {
-    const g1 = await runFrames(gpu.page, 1), w1 = await runFrames(wasm.page, 1);
+    const g1 = await runFrames(gpu.page, 1),
+      w1 = await runFrames(wasm.page, 1);
     assert.equal(g1.stats.solver, 'gpu', `the GPU solver runs (no fallback); page says: ${await gpu.page.textContent('#messages')}`);
     assert.equal(g1.stats.renderer, 'webgpu');
     assert.equal(w1.stats.solver, 'wasm');
     assert.equal(g1.stats.frame, 1);
     assert.equal(g1.positions.length, 24 * 24 * 4);
     assert.ok(maxDifference(g1.positions, w1.positions) <= 1e-6, `frame 1: ${maxDifference(g1.positions, w1.positions)} m`);
-    const g30 = await runFrames(gpu.page, 30), w30 = await runFrames(wasm.page, 30);
+    const g30 = await runFrames(gpu.page, 30),
+      w30 = await runFrames(wasm.page, 30);
     const start = await wasm.page.evaluate(async () => {
       await window.weft.reset();
       return Array.from(await window.weft.positions());

@@ -23,17 +23,20 @@ const MALFORMED = [
 
 /** Dispatches dragenter → dragover → drop on the canvas with a File made in the page. */
 function dropFile(page, name, text) {
-  return page.evaluate(([fileName, content]) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([content], fileName, { type: 'model/obj' }));
-    const target = document.getElementById('view');
-    const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
-    fire('dragenter');
-    const overlayShown = !document.getElementById('drop').hidden;
-    const accepted = !fire('dragover'); // a cancelled dragover is what lets the browser drop
-    fire('drop');
-    return { overlayShown, accepted, overlayAfter: !document.getElementById('drop').hidden };
-  }, [name, text]);
+  return page.evaluate(
+    ([fileName, content]) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([content], fileName, { type: 'model/obj' }));
+      const target = document.getElementById('view');
+      const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+      fire('dragenter');
+      const overlayShown = !document.getElementById('drop').hidden;
+      const accepted = !fire('dragover'); // a cancelled dragover is what lets the browser drop
+      fire('drop');
+      return { overlayShown, accepted, overlayAfter: !document.getElementById('drop').hidden };
+    },
+    [name, text],
+  );
 }
 
 /** The y of the particle in the middle of the grid. */
@@ -91,8 +94,7 @@ describe('WebGPU', () => {
     const { page, errors } = await openApp(session, '?scene=sphere&grid=32');
     try {
       await page.evaluate(() => window.weft.pause());
-      const inward =
-        'v -1 0 -1\nv 1 0 -1\nv 1 0 1\nv -1 0 1\nv 0 1.5 0\n' + 'f 1 2 5\nf 2 3 5\nf 3 4 5\nf 4 1 5\nf 1 3 2\nf 1 4 3\n';
+      const inward = 'v -1 0 -1\nv 1 0 -1\nv 1 0 1\nv -1 0 1\nv 0 1.5 0\n' + 'f 1 2 5\nf 2 3 5\nf 3 4 5\nf 4 1 5\nf 1 3 2\nf 1 4 3\n';
       const result = await page.evaluate((text) => window.weft.loadObj(text), inward);
       assert.ok(result.ok, `loadObj: ${JSON.stringify(result)}`);
       await waitFor(page, () => window.weft.stats().mesh?.source === 'obj');

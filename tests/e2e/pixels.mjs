@@ -26,11 +26,16 @@ export async function imageStats(page, dataUrl) {
     const image = await window.__weftDecodePng(url);
     const { data } = image;
     const colours = new Set();
-    let sum = 0, sumSq = 0, saturated = 0, reddish = 0;
+    let sum = 0,
+      sumSq = 0,
+      saturated = 0,
+      reddish = 0;
     const n = data.length / 4;
     for (let i = 0; i < data.length; i += 4) {
-      const r = data[i], g = data[i + 1], b = data[i + 2];
-      colours.add((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3));
+      const r = data[i],
+        g = data[i + 1],
+        b = data[i + 2];
+      colours.add(((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3));
       const luma = 0.3 * r + 0.59 * g + 0.11 * b;
       sum += luma;
       sumSq += luma * luma;
@@ -38,22 +43,33 @@ export async function imageStats(page, dataUrl) {
       if (r > g + 40 && r > b + 20) reddish++;
     }
     const mean = sum / n;
-    return { width: image.width, height: image.height, distinctColours: colours.size, mean, stddev: Math.sqrt(sumSq / n - mean * mean), saturatedFraction: saturated / n, reddishFraction: reddish / n };
+    return {
+      width: image.width,
+      height: image.height,
+      distinctColours: colours.size,
+      mean,
+      stddev: Math.sqrt(sumSq / n - mean * mean),
+      saturatedFraction: saturated / n,
+      reddishFraction: reddish / n,
+    };
   }, dataUrl);
 }
 
 /** Fraction of pixels whose colour differs by more than `threshold` (max channel) between two PNGs. */
 export async function imageDifference(page, a, b, threshold = 24) {
   await installDecoder(page);
-  return page.evaluate(async ([urlA, urlB, limit]) => {
-    const [x, y] = (await Promise.all([window.__weftDecodePng(urlA), window.__weftDecodePng(urlB)])).map((i) => i.data);
-    if (x.length !== y.length) return 1;
-    let differing = 0;
-    for (let i = 0; i < x.length; i += 4) {
-      if (Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2])) > limit) differing++;
-    }
-    return differing / (x.length / 4);
-  }, [a, b, threshold]);
+  return page.evaluate(
+    async ([urlA, urlB, limit]) => {
+      const [x, y] = (await Promise.all([window.__weftDecodePng(urlA), window.__weftDecodePng(urlB)])).map((i) => i.data);
+      if (x.length !== y.length) return 1;
+      let differing = 0;
+      for (let i = 0; i < x.length; i += 4) {
+        if (Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2])) > limit) differing++;
+      }
+      return differing / (x.length / 4);
+    },
+    [a, b, threshold],
+  );
 }
 
 /** Centre (CSS pixels) of the cloth in a normals-mode capture: the strongly coloured pixels. */
@@ -73,10 +89,11 @@ export async function clothCentre(page, dataUrl) {
     const cx = points.reduce((s, p) => s + p[0], 0) / points.length;
     const cy = points.reduce((s, p) => s + p[1], 0) / points.length;
     // The cloth pixel nearest the centroid (the centroid itself may fall in a fold's gap).
-    let best = points[0], bestD = Infinity;
+    let best = points[0],
+      bestD = Infinity;
     for (const p of points) {
       const d = (p[0] - cx) ** 2 + (p[1] - cy) ** 2;
-      if (d < bestD) (bestD = d), (best = p);
+      if (d < bestD) ((bestD = d), (best = p));
     }
     const scale = image.width / window.innerWidth;
     return { x: best[0] / scale, y: best[1] / scale, count: points.length };
@@ -91,17 +108,20 @@ export async function clothCentre(page, dataUrl) {
  */
 export async function colourfulDifference(page, a, b, { threshold = 24, notGreen = false } = {}) {
   await installDecoder(page);
-  return page.evaluate(async ([urlA, urlB, limit, skipGreen]) => {
-    const [x, y] = (await Promise.all([window.__weftDecodePng(urlA), window.__weftDecodePng(urlB)])).map((i) => i.data);
-    if (x.length !== y.length) return 1;
-    let count = 0;
-    for (let i = 0; i < x.length; i += 4) {
-      const differs = Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2])) > limit;
-      const green = x[i + 1] >= x[i] && x[i + 1] >= x[i + 2];
-      if (differs && Math.max(x[i], x[i + 1], x[i + 2]) - Math.min(x[i], x[i + 1], x[i + 2]) > 60 && !(skipGreen && green)) count++;
-    }
-    return count / (x.length / 4);
-  }, [a, b, threshold, notGreen]);
+  return page.evaluate(
+    async ([urlA, urlB, limit, skipGreen]) => {
+      const [x, y] = (await Promise.all([window.__weftDecodePng(urlA), window.__weftDecodePng(urlB)])).map((i) => i.data);
+      if (x.length !== y.length) return 1;
+      let count = 0;
+      for (let i = 0; i < x.length; i += 4) {
+        const differs = Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2])) > limit;
+        const green = x[i + 1] >= x[i] && x[i + 1] >= x[i + 2];
+        if (differs && Math.max(x[i], x[i + 1], x[i + 2]) - Math.min(x[i], x[i + 1], x[i + 2]) > 60 && !(skipGreen && green)) count++;
+      }
+      return count / (x.length / 4);
+    },
+    [a, b, threshold, notGreen],
+  );
 }
 
 /** Mean colour of the strongly coloured pixels (the gold cloth; ground and sky are grey) and their share. */
@@ -110,10 +130,13 @@ export async function colourfulMean(page, dataUrl) {
   return page.evaluate(async (url) => {
     const image = await window.__weftDecodePng(url);
     const { data } = image;
-    let r = 0, g = 0, b = 0, count = 0;
+    let r = 0,
+      g = 0,
+      b = 0,
+      count = 0;
     for (let i = 0; i < data.length; i += 4) {
       if (Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) <= 40) continue;
-      r += data[i], g += data[i + 1], b += data[i + 2], count++;
+      ((r += data[i]), (g += data[i + 1]), (b += data[i + 2]), count++);
     }
     return { r: r / count, g: g / count, b: b / count, fraction: count / (data.length / 4) };
   }, dataUrl);

@@ -8,7 +8,11 @@ import { root } from './harness.mjs';
 
 test('scripts/serve.sh serves the built app on 127.0.0.1 and prints the URL', async () => {
   // Port 0: a free port, so the test never collides with a running `make run`.
-  const child = spawn('bash', ['scripts/serve.sh'], { cwd: root, env: { ...process.env, WEFT_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('bash', ['scripts/serve.sh'], {
+    cwd: root,
+    env: { ...process.env, WEFT_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     let output = '';
     const url = await new Promise((resolve, reject) => {

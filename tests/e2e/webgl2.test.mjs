@@ -16,7 +16,8 @@ after(async () => {
 
 // The overlays (HUD, panel, messages) are hidden for the shot: only the canvas's own pixels count.
 const OVERLAYS = '#hud, #messages, #help, .lil-gui { visibility: hidden !important; }';
-const screenshot = async (page) => `data:image/png;base64,${(await page.locator('#view').screenshot({ style: OVERLAYS })).toString('base64')}`;
+const screenshot = async (page) =>
+  `data:image/png;base64,${(await page.locator('#view').screenshot({ style: OVERLAYS })).toString('base64')}`;
 
 test('without WebGPU the app falls back to WebGL2, says so, and draws the scene on the canvas', async () => {
   const { page, errors } = await openApp(session, '?scene=sphere&grid=32');
@@ -28,7 +29,7 @@ test('without WebGPU the app falls back to WebGL2, says so, and draws the scene 
     await page.evaluate(() => window.weft.step(60));
     // The next displayed frame shows the paused state; poll until the canvas holds the red cloth.
     let shot, pixels;
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
       shot = await screenshot(page);
       pixels = await imageStats(page, shot);
       if (pixels.reddishFraction > 0.02) break;
@@ -97,14 +98,17 @@ test('a lost WebGL2 context is recovered on a fresh canvas and the cloth keeps i
     assert.equal(await page.evaluate(() => window.weft.stats().renderer), 'webgl2');
     // It draws again, on the new canvas.
     let pixels;
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
       pixels = await imageStats(page, await screenshot(page));
       if (pixels.reddishFraction > 0.02) break;
     }
     assert.ok(pixels.reddishFraction > 0.02, `cloth drawn after recovery: ${JSON.stringify(pixels)}`);
     await page.evaluate(() => window.weft.resume());
     await waitFor(page, (f) => window.weft.stats().frame > f + 5, frame);
-    assert.deepEqual(errors.filter((e) => !/context (was )?lost/i.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/context (was )?lost/i.test(e)),
+      [],
+    );
   } finally {
     await page.close();
   }

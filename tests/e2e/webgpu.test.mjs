@@ -17,17 +17,33 @@ const positions = (page) => page.evaluate(async () => Array.from(await window.we
 const maxDifference = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
 /** Lets the page run n animation frames (the render loop keeps going while paused). */
 const animationFrames = (page, n) =>
-  page.evaluate((count) => new Promise((done) => {
-    let left = count;
-    const tick = () => (--left <= 0 ? done() : requestAnimationFrame(tick));
-    requestAnimationFrame(tick);
-  }), n);
+  page.evaluate(
+    (count) =>
+      new Promise((done) => {
+        let left = count;
+        const tick = () => (--left <= 0 ? done() : requestAnimationFrame(tick));
+        requestAnimationFrame(tick);
+      }),
+    n,
+  );
 
 test('loads on WebGPU with no console errors, frames advance, stats follow the contract', async () => {
   const { page, errors } = await openApp(session, '?scene=sphere&grid=32');
   try {
     const stats = await page.evaluate(() => window.weft.stats());
-    for (const key of ['frame', 'fps', 'simMs', 'particles', 'constraints', 'colors', 'solver', 'renderer', 'paused', 'sphereMoving', 'mode']) {
+    for (const key of [
+      'frame',
+      'fps',
+      'simMs',
+      'particles',
+      'constraints',
+      'colors',
+      'solver',
+      'renderer',
+      'paused',
+      'sphereMoving',
+      'mode',
+    ]) {
       assert.ok(key in stats, `stats().${key}`);
     }
     assert.equal(stats.renderer, 'webgpu');
@@ -160,9 +176,10 @@ test('a mouse drag that starts on the cloth pulls the grabbed region towards the
     await page.evaluate(() => window.weft.step(30));
     const held = await positions(page);
     await page.mouse.up();
-    let best = -1, rise = 0;
+    let best = -1,
+      rise = 0;
     for (let i = 0; i < before.length; i += 4) {
-      if (held[i + 1] - before[i + 1] > rise) (rise = held[i + 1] - before[i + 1]), (best = i / 4);
+      if (held[i + 1] - before[i + 1] > rise) ((rise = held[i + 1] - before[i + 1]), (best = i / 4));
     }
     assert.ok(rise > 0.25, `the grabbed region rose by ${rise.toFixed(3)} m (particle ${best})`);
     // A drag elsewhere orbits instead of grabbing: the cloth stays where physics puts it.
@@ -186,7 +203,8 @@ test('bad URL parameters give messages and defaults, never a crash', async () =>
     assert.equal(stats.solver, 'wasm');
     assert.equal(stats.particles, 64 * 64);
     const text = await page.textContent('#messages');
-    for (const word of ['scene "nope"', 'grid "abc"', 'mode "shiny"', 'solver "quantum"', 'renderer "glide"']) assert.ok(text.includes(word), `message about ${word} in: ${text}`);
+    for (const word of ['scene "nope"', 'grid "abc"', 'mode "shiny"', 'solver "quantum"', 'renderer "glide"'])
+      assert.ok(text.includes(word), `message about ${word} in: ${text}`);
   } finally {
     await page.close();
   }
@@ -233,7 +251,10 @@ test('camera: drag orbits, Shift+drag pans, the wheel and a two-finger pinch zoo
     // Two touch pointers moving apart: pinch zoom (synthetic pointer events, as a touch screen sends).
     await page.evaluate(() => {
       const canvas = document.getElementById('view');
-      const send = (type, id, x, y) => canvas.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch', clientX: x, clientY: y, bubbles: true, isPrimary: id === 11 }));
+      const send = (type, id, x, y) =>
+        canvas.dispatchEvent(
+          new PointerEvent(type, { pointerId: id, pointerType: 'touch', clientX: x, clientY: y, bubbles: true, isPrimary: id === 11 }),
+        );
       send('pointerdown', 11, 380, 300);
       send('pointerdown', 12, 420, 300);
       for (let i = 1; i <= 5; i++) {
@@ -268,7 +289,8 @@ test('the bunny scene draws its mesh collider', async (t) => {
       const { data } = context.getImageData(0, 0, image.width, image.height);
       let count = 0;
       for (let i = 0; i < data.length; i += 4) {
-        const hi = Math.max(data[i], data[i + 1], data[i + 2]), lo = Math.min(data[i], data[i + 1], data[i + 2]);
+        const hi = Math.max(data[i], data[i + 1], data[i + 2]),
+          lo = Math.min(data[i], data[i + 1], data[i + 2]);
         if (lo > 150 && hi - lo < 30) count++;
       }
       return count / (data.length / 4);
@@ -294,7 +316,7 @@ test('the drawing buffer follows the window size and devicePixelRatio', async ()
     await waitFor(page, () => window.innerWidth === 500);
     // The resize observer runs before the next frame: poll the captured size.
     let current;
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
       current = await size();
       if (current[0] === 1000) break;
     }

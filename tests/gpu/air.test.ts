@@ -21,7 +21,7 @@ function gpuOf(cpu: WeftWorld, schedule: ScheduleKind): GpuSolver {
   return new GpuSolver(device, cpu, physicsSettingsOf(cpu), sphereDefsOf(cpu), { schedule, config: kernelConfig(device, 8) });
 }
 
-test('the triangles\' air forces are C\'s: flag 24 mid-flight, gusts on', async () => {
+test("the triangles' air forces are C's: flag 24 mid-flight, gusts on", async () => {
   const cpu = new WeftWorld(core, 'flag', 24);
   assert.ok(cpu.air.active && cpu.air.gustStrength > 0, 'the flag scene has gusting air');
   cpu.stepFrames(40); // a crumpled, moving cloth
@@ -32,7 +32,9 @@ test('the triangles\' air forces are C\'s: flag 24 mid-flight, gusts on', async 
   gpu.destroy();
   cpu.destroy();
   assert.equal(got.length, expected.length);
-  let worst = 0, scale = 0, differing = 0;
+  let worst = 0,
+    scale = 0,
+    differing = 0;
   for (let i = 0; i < got.length; ++i) {
     scale = Math.max(scale, Math.abs(expected[i]));
     const d = Math.abs(got[i] - expected[i]);
@@ -51,9 +53,13 @@ async function flight(schedule: ScheduleKind, grid: number): Promise<{ mean: num
   const gpu = gpuOf(cpu, schedule);
   assert.equal(gpu.schedule, schedule, gpu.tiledUnavailable);
   const rest = cpu.positions().slice();
-  const w = cpu.width, h = cpu.height;
+  const w = cpu.width,
+    h = cpu.height;
   const pole = { x: rest[0], z: rest[2] };
-  let sum = 0, samples = 0, low = Infinity, high = -Infinity;
+  let sum = 0,
+    samples = 0,
+    low = Infinity,
+    high = -Infinity;
   gpu.step(cpu.frameDt, 300);
   for (let f = 300; f < 600; ++f) {
     gpu.step(cpu.frameDt, 1);
@@ -65,8 +71,8 @@ async function flight(schedule: ScheduleKind, grid: number): Promise<{ mean: num
     }
     d /= h;
     assert.ok(Number.isFinite(d), `not finite at frame ${f}`);
-    sum += d, samples++;
-    low = Math.min(low, d), high = Math.max(high, d);
+    ((sum += d), samples++);
+    ((low = Math.min(low, d)), (high = Math.max(high, d)));
   }
   gpu.destroy();
   cpu.destroy();

@@ -36,9 +36,17 @@ async function freeFall(substeps: number, schedule: ScheduleKind, frames: number
 // The plain schedule at 1000 substeps is 14 000 dispatches a frame (minutes on llvmpipe for 0.5 s):
 // it falls for 0.1 s, the tiled one for 0.5 s as the C test.
 test('free fall is ½ g t² within 1% at 1 and 1000 substeps (plain and tiled)', async () => {
-  for (const [schedule, substeps, frames] of [['plain', 1, 30], ['plain', 1000, 6], ['tiled', 1, 30], ['tiled', 1000, 30]] as const) {
+  for (const [schedule, substeps, frames] of [
+    ['plain', 1, 30],
+    ['plain', 1000, 6],
+    ['tiled', 1, 30],
+    ['tiled', 1000, 30],
+  ] as const) {
     const { fallen, exact } = await freeFall(substeps, schedule, frames);
-    assert.ok(Math.abs(fallen - exact) <= 0.01 * exact, `${schedule}, ${substeps} substeps, ${frames} frames: fell ${fallen} m, ½gt² = ${exact} m`);
+    assert.ok(
+      Math.abs(fallen - exact) <= 0.01 * exact,
+      `${schedule}, ${substeps} substeps, ${frames} frames: fell ${fallen} m, ½gt² = ${exact} m`,
+    );
   }
 });
 
@@ -59,7 +67,8 @@ test('grab pulls the cloth: hang 64², settled, bottom middle pulled 0.5 m forwa
   const x = world.positions().slice();
   const start = { x: x[4 * particle], y: x[4 * particle + 1], z: x[4 * particle + 2] };
   const middle = 4 * (32 * 64 + 32) + 2;
-  let worst = 0, worstCpu = 0;
+  let worst = 0,
+    worstCpu = 0;
   for (let f = 1; f <= 90; ++f) {
     const s = f < 30 ? Math.fround(f / 30) : 1;
     const target = { x: start.x, y: start.y, z: Math.fround(start.z + Math.fround(0.5 * s)) };
@@ -82,7 +91,8 @@ test('grab pulls the cloth: hang 64², settled, bottom middle pulled 0.5 m forwa
   }
   const [g, off] = [await gpu.read(), await fresh.read()];
   const c = world.positions();
-  let diff = 0, offDiff = 0;
+  let diff = 0,
+    offDiff = 0;
   for (let i = 0; i < c.length; ++i) {
     diff = Math.max(diff, Math.abs(g[i] - c[i]));
     offDiff = Math.max(offDiff, Math.abs(off[i] - c[i]));

@@ -28,9 +28,11 @@ export function closestNonNeighbours(x: Points, rest: Points, n: number, restLim
   let best2 = reach * reach;
   let found = false;
   gridPairs(x, n, 4, reach, (i, j) => {
-    let r2 = 0, d2 = 0;
+    let r2 = 0,
+      d2 = 0;
     for (let a = 0; a < 3; ++a) {
-      const r = rest[4 * i + a] - rest[4 * j + a], d = x[4 * i + a] - x[4 * j + a];
+      const r = rest[4 * i + a] - rest[4 * j + a],
+        d = x[4 * i + a] - x[4 * j + a];
       r2 += r * r;
       d2 += d * d;
     }
@@ -45,17 +47,26 @@ export function closestNonNeighbours(x: Points, rest: Points, n: number, restLim
 type V = [number, number, number];
 // Exact-in-double orientation of d against the plane (a, b, c).
 function orient3(a: V, b: V, c: V, d: V): number {
-  const ax = a[0] - d[0], ay = a[1] - d[1], az = a[2] - d[2];
-  const bx = b[0] - d[0], by = b[1] - d[1], bz = b[2] - d[2];
-  const cx = c[0] - d[0], cy = c[1] - d[1], cz = c[2] - d[2];
+  const ax = a[0] - d[0],
+    ay = a[1] - d[1],
+    az = a[2] - d[2];
+  const bx = b[0] - d[0],
+    by = b[1] - d[1],
+    bz = b[2] - d[2];
+  const cx = c[0] - d[0],
+    cy = c[1] - d[1],
+    cz = c[2] - d[2];
   return ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx);
 }
 
 // Segment pq crosses triangle abc (strictly opposite sides, strictly inside).
 function segmentCrossesTriangle(p: V, q: V, a: V, b: V, c: V): boolean {
-  const sp = orient3(a, b, c, p), sq = orient3(a, b, c, q);
+  const sp = orient3(a, b, c, p),
+    sq = orient3(a, b, c, q);
   if (!((sp > 0 && sq < 0) || (sp < 0 && sq > 0))) return false;
-  const s1 = orient3(p, q, a, b), s2 = orient3(p, q, b, c), s3 = orient3(p, q, c, a);
+  const s1 = orient3(p, q, a, b),
+    s2 = orient3(p, q, b, c),
+    s3 = orient3(p, q, c, a);
   return (s1 > 0 && s2 > 0 && s3 > 0) || (s1 < 0 && s2 < 0 && s3 < 0);
 }
 
@@ -65,16 +76,25 @@ export function intersectingTrianglePairs(x: Points, indices: ArrayLike<number>,
   const vertex = (i: number): V => [x[4 * i], x[4 * i + 1], x[4 * i + 2]];
   const centroids = new Float64Array(4 * triangles);
   for (let t = 0; t < triangles; ++t)
-    for (let a = 0; a < 3; ++a) centroids[4 * t + a] = (x[4 * indices[3 * t] + a] + x[4 * indices[3 * t + 1] + a] + x[4 * indices[3 * t + 2] + a]) / 3;
+    for (let a = 0; a < 3; ++a)
+      centroids[4 * t + a] = (x[4 * indices[3 * t] + a] + x[4 * indices[3 * t + 1] + a] + x[4 * indices[3 * t + 2] + a]) / 3;
   let pairs = 0;
   gridPairs(centroids, triangles, 4, cell, (s, t) => {
     if (t < s) return;
     const u = [indices[3 * s], indices[3 * s + 1], indices[3 * s + 2]];
     const v = [indices[3 * t], indices[3 * t + 1], indices[3 * t + 2]];
     if (u.some((i) => v.includes(i))) return; // adjacent
-    const [a, b, c] = u.map(vertex), [d, e, f] = v.map(vertex);
-    if (segmentCrossesTriangle(a, b, d, e, f) || segmentCrossesTriangle(b, c, d, e, f) || segmentCrossesTriangle(c, a, d, e, f) ||
-        segmentCrossesTriangle(d, e, a, b, c) || segmentCrossesTriangle(e, f, a, b, c) || segmentCrossesTriangle(f, d, a, b, c)) pairs++;
+    const [a, b, c] = u.map(vertex),
+      [d, e, f] = v.map(vertex);
+    if (
+      segmentCrossesTriangle(a, b, d, e, f) ||
+      segmentCrossesTriangle(b, c, d, e, f) ||
+      segmentCrossesTriangle(c, a, d, e, f) ||
+      segmentCrossesTriangle(d, e, a, b, c) ||
+      segmentCrossesTriangle(e, f, a, b, c) ||
+      segmentCrossesTriangle(f, d, a, b, c)
+    )
+      pairs++;
   });
   return pairs;
 }

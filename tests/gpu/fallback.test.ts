@@ -28,7 +28,8 @@ test('a lost device hands the cloth to wasm where the GPU left it', async () => 
   assert.equal(messages.length, 1);
   assert.match(messages[0], /device was lost.*wasm solver continues/);
   const handed = await solver.positions();
-  let moved = 0, off = 0;
+  let moved = 0,
+    off = 0;
   for (let i = 0; i < handed.length; ++i) {
     moved = Math.max(moved, Math.abs(handed[i] - rest[i]));
     off = Math.max(off, Math.abs(handed[i] - onGpu[i]));

@@ -7,7 +7,21 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { MeshColliderGrid } from '../../web/src/core/world';
 import { BEND, SHEAR, STRETCH } from '../../web/src/core/world';
-import { AIR, CONSTRAINT_LAYOUT, GRAB_TETHER_SLACK, LINK_LAYOUT, MAX_SPHERES, MESH_CELL, MESH_REGION, MESH_SECTIONS, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, wgslMeshPrelude, wgslPrelude } from '../../web/src/gpu/layout';
+import {
+  AIR,
+  CONSTRAINT_LAYOUT,
+  GRAB_TETHER_SLACK,
+  LINK_LAYOUT,
+  MAX_SPHERES,
+  MESH_CELL,
+  MESH_REGION,
+  MESH_SECTIONS,
+  SELF_COLLISION,
+  STEP,
+  TETHERS_PER_PARTICLE,
+  wgslMeshPrelude,
+  wgslPrelude,
+} from '../../web/src/gpu/layout';
 import { readFileSync } from 'node:fs';
 import { WeftCore } from '../../web/src/core/wasm';
 import { WeftWorld } from '../../web/src/core/world';
@@ -32,12 +46,12 @@ test('constants shared with C', () => {
   assert.deepEqual(probe.constraint_types, { STRETCH, SHEAR, BEND });
 });
 
-test('the grab tethers\' slack is grab.c\'s (the GPU solver computes the grab limits with it)', () => {
+test("the grab tethers' slack is grab.c's (the GPU solver computes the grab limits with it)", () => {
   const define = /#define\s+GRAB_TETHER_SLACK\s+([0-9.e+-]+)f?\b/.exec(readFileSync('src/grab.c', 'utf8'));
   assert.equal(Number(define?.[1]), GRAB_TETHER_SLACK);
 });
 
-test('the mesh collider\'s cell classes and triangle regions (mesh_collide.wgsl) are the C ones', () => {
+test("the mesh collider's cell classes and triangle regions (mesh_collide.wgsl) are the C ones", () => {
   assert.deepEqual(probe.mesh_cell, MESH_CELL);
   assert.deepEqual(probe.mesh_region, MESH_REGION);
   // The kernel spells none of them by hand: they come from wgslMeshPrelude().
@@ -47,11 +61,12 @@ test('the mesh collider\'s cell classes and triangle regions (mesh_collide.wgsl)
   }
 });
 
-test('self-collision: the hash primes, the partner cap, the rest tolerance, the minimum distance and the skin are C\'s', () => {
+test("self-collision: the hash primes, the partner cap, the rest tolerance, the minimum distance and the skin are C's", () => {
   assert.deepEqual(probe.self_hash_primes, SELF_COLLISION.primes);
   // Private to src/self_collision.c: read from its source (the GPU kernels take them from layout.ts).
   const source = readFileSync('src/self_collision.c', 'utf8');
-  const define = (name: string) => Number(/#define\s+(\S+)\s+([0-9.e+-]+)f?\b/.exec(source.match(new RegExp(`#define\\s+${name}\\s+\\S+`))?.[0] ?? '')?.[2]);
+  const define = (name: string) =>
+    Number(/#define\s+(\S+)\s+([0-9.e+-]+)f?\b/.exec(source.match(new RegExp(`#define\\s+${name}\\s+\\S+`))?.[0] ?? '')?.[2]);
   assert.equal(define('MAX_NEIGHBOURS'), SELF_COLLISION.maxPartners);
   assert.equal(define('REST_TOLERANCE'), SELF_COLLISION.restTolerance);
   assert.equal(define('MIN_DISTANCE'), SELF_COLLISION.minDistance);
@@ -61,7 +76,7 @@ test('self-collision: the hash primes, the partner cap, the rest tolerance, the 
   assert.doesNotMatch(selfCollisionWgsl, /\b16u\b|1\.01/);
 });
 
-test('aerodynamics: the minimum air speed and the force record of a triangle are C\'s', () => {
+test("aerodynamics: the minimum air speed and the force record of a triangle are C's", () => {
   // Private to src/aerodynamics.c: read from its source (the kernels take them from layout.ts).
   const source = readFileSync('src/aerodynamics.c', 'utf8');
   assert.equal(Number(/#define\s+MIN_AIR_SPEED\s+([0-9.e+-]+)f?/.exec(source)?.[1]), AIR.minSpeed);
@@ -77,7 +92,11 @@ test('the self-collision view through the wasm boundary is the native one (table
     const view = world.selfCollision;
     world.destroy();
     const { grid, ...expected } = native;
-    assert.deepEqual(view, Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, typeof v === 'number' ? f32(v) : v])), `fold ${grid}`);
+    assert.deepEqual(
+      view,
+      Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, typeof v === 'number' ? f32(v) : v])),
+      `fold ${grid}`,
+    );
     assert.ok(view.tableSize >= 2 * grid * grid && (view.tableSize & (view.tableSize - 1)) === 0, 'a power of two ≥ 2 × particles');
   }
 });
@@ -85,9 +104,18 @@ test('the self-collision view through the wasm boundary is the native one (table
 test('CORE_DEFAULTS mirror weft_default_world_def()', () => {
   // Compare as float32, the type of every C field.
   const flat = (o: unknown): unknown =>
-    typeof o === 'number' ? f32(o) : Array.isArray(o) ? o.map(flat)
-    : o && typeof o === 'object' ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, flat(k === 'gravity' || k === 'wind' || k === 'pinVelocity' ? (Array.isArray(v) ? v : [v.x, v.y, v.z]) : v)]))
-    : o;
+    typeof o === 'number'
+      ? f32(o)
+      : Array.isArray(o)
+        ? o.map(flat)
+        : o && typeof o === 'object'
+          ? Object.fromEntries(
+              Object.entries(o).map(([k, v]) => [
+                k,
+                flat(k === 'gravity' || k === 'wind' || k === 'pinVelocity' ? (Array.isArray(v) ? v : [v.x, v.y, v.z]) : v),
+              ]),
+            )
+          : o;
   assert.deepEqual(flat(probe.defaults), flat(CORE_DEFAULTS));
 });
 
@@ -107,7 +135,10 @@ test('the generated WGSL structs have the sizes TypeScript writes', async () => 
 }`;
   const module = device.createShaderModule({ code });
   const info = await module.getCompilationInfo();
-  assert.deepEqual(info.messages.filter((m) => m.type === 'error').map((m) => m.message), []);
+  assert.deepEqual(
+    info.messages.filter((m) => m.type === 'error').map((m) => m.message),
+    [],
+  );
   // arrayLength = buffer bytes / stride: a buffer of exactly k strides reports k.
   const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
   const out = device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
@@ -118,7 +149,13 @@ test('the generated WGSL structs have the sizes TypeScript writes', async () => 
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [out, steps, constraints, links].map((buffer, binding) => ({ binding, resource: { buffer } })) }));
+  pass.setBindGroup(
+    0,
+    device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [out, steps, constraints, links].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    }),
+  );
   pass.dispatchWorkgroups(1);
   pass.end();
   encoder.copyBufferToBuffer(out, 0, read, 0, 16);
@@ -153,7 +190,16 @@ test('the packed mesh collider: each section where Step.mesh_sections says, tria
   const packed = packMeshCollider(collider);
   const record = new ArrayBuffer(STEP.size);
   writeMeshRecord(record, packed, 0.005, true);
-  const outputs = [...MESH_SECTIONS.map((s) => `f32(mesh_section_${s.name}())`), 'mesh_corner(0u, 0u).z', 'mesh_corner(0u, 1u).x', 'mesh_corner(0u, 2u).x', 'mesh_face(0u).w', 'triangle_item(0u, TRIANGLE_BOUND).w', 'pseudo_normal(0u, REGION_VERTEX_A).x', 'f32(cell_flag_at(0u))'];
+  const outputs = [
+    ...MESH_SECTIONS.map((s) => `f32(mesh_section_${s.name}())`),
+    'mesh_corner(0u, 0u).z',
+    'mesh_corner(0u, 1u).x',
+    'mesh_corner(0u, 2u).x',
+    'mesh_face(0u).w',
+    'triangle_item(0u, TRIANGLE_BOUND).w',
+    'pseudo_normal(0u, REGION_VERTEX_A).x',
+    'f32(cell_flag_at(0u))',
+  ];
   const code = `${wgslPrelude({ workgroupSize: 64, tileWorkgroupSize: 64, tileCapacity: 64 })}
 ${wgslMeshPrelude()}
 @group(0) @binding(0) var<uniform> step: Step;
@@ -165,7 +211,10 @@ ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
 }`;
   const module = device.createShaderModule({ code });
   const info = await module.getCompilationInfo();
-  assert.deepEqual(info.messages.filter((m) => m.type === 'error').map((m) => m.message), []);
+  assert.deepEqual(
+    info.messages.filter((m) => m.type === 'error').map((m) => m.message),
+    [],
+  );
   const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
   const make = (data: ArrayBuffer | number, usage: number) => {
     const size = typeof data === 'number' ? data : data.byteLength;
@@ -173,12 +222,22 @@ ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
     if (typeof data !== 'number') device.queue.writeBuffer(buffer, 0, data);
     return buffer;
   };
-  const buffers = [make(record, GPUBufferUsage.UNIFORM), make(packed.data, GPUBufferUsage.STORAGE), make(outputs.length * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC)];
+  const buffers = [
+    make(record, GPUBufferUsage.UNIFORM),
+    make(packed.data, GPUBufferUsage.STORAGE),
+    make(outputs.length * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC),
+  ];
   const read = device.createBuffer({ size: outputs.length * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })) }));
+  pass.setBindGroup(
+    0,
+    device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
+    }),
+  );
   pass.dispatchWorkgroups(1);
   pass.end();
   encoder.copyBufferToBuffer(buffers[2], 0, read, 0, outputs.length * 4);
@@ -186,8 +245,14 @@ ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
   await read.mapAsync(GPUMapMode.READ);
   const got = Array.from(new Float32Array(read.getMappedRange().slice(0)));
   device.destroy();
-  assert.ok(MESH_SECTIONS.length <= 4 * STEP.fields.find((field) => field.name === 'mesh_sections')!.count!, 'Step.mesh_sections holds every section');
-  assert.deepEqual(got.slice(0, MESH_SECTIONS.length), MESH_SECTIONS.map((s) => packed.sections[s.name]));
+  assert.ok(
+    MESH_SECTIONS.length <= 4 * STEP.fields.find((field) => field.name === 'mesh_sections')!.count!,
+    'Step.mesh_sections holds every section',
+  );
+  assert.deepEqual(
+    got.slice(0, MESH_SECTIONS.length),
+    MESH_SECTIONS.map((s) => packed.sections[s.name]),
+  );
   // Corners through the indices (2, 0, 1), the plane's w, the bound's radius, vertex A's normal, the flag.
   assert.deepEqual(got.slice(MESH_SECTIONS.length), [1, 0, 1, -0.5, 0.75, Math.fround(0.7), MESH_CELL.SURFACE]);
 });

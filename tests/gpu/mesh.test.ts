@@ -36,33 +36,55 @@ function start(schedule: ScheduleKind, meshEnabled = true) {
 /// Signed distance of p to the mesh (negative inside the closed mesh), brute force over every
 /// triangle with the pseudo-normal of the closest feature: an oracle independent of the grid.
 function signedDistance(m: MeshColliderGrid, p: [number, number, number]): number {
-  let best = Infinity, sign = 1;
+  let best = Infinity,
+    sign = 1;
   const v = (i: number): [number, number, number] => [m.vertices[4 * i], m.vertices[4 * i + 1], m.vertices[4 * i + 2]];
   const sub = (a: number[], b: number[]) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
   const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
   for (let t = 0; t < m.indices.length / 3; ++t) {
     const [a, b, c] = [v(m.indices[3 * t]), v(m.indices[3 * t + 1]), v(m.indices[3 * t + 2])];
     // Ericson 5.1.5 with the region's pseudo-normal.
-    const ab = sub(b, a), ac = sub(c, a), ap = sub(p, a);
-    const d1 = dot(ab, ap), d2 = dot(ac, ap);
-    const bp = sub(p, b), d3 = dot(ab, bp), d4 = dot(ac, bp);
-    const cp = sub(p, c), d5 = dot(ab, cp), d6 = dot(ac, cp);
-    const vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    const ab = sub(b, a),
+      ac = sub(c, a),
+      ap = sub(p, a);
+    const d1 = dot(ab, ap),
+      d2 = dot(ac, ap);
+    const bp = sub(p, b),
+      d3 = dot(ab, bp),
+      d4 = dot(ac, bp);
+    const cp = sub(p, c),
+      d5 = dot(ab, cp),
+      d6 = dot(ac, cp);
+    const vc = d1 * d4 - d3 * d2,
+      vb = d5 * d2 - d1 * d6,
+      va = d3 * d6 - d5 * d4;
     let q: number[], n: number[];
-    const vn = (k: number) => { const i = m.indices[3 * t + k]; return [m.normals[4 * i], m.normals[4 * i + 1], m.normals[4 * i + 2]]; };
+    const vn = (k: number) => {
+      const i = m.indices[3 * t + k];
+      return [m.normals[4 * i], m.normals[4 * i + 1], m.normals[4 * i + 2]];
+    };
     const en = (e: number) => [m.edgeNormals[12 * t + 4 * e], m.edgeNormals[12 * t + 4 * e + 1], m.edgeNormals[12 * t + 4 * e + 2]];
     if (d1 <= 0 && d2 <= 0) [q, n] = [a, vn(0)];
     else if (d3 >= 0 && d4 <= d3) [q, n] = [b, vn(1)];
-    else if (vc <= 0 && d1 >= 0 && d3 <= 0) { const s = d1 / (d1 - d3); [q, n] = [[a[0] + ab[0] * s, a[1] + ab[1] * s, a[2] + ab[2] * s], en(0)]; }
-    else if (d6 >= 0 && d5 <= d6) [q, n] = [c, vn(2)];
-    else if (vb <= 0 && d2 >= 0 && d6 <= 0) { const s = d2 / (d2 - d6); [q, n] = [[a[0] + ac[0] * s, a[1] + ac[1] * s, a[2] + ac[2] * s], en(2)]; }
-    else if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) { const s = (d4 - d3) / (d4 - d3 + d5 - d6); [q, n] = [[b[0] + (c[0] - b[0]) * s, b[1] + (c[1] - b[1]) * s, b[2] + (c[2] - b[2]) * s], en(1)]; }
-    else {
-      const sum = va + vb + vc, sv = vb / sum, sw = vc / sum;
+    else if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+      const s = d1 / (d1 - d3);
+      [q, n] = [[a[0] + ab[0] * s, a[1] + ab[1] * s, a[2] + ab[2] * s], en(0)];
+    } else if (d6 >= 0 && d5 <= d6) [q, n] = [c, vn(2)];
+    else if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+      const s = d2 / (d2 - d6);
+      [q, n] = [[a[0] + ac[0] * s, a[1] + ac[1] * s, a[2] + ac[2] * s], en(2)];
+    } else if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+      const s = (d4 - d3) / (d4 - d3 + d5 - d6);
+      [q, n] = [[b[0] + (c[0] - b[0]) * s, b[1] + (c[1] - b[1]) * s, b[2] + (c[2] - b[2]) * s], en(1)];
+    } else {
+      const sum = va + vb + vc,
+        sv = vb / sum,
+        sw = vc / sum;
       q = [a[0] + ab[0] * sv + ac[0] * sw, a[1] + ab[1] * sv + ac[1] * sw, a[2] + ab[2] * sv + ac[2] * sw];
       n = [m.faceNormals[4 * t], m.faceNormals[4 * t + 1], m.faceNormals[4 * t + 2]];
     }
-    const d = sub(p, q), d2q = dot(d, d);
+    const d = sub(p, q),
+      d2q = dot(d, d);
     if (d2q < best) {
       best = d2q;
       sign = dot(d, n) < 0 ? -1 : 1;
@@ -74,7 +96,9 @@ function signedDistance(m: MeshColliderGrid, p: [number, number, number]): numbe
 /// The deepest vertex inside the mesh (m, ≥ 0), how many vertices are deeper than 1 mm, and how
 /// many rest on the surface (within 1 cm outside).
 function penetration(m: MeshColliderGrid, positions: Float32Array): { deepest: number; inside: number; touching: number } {
-  let deepest = 0, inside = 0, touching = 0;
+  let deepest = 0,
+    inside = 0,
+    touching = 0;
   for (let i = 0; i < positions.length / 4; ++i) {
     const d = signedDistance(m, [positions[4 * i], positions[4 * i + 1], positions[4 * i + 2]]);
     deepest = Math.max(deepest, -d);
@@ -136,7 +160,9 @@ test(`bunny ${GRID}, tiled schedule: drapes the bunny with no vertex deeper than
   const cpuTouching = penetration(mesh, cpu.positions()).touching;
   gpu.destroy();
   cpu.destroy();
-  console.log(`bunny ${GRID} tiled: max |gpu − cpu| = ${diff} m, deepest GPU vertex ${deepest} m inside, ${touching} on the surface (C: ${cpuTouching})`);
+  console.log(
+    `bunny ${GRID} tiled: max |gpu − cpu| = ${diff} m, deepest GPU vertex ${deepest} m inside, ${touching} on the surface (C: ${cpuTouching})`,
+  );
   assert.ok(deepest <= 1e-3, `a GPU vertex is ${deepest} m inside the bunny`);
   assert.ok(touching >= cpuTouching / 2 && touching <= cpuTouching * 2, `${touching} vertices on the surface, C ${cpuTouching}`);
   assert.ok(diff <= 0.4, `max |gpu − cpu| = ${diff} m`);

@@ -19,7 +19,10 @@ export async function nodeDevice(backend: Backend): Promise<GPUDevice> {
   // Unquantised timestamps: the benchmark times whole passes of many frames.
   const gpu = create([`backend=${backend}`, 'disable-dawn-features=timestamp_quantization']);
   keep.push(gpu);
-  const device = await requestSolverDevice(gpu, backend === 'opengles' ? { featureLevel: 'compatibility' } : { powerPreference: 'high-performance' });
+  const device = await requestSolverDevice(
+    gpu,
+    backend === 'opengles' ? { featureLevel: 'compatibility' } : { powerPreference: 'high-performance' },
+  );
   device.addEventListener('uncapturederror', (event) => {
     console.error('webgpu error:', (event as GPUUncapturedErrorEvent).error.message);
     process.exitCode = 1;

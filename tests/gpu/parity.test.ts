@@ -46,7 +46,8 @@ async function compare(run: Run, frames: number): Promise<{ diff: number; motion
   run.gpu.step(run.cpu.frameDt, frames);
   const g = await run.gpu.read();
   const c = run.cpu.positions();
-  let diff = 0, motion = 0;
+  let diff = 0,
+    motion = 0;
   for (let i = 0; i < c.length; ++i) {
     if (i % 4 === 3) {
       assert.equal(g[i], c[i], 'inverse masses differ');
@@ -65,7 +66,11 @@ function done(run: Run): void {
 
 const heavier = (s: PhysicsSettings) => (s.gravity = { ...s.gravity, y: s.gravity.y * 1.001 });
 
-for (const [scene, grid] of [['hang', 16], ['flag', 24], ['sphere', 16]] as const) {
+for (const [scene, grid] of [
+  ['hang', 16],
+  ['flag', 24],
+  ['sphere', 16],
+] as const) {
   test(`plain schedule matches the C solver: ${scene} ${grid}, 30 frames, ≤ 1e-5 m`, async () => {
     const run = start(scene, grid, 'plain');
     const { diff, motion } = await compare(run, 30);
@@ -113,8 +118,11 @@ test('render data (normals, strain) match the C core on the same positions', asy
   run.gpu.upload(run.cpu.positions(), run.cpu.velocities(), run.cpu.residuals());
   run.gpu.step(run.cpu.frameDt, 0); // render data only
   const [normals, strain] = [await run.gpu.read('normals'), await run.gpu.read('strain')];
-  const cn = run.cpu.normals(), cs = run.cpu.strain();
-  let dn = 0, ds = 0, strainMax = 0;
+  const cn = run.cpu.normals(),
+    cs = run.cpu.strain();
+  let dn = 0,
+    ds = 0,
+    strainMax = 0;
   for (let i = 0; i < cn.length; ++i) dn = Math.max(dn, Math.abs(normals[i] - cn[i]));
   for (let i = 0; i < cs.length; ++i) {
     ds = Math.max(ds, Math.abs(strain[i] - cs[i]));
@@ -142,7 +150,10 @@ test('grab: the grabbed particle sits on the target, as in the C core (plain: �
 });
 
 test('iterations = 2: λ accumulates across iterations (plain ≤ 1e-5 m, tiled ≤ 2e-2 m after 30 frames)', async () => {
-  for (const [schedule, tolerance] of [['plain', 1e-5], ['tiled', 2e-2]] as const) {
+  for (const [schedule, tolerance] of [
+    ['plain', 1e-5],
+    ['tiled', 2e-2],
+  ] as const) {
     const cpu = new WeftWorld(core, 'hang', 16);
     cpu.setSubsteps(4, 2);
     const gpu = new GpuSolver(device, cpu, physicsSettingsOf(cpu), [], { schedule, config: kernelConfig(device, 8) });
@@ -153,7 +164,6 @@ test('iterations = 2: λ accumulates across iterations (plain ≤ 1e-5 m, tiled 
     assert.ok(diff <= tolerance, `${schedule}: ${diff} m`);
   }
 });
-
 
 test('moving sphere: collisions with friction that knows the sphere moves (plain ≤ 1e-5 m, 60 frames)', async () => {
   const cpu = new WeftWorld(core, 'sphere', 16);
@@ -170,10 +180,15 @@ test('moving sphere: collisions with friction that knows the sphere moves (plain
 test('tiled: pass A finishing the previous substep (fused) is bit-identical to a separate finish pass (moving sphere, 45 frames)', async () => {
   const make = (fuse: boolean) => {
     const world = new WeftWorld(core, 'sphere', 24);
-    const gpu = new GpuSolver(device, world, physicsSettingsOf(world), sphereDefsOf(world), { schedule: 'tiled', fuse, config: kernelConfig(device, 8) });
+    const gpu = new GpuSolver(device, world, physicsSettingsOf(world), sphereDefsOf(world), {
+      schedule: 'tiled',
+      fuse,
+      config: kernelConfig(device, 8),
+    });
     return { world, gpu };
   };
-  const fused = make(true), separate = make(false);
+  const fused = make(true),
+    separate = make(false);
   fused.gpu.step(fused.world.frameDt, 45);
   separate.gpu.step(separate.world.frameDt, 45);
   assert.ok(fused.gpu.dispatchesPerFrame < separate.gpu.dispatchesPerFrame, 'fusing saves dispatches');
@@ -185,7 +200,7 @@ test('tiled: pass A finishing the previous substep (fused) is bit-identical to a
   assert.deepEqual(va, vb);
 });
 
-test('scripted sphere motion follows the C core (the sphere scene\'s definition, read through the boundary)', () => {
+test("scripted sphere motion follows the C core (the sphere scene's definition, read through the boundary)", () => {
   const world = new WeftWorld(core, 'sphere', 8);
   const s = world.sphere(0);
   const [def] = sphereDefsOf(world);
@@ -201,14 +216,19 @@ test('scripted sphere motion follows the C core (the sphere scene\'s definition,
   assert.deepEqual([motion.center.x, motion.center.y, motion.center.z], [c.x, c.y, c.z]);
 });
 
-test('a GPU solver built mid-motion continues the core\'s sphere motion and settings', () => {
+test("a GPU solver built mid-motion continues the core's sphere motion and settings", () => {
   const world = new WeftWorld(core, 'sphere', 8);
   world.stepFrames(40);
   const [def] = sphereDefsOf(world);
   const motion = new SphereMotion(def);
   const c = world.sphere(0).center;
   assert.ok(def.startTime! > 0.5, 'the motion had run');
-  for (const [a, b] of [[motion.center.x, c.x], [motion.center.y, c.y], [motion.center.z, c.z]]) assert.ok(Math.abs(a - b) < 1e-5);
+  for (const [a, b] of [
+    [motion.center.x, c.x],
+    [motion.center.y, c.y],
+    [motion.center.z, c.z],
+  ])
+    assert.ok(Math.abs(a - b) < 1e-5);
   const settings = physicsSettingsOf(world);
   assert.equal(settings.friction, Math.fround(0.4));
   assert.equal(settings.gravity.y, Math.fround(-9.81));

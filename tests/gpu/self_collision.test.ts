@@ -83,7 +83,10 @@ for (const schedule of ['tiled', 'plain'] as const) {
 
 test('fold without GPU self-collision: the pile passes through itself (pairs closer than t/2)', async () => {
   const off = await gpuFold('tiled', false);
-  assert.ok(off.closest < off.thickness / 2, `closest non-neighbours ${off.closest} m (thickness ${off.thickness} m): the check cannot fail`);
+  assert.ok(
+    off.closest < off.thickness / 2,
+    `closest non-neighbours ${off.closest} m (thickness ${off.thickness} m): the check cannot fail`,
+  );
 });
 
 test('moving pins, self-collision off: the plain schedule follows C (fold 16², 90 frames, ≤ 1e-5 m)', async () => {
@@ -93,7 +96,8 @@ test('moving pins, self-collision off: the plain schedule follows C (fold 16², 
   const top = world.positions()[1];
   world.stepFrames(90);
   gpu.step(world.frameDt, 90);
-  const g = await gpu.read(), c = world.positions();
+  const g = await gpu.read(),
+    c = world.positions();
   let diff = 0;
   for (let i = 0; i < c.length; ++i) if (i % 4 !== 3) diff = Math.max(diff, Math.abs(g[i] - c[i]));
   const pinned = [g[1], c[1]];

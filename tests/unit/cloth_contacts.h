@@ -163,7 +163,8 @@ static int coplanar_overlap(const double* const t[3], const double* const u[3]) 
 		for (int j = 0; j < 3; ++j) {
 			if (segments_cross2(t[i], t[(i + 1) % 3], u[j], u[(j + 1) % 3], drop)) return 1;
 		}
-		if (point_in_triangle2(t[i], u[0], u[1], u[2], drop) || point_in_triangle2(u[i], t[0], t[1], t[2], drop)) return 1;
+		if (point_in_triangle2(t[i], u[0], u[1], u[2], drop) || point_in_triangle2(u[i], t[0], t[1], t[2], drop))
+			return 1;
 	}
 	return 0;
 }

@@ -27,28 +27,26 @@ static const char* test_filter = NULL;
 static int test_cases_run = 0;
 static int test_cases_failed = 0;
 
-#define CHECK(condition)                                                                        \
-	do {                                                                                        \
-		if (condition) {                                                                        \
-			test_passed_count++;                                                                \
-		} else {                                                                                \
-			test_failed_count++;                                                                \
-			fprintf(stderr, "%s:%d: [%s] CHECK failed: %s\n", __FILE__, __LINE__, test_case_name, \
-			        #condition);                                                                \
-		}                                                                                       \
+#define CHECK(condition)                                                                                       \
+	do {                                                                                                       \
+		if (condition) {                                                                                       \
+			test_passed_count++;                                                                               \
+		} else {                                                                                               \
+			test_failed_count++;                                                                               \
+			fprintf(stderr, "%s:%d: [%s] CHECK failed: %s\n", __FILE__, __LINE__, test_case_name, #condition); \
+		}                                                                                                      \
 	} while (0)
 
-#define CHECK_NEAR(actual, expected, tolerance)                                                 \
-	do {                                                                                        \
-		double check_a_ = (double)(actual), check_e_ = (double)(expected);                      \
-		if (fabs(check_a_ - check_e_) <= (double)(tolerance)) {                                 \
-			test_passed_count++;                                                                \
-		} else {                                                                                \
-			test_failed_count++;                                                                \
-			fprintf(stderr, "%s:%d: [%s] CHECK_NEAR failed: %s = %.9g, expected %.9g ± %.3g\n", \
-			        __FILE__, __LINE__, test_case_name, #actual, check_a_, check_e_,    \
-			        (double)(tolerance));                                             \
-		}                                                                                       \
+#define CHECK_NEAR(actual, expected, tolerance)                                                                     \
+	do {                                                                                                            \
+		double check_a_ = (double)(actual), check_e_ = (double)(expected);                                          \
+		if (fabs(check_a_ - check_e_) <= (double)(tolerance)) {                                                     \
+			test_passed_count++;                                                                                    \
+		} else {                                                                                                    \
+			test_failed_count++;                                                                                    \
+			fprintf(stderr, "%s:%d: [%s] CHECK_NEAR failed: %s = %.9g, expected %.9g ± %.3g\n", __FILE__, __LINE__, \
+			        test_case_name, #actual, check_a_, check_e_, (double)(tolerance));                              \
+		}                                                                                                           \
 	} while (0)
 
 // Defines the case `name` (a function; run it with RUN_TEST).
@@ -85,11 +83,10 @@ static void test_run_case(const char* name, void (*run)(void)) {
 	fflush(stdout);
 }
 
-#define TEST_SUMMARY()                                                                          \
-	((test_filter != NULL && test_cases_run == 0                                                \
-	      ? (void)fprintf(stderr, "no case matches the filter '%s'\n", test_filter)            \
-	      : (void)0),                                                                           \
-	 printf("%d passed, %d failed\n", test_passed_count, test_failed_count),                    \
-	 test_failed_count == 0 ? 0 : 1)
+#define TEST_SUMMARY()                                                              \
+	((test_filter != NULL && test_cases_run == 0                                    \
+	      ? (void)fprintf(stderr, "no case matches the filter '%s'\n", test_filter) \
+	      : (void)0),                                                               \
+	 printf("%d passed, %d failed\n", test_passed_count, test_failed_count), test_failed_count == 0 ? 0 : 1)
 
 #endif

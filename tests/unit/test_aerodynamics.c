@@ -64,7 +64,8 @@ static double speed_after(int32_t substeps, double seconds) {
 	float* v = weft_world_velocities(world);
 	const int32_t n = weft_world_particle_count(world);
 	for (int32_t p = 0; p < n; ++p) v[4 * p + 1] = -3.0f;
-	for (int32_t f = 0; f < (int32_t)(seconds * 60.0 + 0.5); ++f) CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
+	for (int32_t f = 0; f < (int32_t)(seconds * 60.0 + 0.5); ++f)
+		CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
 	double speed = 0.0; // the centre of mass's
 	for (int32_t p = 0; p < n; ++p) speed -= v[4 * p + 1];
 	weft_world_destroy(world);

@@ -87,7 +87,8 @@ TEST(collider_layout) {
 	CHECK(mesh.cell_start[0] == 0 && mesh.cell_start[mesh.cell_count] == (uint32_t)mesh.cell_entry_count);
 	bool monotonic = true, in_range = true, covered = true;
 	for (int32_t c = 0; c < mesh.cell_count; c++) monotonic &= mesh.cell_start[c] <= mesh.cell_start[c + 1];
-	for (int32_t k = 0; k < mesh.cell_entry_count; k++) in_range &= mesh.cell_triangles[k] < (uint32_t)mesh.triangle_count;
+	for (int32_t k = 0; k < mesh.cell_entry_count; k++)
+		in_range &= mesh.cell_triangles[k] < (uint32_t)mesh.triangle_count;
 	for (int32_t v = 0; v < mesh.vertex_count; v++) {
 		bool inside_some = false;
 		for (int32_t s = 0; s < mesh.sphere_count; s++) {
@@ -133,7 +134,8 @@ TEST(random_paths_end_outside) {
 			weft_mesh_collide_particles(collider, p, p0, 1, 0.005f, 0.0f);
 			ended_inside += winding_number(&mesh, p) > 0.5;
 		}
-		printf("random paths: %d from outside (%d started inside, skipped), %d ended inside\n", paths, started_inside, ended_inside);
+		printf("random paths: %d from outside (%d started inside, skipped), %d ended inside\n", paths, started_inside,
+		       ended_inside);
 		CHECK(ended_inside == 0);
 	}
 	weft_world_destroy(world);
@@ -166,7 +168,8 @@ TEST(fitted_settled_edge_contacts) {
 	int32_t inside;
 	float depth = deepest(world, &mesh, &inside);
 	float top = -INFINITY;
-	for (int32_t i = 0; i < weft_world_particle_count(world); i++) top = fmaxf(top, weft_world_positions(world)[4 * i + 1]);
+	for (int32_t i = 0; i < weft_world_particle_count(world); i++)
+		top = fmaxf(top, weft_world_positions(world)[4 * i + 1]);
 	printf("bunny scene: %d vertices inside, deepest %.5f m, cloth top %.3f m, bunny top %.3f m\n", (int)inside,
 	       (double)depth, (double)top, (double)mx[1]);
 	CHECK(depth <= 0.001f);

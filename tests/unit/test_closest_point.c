@@ -16,13 +16,11 @@ static double uniform(double lo, double hi) {
 
 typedef struct oracle_result {
 	double point[3];
-	int region; // weft_triangle_region
+	int region;    // weft_triangle_region
 	double margin; // how far from a region boundary (in barycentric / segment parameter terms)
 } oracle_result;
 
-static double d3(const double* a, const double* b) {
-	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+static double d3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 static oracle_result oracle(const double p[3], const double* v[3]) {
 	oracle_result best = {{0, 0, 0}, -1, 0};
@@ -154,12 +152,9 @@ TEST(one_per_region) {
 		weft_triangle_region region;
 		float q[3];
 	} cases[] = {
-	    {{0.25f, 0.25f, 1}, WEFT_REGION_FACE, {0.25f, 0.25f, 0}},
-	    {{-1, -1, 0.5f}, WEFT_REGION_VERTEX_A, {0, 0, 0}},
-	    {{2, -0.5f, 0}, WEFT_REGION_VERTEX_B, {1, 0, 0}},
-	    {{-0.5f, 2, 0}, WEFT_REGION_VERTEX_C, {0, 1, 0}},
-	    {{0.5f, -1, 0}, WEFT_REGION_EDGE_AB, {0.5f, 0, 0}},
-	    {{1, 1, 0}, WEFT_REGION_EDGE_BC, {0.5f, 0.5f, 0}},
+	    {{0.25f, 0.25f, 1}, WEFT_REGION_FACE, {0.25f, 0.25f, 0}}, {{-1, -1, 0.5f}, WEFT_REGION_VERTEX_A, {0, 0, 0}},
+	    {{2, -0.5f, 0}, WEFT_REGION_VERTEX_B, {1, 0, 0}},         {{-0.5f, 2, 0}, WEFT_REGION_VERTEX_C, {0, 1, 0}},
+	    {{0.5f, -1, 0}, WEFT_REGION_EDGE_AB, {0.5f, 0, 0}},       {{1, 1, 0}, WEFT_REGION_EDGE_BC, {0.5f, 0.5f, 0}},
 	    {{-1, 0.5f, -2}, WEFT_REGION_EDGE_CA, {0, 0.5f, 0}},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {

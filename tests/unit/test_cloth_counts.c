@@ -51,7 +51,8 @@ TEST(rope) {
 
 TEST(pin_modes) {
 	// Pin modes: how many particles get inverse mass 0, and which.
-	const weft_pin_mode modes[] = {WEFT_PIN_NONE, WEFT_PIN_TOP_CORNERS, WEFT_PIN_TOP_EDGE, WEFT_PIN_LEFT_EDGE, WEFT_PIN_LIST};
+	const weft_pin_mode modes[] = {WEFT_PIN_NONE, WEFT_PIN_TOP_CORNERS, WEFT_PIN_TOP_EDGE, WEFT_PIN_LEFT_EDGE,
+	                               WEFT_PIN_LIST};
 	const int expected[] = {0, 2, 7, 5, 3};
 	const int32_t list[] = {4, 9, 34};
 	for (int m = 0; m < 5; ++m) {

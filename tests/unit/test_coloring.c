@@ -76,8 +76,7 @@ TEST(hinted_and_greedy_grids) {
 #undef ADD_PAIR
 		CHECK(n == v.count);
 		int32_t used = 0;
-		CHECK(weft_color_constraints(pairs, n, particles, WEFT_COLOR_BUDGET, NULL, colours, &used, scratch) ==
-		      WEFT_OK);
+		CHECK(weft_color_constraints(pairs, n, particles, WEFT_COLOR_BUDGET, NULL, colours, &used, scratch) == WEFT_OK);
 		CHECK(used <= 13);
 		if (w >= 32 && h >= 32) CHECK(used == 13);
 		CHECK(colours_valid(pairs, n, particles, colours, used));

@@ -19,9 +19,7 @@ static uint64_t run_threads(const char* scene, int grid, int frames, int threads
 	return hash;
 }
 
-static uint64_t run(const char* scene, int frames) {
-	return run_threads(scene, 16, frames, 1);
-}
+static uint64_t run(const char* scene, int frames) { return run_threads(scene, 16, frames, 1); }
 
 // The scenes and their state hashes after 90 frames (the same on every platform and build).
 static const struct {

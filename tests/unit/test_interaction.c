@@ -6,8 +6,15 @@
 #include "weft/weft.h"
 
 static int allocations = 0;
-static void* counting_alloc(size_t size, void* user) { (void)user; allocations++; return malloc(size); }
-static void counting_free(void* ptr, void* user) { (void)user; free(ptr); }
+static void* counting_alloc(size_t size, void* user) {
+	(void)user;
+	allocations++;
+	return malloc(size);
+}
+static void counting_free(void* ptr, void* user) {
+	(void)user;
+	free(ptr);
+}
 
 // A vertical 1 m cloth in the plane z = 0, top corners pinned, facing +z, allocating through
 // the counting hook.
@@ -47,7 +54,8 @@ TEST(raycast_hits_centre) {
 	// Ray from the front through the cloth centre (0, 1.0, 0) hits the centre particle (10,10).
 	int32_t hit = -2;
 	float distance = 0.0f;
-	CHECK(weft_world_raycast(world, (weft_vec3){0.01f, 1.01f, 3.0f}, (weft_vec3){0, 0, -1}, &hit, &distance) == WEFT_OK);
+	CHECK(weft_world_raycast(world, (weft_vec3){0.01f, 1.01f, 3.0f}, (weft_vec3){0, 0, -1}, &hit, &distance) ==
+	      WEFT_OK);
 	CHECK(hit == 10 * 21 + 10);
 	CHECK_NEAR(distance, 3.0f, 1e-4);
 	CHECK(weft_world_raycast(world, (weft_vec3){5.0f, 1.0f, 3.0f}, (weft_vec3){0, 0, -1}, &hit, NULL) == WEFT_OK);

@@ -130,7 +130,9 @@ TEST(malformed_lines) {
 	             "vertex index -99999999999999999999 out of range (3 defined)");
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3/123456789012345678901234567890123456789012345\n", 4,
 	             "texture coordinate index of 45 characters out of range");
-	expect_error("v 0 0 0\nv 1 0 0\n\x7f" "ELF\x01\x02\n", 3, "binary data");
+	expect_error("v 0 0 0\nv 1 0 0\n\x7f"
+	             "ELF\x01\x02\n",
+	             3, "binary data");
 	expect_error("v 0 0 0\nv 1 0 0\nv 0 1 0\n# only vertices\n", 4, "no faces");
 	expect_error("", 1, "no faces");
 	{

@@ -72,7 +72,8 @@ static int64_t drag_corner_across(bool self_collision) {
 	const weft_vec3 end = {0.3f, 0.04f, 0.3f}; // past the middle, low over the cloth
 	for (int32_t f = 1; f <= 60; ++f) {
 		float s = (float)f / 60.0f;
-		weft_vec3 target = {start.x + (end.x - start.x) * s, 0.04f + 0.1f * s * (1.0f - s), start.z + (end.z - start.z) * s};
+		weft_vec3 target = {start.x + (end.x - start.x) * s, 0.04f + 0.1f * s * (1.0f - s),
+		                    start.z + (end.z - start.z) * s};
 		CHECK(weft_world_grab_move(world, target) == WEFT_OK);
 		step(world, 1);
 	}

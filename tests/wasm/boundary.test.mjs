@@ -21,7 +21,7 @@ test('scene names include the documented scenes', () => {
   for (const name of ['hang', 'sphere', 'flag']) assert.ok(names.includes(name), `${name} in ${names}`);
 });
 
-test('the render-data gather lists: every vertex\'s triangles and stretch constraints, ascending', () => {
+test("the render-data gather lists: every vertex's triangles and stretch constraints, ascending", () => {
   const world = new WeftWorld(core, 'hang', 9);
   try {
     const n = world.particleCount;
@@ -54,7 +54,10 @@ test('a hang world has the documented counts and colouring', () => {
   try {
     assert.equal(world.particleCount, n * n);
     assert.equal(world.constraintCount, 6 * n * n - 5 * (n + n) + 2);
-    assert.equal(world.constraintCountByType(STRETCH) + world.constraintCountByType(SHEAR) + world.constraintCountByType(BEND), world.constraintCount);
+    assert.equal(
+      world.constraintCountByType(STRETCH) + world.constraintCountByType(SHEAR) + world.constraintCountByType(BEND),
+      world.constraintCount,
+    );
     assert.ok(world.colorCount >= 12 && world.colorCount <= core.exports.layout_color_budget(), `colours ${world.colorCount}`);
     assert.equal(world.indexCount, (n - 1) * (n - 1) * 6);
     const offsets = world.colorOffsets();
@@ -90,7 +93,10 @@ test('a hang world has the documented counts and colouring', () => {
     assert.equal(world.tetherMaxDistances().length, anchors.length);
     for (const anchor of anchors) assert.ok(anchor === -1 || positions[anchor * 4 + 3] === 0, `anchor ${anchor} is pinned`);
     const last = (n * n - 1) * world.tethersPerParticle;
-    assert.ok(anchors.subarray(last, last + world.tethersPerParticle).some((a) => a >= 0), 'the far corner is tethered');
+    assert.ok(
+      anchors.subarray(last, last + world.tethersPerParticle).some((a) => a >= 0),
+      'the far corner is tethered',
+    );
     assert.equal(world.lambdas().length, world.constraintCount);
   } finally {
     world.destroy();
@@ -234,31 +240,35 @@ test('bad scene input throws a message and leaves the core usable', () => {
 });
 
 const hasMesh = typeof core.exports.world_mesh_vertex_count === 'function' && core.sceneNames().includes('bunny');
-test('the bunny scene exposes its mesh collider for drawing and for the GPU solver', { skip: !hasMesh && 'this core has no mesh colliders yet' }, () => {
-  const world = new WeftWorld(core, 'bunny', 16);
-  try {
-    const mesh = world.meshCollider();
-    assert.ok(mesh, 'bunny has a mesh collider');
-    const vertexCount = mesh.vertices.length / 4;
-    assert.ok(vertexCount > 100 && mesh.indices.length >= 300, `${vertexCount} vertices, ${mesh.indices.length / 3} triangles`);
-    assert.ok(mesh.indices.every((i) => i < vertexCount));
-    for (let i = 0; i < vertexCount; i++) {
-      const n = Math.hypot(mesh.normals[i * 4], mesh.normals[i * 4 + 1], mesh.normals[i * 4 + 2]);
-      assert.ok(Math.abs(n - 1) < 1e-3, `pseudo-normal ${i} has length ${n}`);
+test(
+  'the bunny scene exposes its mesh collider for drawing and for the GPU solver',
+  { skip: !hasMesh && 'this core has no mesh colliders yet' },
+  () => {
+    const world = new WeftWorld(core, 'bunny', 16);
+    try {
+      const mesh = world.meshCollider();
+      assert.ok(mesh, 'bunny has a mesh collider');
+      const vertexCount = mesh.vertices.length / 4;
+      assert.ok(vertexCount > 100 && mesh.indices.length >= 300, `${vertexCount} vertices, ${mesh.indices.length / 3} triangles`);
+      assert.ok(mesh.indices.every((i) => i < vertexCount));
+      for (let i = 0; i < vertexCount; i++) {
+        const n = Math.hypot(mesh.normals[i * 4], mesh.normals[i * 4 + 1], mesh.normals[i * 4 + 2]);
+        assert.ok(Math.abs(n - 1) < 1e-3, `pseudo-normal ${i} has length ${n}`);
+      }
+      // Fitted under the cloth and onto the ground.
+      let minY = Infinity;
+      for (let i = 0; i < vertexCount; i++) minY = Math.min(minY, mesh.vertices[i * 4 + 1]);
+      assert.ok(Math.abs(minY - (world.groundHeight ?? 0)) < 0.05, `bunny stands on the ground (lowest y ${minY})`);
+      world.stepFrames(5);
+      assert.ok(world.isFinite());
+    } finally {
+      world.destroy();
     }
-    // Fitted under the cloth and onto the ground.
-    let minY = Infinity;
-    for (let i = 0; i < vertexCount; i++) minY = Math.min(minY, mesh.vertices[i * 4 + 1]);
-    assert.ok(Math.abs(minY - (world.groundHeight ?? 0)) < 0.05, `bunny stands on the ground (lowest y ${minY})`);
-    world.stepFrames(5);
-    assert.ok(world.isFinite());
-  } finally {
-    world.destroy();
-  }
-  const plain = new WeftWorld(core, 'hang', 8);
-  assert.equal(plain.meshCollider(), null, 'no mesh, no arrays');
-  plain.destroy();
-});
+    const plain = new WeftWorld(core, 'hang', 8);
+    assert.equal(plain.meshCollider(), null, 'no mesh, no arrays');
+    plain.destroy();
+  },
+);
 
 test('the wasm solver hands the renderer views on core memory, not copies', async () => {
   const solver = new WasmSolver(new WeftWorld(core, 'hang', 16));

@@ -11,7 +11,7 @@ const encode = (text) => new TextEncoder().encode(text);
 const TETRAHEDRON = encode('v 0 0 0\nv 1 0 0\nv 0 0 1\nv 0 1 0\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n');
 const withObj = (scene, bytes, name = 'tet.obj') => new WeftWorld(core, scene, 16, () => createSceneWithObj(core, scene, 16, bytes, name));
 
-test('an OBJ replaces the sphere scene\'s sphere and is fitted under the cloth', () => {
+test("an OBJ replaces the sphere scene's sphere and is fitted under the cloth", () => {
   const world = withObj('sphere', TETRAHEDRON);
   try {
     assert.equal(world.sphereCount, 0);
@@ -19,7 +19,8 @@ test('an OBJ replaces the sphere scene\'s sphere and is fitted under the cloth',
     assert.notEqual(world.groundHeight, null, 'the ground stays');
     const mesh = world.meshCollider();
     const rest = world.restPositions();
-    let clothLow = Infinity, meshHigh = -Infinity;
+    let clothLow = Infinity,
+      meshHigh = -Infinity;
     for (let i = 0; i < world.particleCount; i++) clothLow = Math.min(clothLow, rest[i * 4 + 1]);
     for (let i = 0; i < mesh.vertices.length; i += 4) meshHigh = Math.max(meshHigh, mesh.vertices[i + 1]);
     assert.ok(meshHigh < clothLow, `mesh top ${meshHigh} under the cloth ${clothLow}`);

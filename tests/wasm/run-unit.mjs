@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const files = process.argv.slice(2);
 if (files.length === 0) {

@@ -38,8 +38,16 @@ test('URL parameters: valid values are taken, bad ones fall back with a sentence
   assert.equal(good.renderer, 'webgl2');
   assert.deepEqual(good.problems, []);
   for (const [query, key] of [
-    ['?grid=0', 'grid'], ['?grid=-5', 'grid'], ['?grid=12.5', 'grid'], ['?grid=1e3', 'grid'], ['?grid=100000', 'grid'], ['?grid=', 'grid'],
-    ['?mode=plastic', 'mode'], ['?solver=cuda', 'solver'], ['?renderer=vulkan', 'renderer'], ['?scene=../../etc', 'scene'],
+    ['?grid=0', 'grid'],
+    ['?grid=-5', 'grid'],
+    ['?grid=12.5', 'grid'],
+    ['?grid=1e3', 'grid'],
+    ['?grid=100000', 'grid'],
+    ['?grid=', 'grid'],
+    ['?mode=plastic', 'mode'],
+    ['?solver=cuda', 'solver'],
+    ['?renderer=vulkan', 'renderer'],
+    ['?scene=../../etc', 'scene'],
     [`?scene=${'x'.repeat(5000)}`, 'scene'],
   ]) {
     const params = web.parseParams(query);
@@ -95,7 +103,18 @@ test('constants shared by WGSL and GLSL are generated once, never spelled in a s
   }
   assert.match(web.shaderConstants('wgsl'), /const GOLD_F0: vec3f = vec3f\(1\.0, 0\.62, 0\.15\);/);
   assert.match(web.shaderConstants('glsl'), /const vec3 GOLD_F0 = vec3\(1\.0, 0\.62, 0\.15\);/);
-  for (const path of ['common.wgsl', 'cloth.wgsl', 'mesh.wgsl', 'sphere.wgsl', 'ground.wgsl', 'gl/common.glsl', 'gl/cloth.glsl', 'gl/mesh.glsl', 'gl/sphere.glsl', 'gl/ground.glsl']) {
+  for (const path of [
+    'common.wgsl',
+    'cloth.wgsl',
+    'mesh.wgsl',
+    'sphere.wgsl',
+    'ground.wgsl',
+    'gl/common.glsl',
+    'gl/cloth.glsl',
+    'gl/mesh.glsl',
+    'gl/sphere.glsl',
+    'gl/ground.glsl',
+  ]) {
     const source = await shader(path);
     for (const name of names) assert.doesNotMatch(source, new RegExp(`const\\s+(\\w+\\s+)?${name}\\b`), `${path} declares ${name} by hand`);
   }

@@ -78,7 +78,12 @@ export class App implements Grabber {
   /** Bumped by anything else that changes the picture (a rebuild, a resize, a new renderer). */
   redraw = 0;
 
-  constructor(readonly core: WeftCore, public renderer: Renderer, private readonly messages: Messages, mode: ShadingMode) {
+  constructor(
+    readonly core: WeftCore,
+    public renderer: Renderer,
+    private readonly messages: Messages,
+    mode: ShadingMode,
+  ) {
     this.mode = mode;
   }
 
@@ -120,7 +125,11 @@ export class App implements Grabber {
       this.userObj = obj;
       await this.install(world, this.scenario);
       const triangles = world.meshTriangleCount;
-      this.messages.show(`${name}: ${triangles} triangles, fitted under the cloth as the collider (the panel's "scene's own collider" goes back).`, 'info', 'obj');
+      this.messages.show(
+        `${name}: ${triangles} triangles, fitted under the cloth as the collider (the panel's "scene's own collider" goes back).`,
+        'info',
+        'obj',
+      );
       return { ok: true, triangles };
     });
   }
@@ -143,7 +152,11 @@ export class App implements Grabber {
         this.messages.clear('gpu-solver');
         return true;
       } catch (error) {
-        this.messages.show(`The GPU solver could not start again (${(error as Error).message}); the wasm solver goes on.`, 'warning', 'solver');
+        this.messages.show(
+          `The GPU solver could not start again (${(error as Error).message}); the wasm solver goes on.`,
+          'warning',
+          'solver',
+        );
         return false;
       } finally {
         this.renderer.setCloth(world);
@@ -162,7 +175,9 @@ export class App implements Grabber {
   }
 
   private worldWithObj(scenario: Scenario, obj: UserObj): WeftWorld {
-    return new WeftWorld(this.core, scenario.scene, scenario.grid, () => createSceneWithObj(this.core, scenario.scene, scenario.grid, obj.bytes, obj.name));
+    return new WeftWorld(this.core, scenario.scene, scenario.grid, () =>
+      createSceneWithObj(this.core, scenario.scene, scenario.grid, obj.bytes, obj.name),
+    );
   }
 
   /** Puts a freshly built world behind the requested solver (falling back to wasm, saying why). */
@@ -204,7 +219,8 @@ export class App implements Grabber {
   /** Points the camera at the cloth's rest pose and the colliders. */
   private frameCamera(world: WeftWorld): void {
     const rest = world.restPositions();
-    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+    const min = [Infinity, Infinity, Infinity],
+      max = [-Infinity, -Infinity, -Infinity];
     for (let i = 0; i < world.particleCount; i++) {
       for (let k = 0; k < 3; k++) {
         min[k] = Math.min(min[k], rest[i * 4 + k]);
@@ -213,12 +229,17 @@ export class App implements Grabber {
     }
     const ground = world.groundHeight ?? min[1];
     // Pinned particles are where the cloth will hang from: look at their depth (hang, flag).
-    let pinnedZ = 0, pinned = 0;
+    let pinnedZ = 0,
+      pinned = 0;
     for (let i = 0; i < world.particleCount; i++) {
-      if (rest[i * 4 + 3] === 0) (pinnedZ += rest[i * 4 + 2]), pinned++;
+      if (rest[i * 4 + 3] === 0) ((pinnedZ += rest[i * 4 + 2]), pinned++);
     }
     const extent = Math.max(max[0] - min[0], max[2] - min[2], max[1] - ground, 0.5);
-    this.camera.target = { x: (min[0] + max[0]) / 2, y: ground + (max[1] - ground) * 0.5, z: pinned ? pinnedZ / pinned : (min[2] + max[2]) / 2 };
+    this.camera.target = {
+      x: (min[0] + max[0]) / 2,
+      y: ground + (max[1] - ground) * 0.5,
+      z: pinned ? pinnedZ / pinned : (min[2] + max[2]) / 2,
+    };
     this.camera.distance = extent * 1.85;
     this.camera.yaw = -0.4;
     this.camera.pitch = 0.22;
@@ -227,7 +248,10 @@ export class App implements Grabber {
   /** Runs work after every step already queued (steps, rebuilds, resets never interleave). */
   private enqueue<T>(work: () => Promise<T> | T): Promise<T> {
     const result = this.queue.then(work);
-    this.queue = result.then(() => undefined, () => undefined);
+    this.queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
     return result;
   }
 
@@ -277,7 +301,13 @@ export class App implements Grabber {
       selfCollision: this.solver.settings().selfCollision,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
       mesh: this.meshStats(world),
-      air: { wind: world.wind, gustStrength: world.air.gustStrength, drag: world.air.drag, lift: world.air.lift, airDensity: world.air.airDensity },
+      air: {
+        wind: world.wind,
+        gustStrength: world.air.gustStrength,
+        drag: world.air.drag,
+        lift: world.air.lift,
+        airDensity: world.air.airDensity,
+      },
     };
   }
 
@@ -286,7 +316,8 @@ export class App implements Grabber {
     if (!mesh) return null;
     // The collider is static: its bounds are computed once per world (stats() runs every frame).
     if (this.meshBounds?.world !== world) {
-      const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+      const min = [Infinity, Infinity, Infinity],
+        max = [-Infinity, -Infinity, -Infinity];
       for (let i = 0; i < mesh.vertices.length; i += 4) {
         for (let k = 0; k < 3; k++) {
           min[k] = Math.min(min[k], mesh.vertices[i + k]);
@@ -297,7 +328,9 @@ export class App implements Grabber {
     }
     const { min, max } = this.meshBounds;
     const triangles = world.meshTriangleCount;
-    return this.userObj ? { triangles, source: 'obj', name: this.userObj.name, min, max } : { triangles, source: 'scene', name: null, min, max };
+    return this.userObj
+      ? { triangles, source: 'obj', name: this.userObj.name, min, max }
+      : { triangles, source: 'scene', name: null, min, max };
   }
 
   frameInput(): FrameInput {

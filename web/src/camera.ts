@@ -19,7 +19,10 @@ export class OrbitCamera {
 
   get eye(): Vec3 {
     const cp = Math.cos(this.pitch);
-    return add(this.target, vec3(Math.sin(this.yaw) * cp * this.distance, Math.sin(this.pitch) * this.distance, Math.cos(this.yaw) * cp * this.distance));
+    return add(
+      this.target,
+      vec3(Math.sin(this.yaw) * cp * this.distance, Math.sin(this.pitch) * this.distance, Math.cos(this.yaw) * cp * this.distance),
+    );
   }
 
   matrices(): CameraMatrices {

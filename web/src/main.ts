@@ -20,7 +20,11 @@ async function createRenderer(choice: RendererChoice, onLost: (message: string) 
   if (choice !== 'webgl2') {
     try {
       return await WebGpuRenderer.create(canvas, onLost, () =>
-        messages.show('This browser cannot present a WebGPU canvas (headless?): rendering off-screen, capture() still works.', 'warning', 'present'),
+        messages.show(
+          'This browser cannot present a WebGPU canvas (headless?): rendering off-screen, capture() still works.',
+          'warning',
+          'present',
+        ),
       );
     } catch (error) {
       const reason = error instanceof NoWebGpuError ? error.message : `WebGPU failed to start: ${(error as Error).message}`;

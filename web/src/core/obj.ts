@@ -17,7 +17,9 @@ export const MAX_OBJ_BYTES = 512 * 1024 * 1024;
 export function createSceneWithObj(core: WeftCore, scene: string, grid: number, bytes: Uint8Array, name: string): number {
   const e = core.exports;
   if (bytes.length > MAX_OBJ_BYTES) {
-    throw new Error(`${name}: ${(bytes.length / 2 ** 20).toFixed(0)} MiB is more than the ${MAX_OBJ_BYTES / 2 ** 20} MiB an OBJ may have here`);
+    throw new Error(
+      `${name}: ${(bytes.length / 2 ** 20).toFixed(0)} MiB is more than the ${MAX_OBJ_BYTES / 2 ** 20} MiB an OBJ may have here`,
+    );
   }
   const data = e.obj_alloc(bytes.length);
   if (!data) throw new Error(`${name}: not enough memory for a ${(bytes.length / 2 ** 20).toFixed(1)} MiB file`);

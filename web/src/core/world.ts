@@ -82,7 +82,12 @@ export class WeftWorld {
    * Builds the named scene at grid × grid; throws with the core's message on bad input. With
    * `create`, that makes the core world instead (returns its handle or throws), e.g. createSceneWithObj.
    */
-  constructor(readonly core: WeftCore, readonly scene: string, readonly grid: number, create?: () => number) {
+  constructor(
+    readonly core: WeftCore,
+    readonly scene: string,
+    readonly grid: number,
+    create?: () => number,
+  ) {
     this.exports = core.exports;
     if (create) this.handle = create();
     else {
@@ -376,7 +381,12 @@ export class WeftWorld {
   }
   /** The raw constraint records (CONSTRAINT_LAYOUT): read a/b as Uint32, rest length/compliance as Float32. */
   constraintBytes(): Uint8Array {
-    return this.view('constraints', Uint8Array, this.exports.world_constraints_ptr(this.handle), this.constraintCount * CONSTRAINT_LAYOUT.size);
+    return this.view(
+      'constraints',
+      Uint8Array,
+      this.exports.world_constraints_ptr(this.handle),
+      this.constraintCount * CONSTRAINT_LAYOUT.size,
+    );
   }
   constraintTypes(): Uint8Array {
     return this.view('types', Uint8Array, this.exports.world_constraint_types_ptr(this.handle), this.constraintCount);
@@ -392,7 +402,12 @@ export class WeftWorld {
   renderAdjacency(): { words: Uint32Array; strainBase: number } {
     const e = this.exports;
     return {
-      words: this.view('renderAdjacency', Uint32Array, e.world_render_adjacency_ptr(this.handle), e.world_render_adjacency_words(this.handle)),
+      words: this.view(
+        'renderAdjacency',
+        Uint32Array,
+        e.world_render_adjacency_ptr(this.handle),
+        e.world_render_adjacency_words(this.handle),
+      ),
       strainBase: e.world_render_strain_base(this.handle),
     };
   }

@@ -112,7 +112,13 @@ export function bindGroupLayout(device: GPUDevice, label: string, bindings: read
 }
 
 /// A bind group with a buffer for every binding of the table, by name.
-export function bindGroup(device: GPUDevice, label: string, layout: GPUBindGroupLayout, bindings: readonly Binding[], buffers: Readonly<Record<string, GPUBuffer>>): GPUBindGroup {
+export function bindGroup(
+  device: GPUDevice,
+  label: string,
+  layout: GPUBindGroupLayout,
+  bindings: readonly Binding[],
+  buffers: Readonly<Record<string, GPUBuffer>>,
+): GPUBindGroup {
   return device.createBindGroup({
     label: `weft ${label}`,
     layout,

@@ -35,7 +35,9 @@ export async function requestSolverDevice(gpu: GPU, options: GPURequestAdapterOp
   const adapter = await gpu.requestAdapter(options);
   if (!adapter) throw new Error('no WebGPU adapter');
   if (adapter.limits.maxStorageBuffersPerShaderStage < STORAGE_BUFFERS_NEEDED) {
-    throw new Error(`the adapter allows ${adapter.limits.maxStorageBuffersPerShaderStage} storage buffers a stage; the solver needs ${STORAGE_BUFFERS_NEEDED}`);
+    throw new Error(
+      `the adapter allows ${adapter.limits.maxStorageBuffersPerShaderStage} storage buffers a stage; the solver needs ${STORAGE_BUFFERS_NEEDED}`,
+    );
   }
   const features: GPUFeatureName[] = adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
   return adapter.requestDevice({ label: 'weft gpu solver', requiredLimits: requiredLimits(adapter), requiredFeatures: features });

@@ -62,7 +62,11 @@ export const STEP = structLayout('Step', [
   { name: 'gravity_h', type: 'vec4f', doc: 'xyz gravity m/s², w substep h in s' },
   { name: 'air_wind', type: 'vec4f', doc: "xyz the substep's wind m/s (gusts included, from the core), w drag coefficient" },
   { name: 'air', type: 'vec4f', doc: 'x lift coefficient, y ½ air density kg/m³ (as C computes it), zw unused' },
-  { name: 'air_forces', type: 'vec4u', doc: 'x first float of the air section of lambdas (AIR.floatsPerTriangle a triangle), y triangles (0: no air), zw unused' },
+  {
+    name: 'air_forces',
+    type: 'vec4u',
+    doc: 'x first float of the air section of lambdas (AIR.floatsPerTriangle a triangle), y triangles (0: no air), zw unused',
+  },
   { name: 'ground', type: 'vec4f', doc: 'x ground height m, y friction, z collision margin m, w damping 1/s' },
   { name: 'grab', type: 'vec4f', doc: 'xyz grab target m, w max speed m/s (0 = no clamp)' },
   { name: 'range', type: 'vec4u', doc: 'x particle count, y first item, z end item, w FLAGS' },
@@ -75,13 +79,30 @@ export const STEP = structLayout('Step', [
   { name: 'mesh_params', type: 'vec4f', doc: 'x 1 / cell size (as C computes it), y grid diagonal m, z margin m (clamped to cell / 2)' },
   { name: 'mesh_dims', type: 'vec4u', doc: 'xyz cells along each axis, w closed (1) or open shell (0)' },
   { name: 'mesh_counts', type: 'vec4u', doc: 'x vertices, y triangles, z bounding spheres (0: no mesh collision), w cells' },
-  { name: 'mesh_sections', type: 'vec4u', count: 3, doc: 'start of each MESH_SECTIONS entry in the buffer, in its unit (vec4 or u32 word)' },
+  {
+    name: 'mesh_sections',
+    type: 'vec4u',
+    count: 3,
+    doc: 'start of each MESH_SECTIONS entry in the buffer, in its unit (vec4 or u32 word)',
+  },
   // Self-collision (weft_self_collision_view, read from the core) and the pins' scripted path.
-  { name: 'self_lengths', type: 'vec4f', doc: 'x thickness m, y reach m, z 1 / reach (the GPU hash cell edge; as C computes it), w max step m' },
-  { name: 'self_rest', type: 'vec4f', doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), zw unused' },
+  {
+    name: 'self_lengths',
+    type: 'vec4f',
+    doc: 'x thickness m, y reach m, z 1 / reach (the GPU hash cell edge; as C computes it), w max step m',
+  },
+  {
+    name: 'self_rest',
+    type: 'vec4f',
+    doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), zw unused',
+  },
   { name: 'self_hash', type: 'vec4u', doc: 'x table size (buckets, a power of two), y scan blocks, zw unused' },
   { name: 'pins', type: 'vec4f', doc: 'xyz pin velocity m/s, w pin travel time min(pin time, pin motion time) s' },
-  { name: 'motion', type: 'vec4f', doc: 'x tether scale this frame (weft_world_tether_scale_at), y velocity kick s (h, h/2 on the first substep since reset), zw unused' },
+  {
+    name: 'motion',
+    type: 'vec4f',
+    doc: 'x tether scale this frame (weft_world_tether_scale_at), y velocity kick s (h, h/2 on the first substep since reset), zw unused',
+  },
 ]);
 
 /// The grab tethers' slack (GRAB_TETHER_SLACK in src/grab.c; checked by the layout test): a free
@@ -212,9 +233,14 @@ function wgslStruct(s: StructLayout): string {
 }
 
 /// A record of 4-byte scalars as WGSL lays it out: fields in offset order, no padding (checked).
-function wgslRecord<F extends string>(name: string, layout: { size: number; offsets: Readonly<Record<F, number>> }, types: Record<F, 'u32' | 'f32'>): string {
+function wgslRecord<F extends string>(
+  name: string,
+  layout: { size: number; offsets: Readonly<Record<F, number>> },
+  types: Record<F, 'u32' | 'f32'>,
+): string {
   const fields = (Object.entries(layout.offsets) as [F, number][]).sort((x, y) => x[1] - y[1]);
-  if (fields.some(([, offset], i) => offset !== 4 * i) || layout.size !== 4 * fields.length) throw new Error(`${name}: not a packed record of 4-byte fields`);
+  if (fields.some(([, offset], i) => offset !== 4 * i) || layout.size !== 4 * fields.length)
+    throw new Error(`${name}: not a packed record of 4-byte fields`);
   return `struct ${name} { ${fields.map(([field]) => `${field}: ${types[field]}`).join(', ')} }`;
 }
 

@@ -50,7 +50,8 @@ export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
     words += Math.ceil(contents[s.name].length / 4) * 4;
   }
   const data = new ArrayBuffer(Math.max(16, words * 4));
-  const u = new Uint32Array(data), fl = new Float32Array(data);
+  const u = new Uint32Array(data),
+    fl = new Float32Array(data);
   for (const s of MESH_SECTIONS) {
     const at = s.unit === 'vec4' ? sections[s.name] * 4 : sections[s.name];
     const src = contents[s.name];
@@ -62,7 +63,8 @@ export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
 
 /// Writes the Step.mesh_* fields. enabled = false leaves the sphere count 0: no particle is near.
 export function writeMeshRecord(record: ArrayBuffer, mesh: PackedMesh, collisionMargin: number, enabled: boolean): void {
-  const fl = new Float32Array(record), u = new Uint32Array(record);
+  const fl = new Float32Array(record),
+    u = new Uint32Array(record);
   const o = (name: string) => STEP.offsets[name] / 4;
   const m = mesh.collider;
   const cell = f(m.cellSize);
@@ -75,5 +77,8 @@ export function writeMeshRecord(record: ArrayBuffer, mesh: PackedMesh, collision
   fl.set([f(1 / cell), diagonal, margin, 0], o('mesh_params'));
   u.set([m.dims[0], m.dims[1], m.dims[2], m.closed ? 1 : 0], o('mesh_dims'));
   u.set([m.vertices.length / 4, m.indices.length / 3, enabled ? m.spheres.length / 4 : 0, m.cellFlags.length], o('mesh_counts'));
-  u.set(MESH_SECTIONS.map((s) => mesh.sections[s.name]), o('mesh_sections'));
+  u.set(
+    MESH_SECTIONS.map((s) => mesh.sections[s.name]),
+    o('mesh_sections'),
+  );
 }

@@ -108,15 +108,15 @@ export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex
   const shiftedX = Math.ceil((width + half) / T);
   const shiftedY = Math.ceil((height + half) / T);
   const tileA = (p: number) => Math.floor(Math.floor(p / width) / T) * tilesX + Math.floor((p % width) / T);
-  const tileB = (p: number) =>
-    Math.floor((Math.floor(p / width) + half) / T) * shiftedX + Math.floor(((p % width) + half) / T);
+  const tileB = (p: number) => Math.floor((Math.floor(p / width) + half) / T) * shiftedX + Math.floor(((p % width) + half) / T);
 
   const a: GroupBuild[] = Array.from({ length: tilesX * tilesY }, () => ({ particles: [], constraints: [] }));
   const b: GroupBuild[] = Array.from({ length: shiftedX * shiftedY }, () => ({ particles: [], constraints: [] }));
   for (let p = 0; p < n; ++p) a[tileA(p)].particles.push(p); // A covers every particle: it integrates
   const leftovers: number[] = [];
   for (let k = 0; k < colored; ++k) {
-    const pa = f.a(k), pb = f.b(k);
+    const pa = f.a(k),
+      pb = f.b(k);
     if (pa >= n || pb >= n) return `constraint ${k} names a particle out of range`;
     if (tileA(pa) === tileA(pb)) a[tileA(pa)].constraints.push(k);
     else if (tileB(pa) === tileB(pb)) b[tileB(pa)].constraints.push(k);
@@ -158,9 +158,12 @@ export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex
   const headerWords = all.length * GROUP_LAYOUT.words;
   const words = new Uint32Array(Math.max(1, headerWords + n + usedB.reduce((sum, g) => sum + g.particles.length, 0)));
   const tc = new ArrayBuffer(Math.max(1, slotsTotal) * TILE_CONSTRAINT_LAYOUT.size);
-  const tcWords = new Uint32Array(tc), tcFloats = new Float32Array(tc);
-  const stride4 = TILE_CONSTRAINT_LAYOUT.size / 4, to = TILE_CONSTRAINT_LAYOUT.offsets;
-  let w = headerWords, c = 0;
+  const tcWords = new Uint32Array(tc),
+    tcFloats = new Float32Array(tc);
+  const stride4 = TILE_CONSTRAINT_LAYOUT.size / 4,
+    to = TILE_CONSTRAINT_LAYOUT.offsets;
+  let w = headerWords,
+    c = 0;
   all.forEach((g, gi) => {
     const slot = new Map<number, number>();
     g.particles.forEach((p, i) => slot.set(p, i));
@@ -188,7 +191,8 @@ export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex
   const lo = new ArrayBuffer(Math.max(1, leftovers.length) * CONSTRAINT_LAYOUT.size);
   const loView = new DataView(lo);
   leftovers.forEach((k, l) => {
-    const at = l * CONSTRAINT_LAYOUT.size, o = CONSTRAINT_LAYOUT.offsets;
+    const at = l * CONSTRAINT_LAYOUT.size,
+      o = CONSTRAINT_LAYOUT.offsets;
     loView.setUint32(at + o.a, f.a(k), true);
     loView.setUint32(at + o.b, f.b(k), true);
     loView.setFloat32(at + o.rest_length, f.rest(k), true);

@@ -34,7 +34,23 @@
 // (rewritten on grab), and the frame's tether scale comes from the core (weft_world_tether_scale_at,
 // the grab mirrored into it).
 import { BINDINGS, MESH_BINDING, PIN_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
-import { AIR, CONSTRAINT_LAYOUT, FLAGS, GRAB_TETHER_SLACK, LINK_LAYOUT, MAX_SPHERES, NONE, SELF_COLLISION, STEP, TETHERS_PER_PARTICLE, airSection, selfHashWords, wgslMeshPrelude, wgslPrelude, type KernelConfig } from './layout';
+import {
+  AIR,
+  CONSTRAINT_LAYOUT,
+  FLAGS,
+  GRAB_TETHER_SLACK,
+  LINK_LAYOUT,
+  MAX_SPHERES,
+  NONE,
+  SELF_COLLISION,
+  STEP,
+  TETHERS_PER_PARTICLE,
+  airSection,
+  selfHashWords,
+  wgslMeshPrelude,
+  wgslPrelude,
+  type KernelConfig,
+} from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
 import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
 import { airActive, type PhysicsSettings } from './settings';
@@ -133,14 +149,25 @@ export class GpuSolver {
   private readonly recordStride: number;
   private uniform: GPUBuffer;
   /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
-  private readonly modules: Record<'solve' | 'tiles' | 'self' | 'renderData' | 'air', { bindings: readonly Binding[]; layout: GPUBindGroupLayout }>;
+  private readonly modules: Record<
+    'solve' | 'tiles' | 'self' | 'renderData' | 'air',
+    { bindings: readonly Binding[]; layout: GPUBindGroupLayout }
+  >;
   private selfState: SelfState | null = null;
   private readonly pinsMove: boolean;
   private readonly prelude: string;
   private readonly pipelines: Record<string, GPUComputePipeline>;
   private bindGroups!: Partial<Record<BindGroupName, GPUBindGroup>>;
   private readonly owned: GPUBuffer[] = [];
-  private readonly coreBuffers: { constraints: GPUBuffer; lambdas: GPUBuffer; links: GPUBuffer; leftovers: GPUBuffer; indices: GPUBuffer; adjacency: GPUBuffer; mesh: GPUBuffer | null };
+  private readonly coreBuffers: {
+    constraints: GPUBuffer;
+    lambdas: GPUBuffer;
+    links: GPUBuffer;
+    leftovers: GPUBuffer;
+    indices: GPUBuffer;
+    adjacency: GPUBuffer;
+    mesh: GPUBuffer | null;
+  };
   private readonly tileBuffers: { words: GPUBuffer; constraints: GPUBuffer; predictedNext: GPUBuffer } | null;
   private readonly strainBase: number;
   private readonly triangles: number;
@@ -172,9 +199,13 @@ export class GpuSolver {
     this.substepsRun = core.substepsRun;
     this.selfView = core.selfCollision ?? null;
     this.pinsMove = settings.pinMotionTime > 0;
-    if (this.pinsMove && !core.restPositions) throw new Error('moving pins need the core\'s rest positions');
-    if (this.pinsMove && this.mesh) throw new Error('moving pins and a mesh collider at once need 9 storage buffers in the solve module; the GPU solver has 8');
-    const tiled = options.schedule === 'plain' ? 'the plain schedule was asked for' : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
+    if (this.pinsMove && !core.restPositions) throw new Error("moving pins need the core's rest positions");
+    if (this.pinsMove && this.mesh)
+      throw new Error('moving pins and a mesh collider at once need 9 storage buffers in the solve module; the GPU solver has 8');
+    const tiled =
+      options.schedule === 'plain'
+        ? 'the plain schedule was asked for'
+        : buildTiledSchedule(core, options.tileSize ?? config.tileSize, NONE);
     this.tiled = typeof tiled === 'string' ? null : tiled;
     this.tiledUnavailable = typeof tiled === 'string' ? tiled : '';
     if (this.tiled && this.tiled.tileSize * this.tiled.tileSize > config.tileCapacity) {
@@ -188,7 +219,12 @@ export class GpuSolver {
 
     const make = (label: string, data: ArrayBufferView | ArrayBuffer | number, usage: number) => {
       const size = typeof data === 'number' ? data : data.byteLength;
-      const buffer = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 4) * 4), usage, mappedAtCreation: typeof data !== 'number' });
+      const buffer = device.createBuffer({
+        label: `weft ${label}`,
+        size: Math.max(16, Math.ceil(size / 4) * 4),
+        usage,
+        mappedAtCreation: typeof data !== 'number',
+      });
       if (typeof data !== 'number') {
         const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
         new Uint8Array(buffer.getMappedRange()).set(bytes);
@@ -217,7 +253,8 @@ export class GpuSolver {
     const anchors = core.tetherAnchors();
     const maxDistances = core.tetherMaxDistances();
     const links = (this.links = new ArrayBuffer(n * LINK_LAYOUT.size));
-    const lw = new Uint32Array(links), lf = new Float32Array(links);
+    const lw = new Uint32Array(links),
+      lf = new Float32Array(links);
     for (let p = 0; p < n; ++p) {
       const at = p * LINK_LAYOUT.words;
       for (let k = 0; k < TETHERS_PER_PARTICLE; ++k) {
@@ -259,9 +296,15 @@ export class GpuSolver {
 
     // A scene with a mesh collider binds its packed arrays last in the solve module (MESH_BINDING):
     // its finish pass collides. The tiled module never does (not fused, see encode).
-    const withLayout = (label: string, bindings: readonly Binding[]) => ({ bindings, layout: bindGroupLayout(device, `${label} layout`, bindings) });
+    const withLayout = (label: string, bindings: readonly Binding[]) => ({
+      bindings,
+      layout: bindGroupLayout(device, `${label} layout`, bindings),
+    });
     this.modules = {
-      solve: withLayout('solve', this.mesh ? [...BINDINGS.solve, MESH_BINDING] : this.pinsMove ? [...BINDINGS.solve, PIN_BINDING] : BINDINGS.solve),
+      solve: withLayout(
+        'solve',
+        this.mesh ? [...BINDINGS.solve, MESH_BINDING] : this.pinsMove ? [...BINDINGS.solve, PIN_BINDING] : BINDINGS.solve,
+      ),
       tiles: withLayout('tiles', BINDINGS.tiles),
       self: withLayout('self', BINDINGS.self),
       renderData: withLayout('render data', BINDINGS.renderData),
@@ -271,9 +314,27 @@ export class GpuSolver {
     const module = (label: string, bindings: readonly Binding[], ...parts: string[]) =>
       device.createShaderModule({ label: `weft ${label}`, code: [prelude, wgslBindings(bindings), ...parts].join('\n') });
     const meshParts = this.mesh ? [wgslMeshPrelude(), meshCollideWgsl] : [meshOffWgsl];
-    const solveModule = module('solve.wgsl', this.modules.solve.bindings, particleWgsl, finishWgsl, solveWgsl, ...meshParts, this.pinsMove ? pinsOnWgsl : pinsOffWgsl, airOnWgsl);
+    const solveModule = module(
+      'solve.wgsl',
+      this.modules.solve.bindings,
+      particleWgsl,
+      finishWgsl,
+      solveWgsl,
+      ...meshParts,
+      this.pinsMove ? pinsOnWgsl : pinsOffWgsl,
+      airOnWgsl,
+    );
     // The tiled module integrates only when fused, which air turns off.
-    const tilesModule = module('tiles.wgsl', this.modules.tiles.bindings, particleWgsl, finishWgsl, tilesWgsl, meshOffWgsl, pinsOffWgsl, airOffWgsl);
+    const tilesModule = module(
+      'tiles.wgsl',
+      this.modules.tiles.bindings,
+      particleWgsl,
+      finishWgsl,
+      tilesWgsl,
+      meshOffWgsl,
+      pinsOffWgsl,
+      airOffWgsl,
+    );
     const airModule = module('air.wgsl', this.modules.air.bindings, airWgsl);
     const renderModule = module('render_data.wgsl', this.modules.renderData.bindings, renderDataWgsl);
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
@@ -301,9 +362,11 @@ export class GpuSolver {
   /// Makes the self-collision buffers and pipelines (once: when first needed).
   private ensureSelf(): boolean {
     if (this.selfState) return true;
-    const view = this.selfView, rest = this.core.restPositions?.();
+    const view = this.selfView,
+      rest = this.core.restPositions?.();
     if (!view || !rest) return false;
-    const n = this.n, device = this.device;
+    const n = this.n,
+      device = this.device;
     const { blocks, words, counts } = selfHashWords(view.tableSize, this.config.workgroupSize, n);
     const buffer = (label: string, size: number, usage = STORAGE()) => {
       const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage });
@@ -312,11 +375,31 @@ export class GpuSolver {
     };
     const particles = buffer('self-collision particles', 6 * n * 16);
     device.queue.writeBuffer(particles, 0, rest as Float32Array<ArrayBuffer>);
-    this.selfState = { particles, hashCounts: buffer('self-collision counts', counts * 4, STORAGE() | GPUBufferUsage.COPY_SRC), hash: buffer('self-collision hash', words * 4), blocks, tableSize: view.tableSize };
-    const code = [this.prelude, wgslBindings(this.modules.self.bindings), particleWgsl, finishWgsl, selfCollisionWgsl, meshOffWgsl, pinsOffWgsl, airOffWgsl].join('\n');
+    this.selfState = {
+      particles,
+      hashCounts: buffer('self-collision counts', counts * 4, STORAGE() | GPUBufferUsage.COPY_SRC),
+      hash: buffer('self-collision hash', words * 4),
+      blocks,
+      tableSize: view.tableSize,
+    };
+    const code = [
+      this.prelude,
+      wgslBindings(this.modules.self.bindings),
+      particleWgsl,
+      finishWgsl,
+      selfCollisionWgsl,
+      meshOffWgsl,
+      pinsOffWgsl,
+      airOffWgsl,
+    ].join('\n');
     const module = device.createShaderModule({ label: 'weft self_collision.wgsl', code });
     const layout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.self.layout] });
-    for (const [name, entryPoint] of [['selfSettle', 'self_settle'], ['selfScan', 'self_scan'], ['selfScatter', 'self_scatter'], ['selfContacts', 'self_contacts']]) {
+    for (const [name, entryPoint] of [
+      ['selfSettle', 'self_settle'],
+      ['selfScan', 'self_scan'],
+      ['selfScatter', 'self_scatter'],
+      ['selfContacts', 'self_contacts'],
+    ]) {
       this.pipelines[name] = device.createComputePipeline({ label: `weft ${entryPoint}`, layout, compute: { module, entryPoint } });
     }
     if (this.bindGroups) this.makeBindGroups();
@@ -326,19 +409,34 @@ export class GpuSolver {
   private makeBindGroups(): void {
     const bind = (module: keyof typeof this.modules, label: string, buffers: Record<string, GPUBuffer>) =>
       bindGroup(this.device, label, this.modules[module].layout, this.modules[module].bindings, buffers);
-    const b = this.buffers, { mesh, ...c } = this.coreBuffers;
+    const b = this.buffers,
+      { mesh, ...c } = this.coreBuffers;
     const t = this.tileBuffers;
     const predicted = [b.predicted, t?.predictedNext ?? b.predicted];
     // Every buffer a module may bind, by binding name (bindings.ts).
     const self = this.selfState;
-    const shared = { step: this.uniform, positions: b.positions, velocities: b.velocities, normals: b.normals, strain: b.strain, ...c, ...(mesh ? { mesh } : {}),
-      ...(self ? { rest: self.particles, particles: self.particles, hash_counts: self.hashCounts, hash: self.hash } : {}) };
+    const shared = {
+      step: this.uniform,
+      positions: b.positions,
+      velocities: b.velocities,
+      normals: b.normals,
+      strain: b.strain,
+      ...c,
+      ...(mesh ? { mesh } : {}),
+      ...(self ? { rest: self.particles, particles: self.particles, hash_counts: self.hashCounts, hash: self.hash } : {}),
+    };
     this.bindGroups = { renderData: bind('renderData', 'render data', shared), air: bind('air', 'air', shared) };
     for (const i of t ? [0, 1] : [0]) {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
       if (self) this.bindGroups[i ? 'self1' : 'self0'] = bind('self', `self ${i}`, { ...shared, predicted: predicted[i] });
       if (t) {
-        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind('tiles', `tiles ${i}`, { ...shared, predicted: predicted[i], solved_in: predicted[1 - i], words: t.words, tile_constraints: t.constraints });
+        this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind('tiles', `tiles ${i}`, {
+          ...shared,
+          predicted: predicted[i],
+          solved_in: predicted[1 - i],
+          words: t.words,
+          tile_constraints: t.constraints,
+        });
       }
     }
   }
@@ -348,18 +446,21 @@ export class GpuSolver {
   grab(particle: number, target: Vec3): void {
     if (!(particle >= 0 && particle < this.n)) throw new Error(`no particle ${particle}`);
     const rest = this.core.restPositions?.();
-    if (!rest) throw new Error('a grab needs the core\'s rest positions');
+    if (!rest) throw new Error("a grab needs the core's rest positions");
     this.release();
     this.core.grab(particle, target);
     this.grabbed = particle;
     this.grabTarget = { ...target };
     this.device.queue.writeBuffer(this.buffers.positions, particle * 16 + 12, new Float32Array([0]));
     // grab.c's limit before the scale, in its float order: sqrtf(|rest_p − rest_g|²) × (1 + slack).
-    const f = Math.fround, slack = f(1 + f(GRAB_TETHER_SLACK));
+    const f = Math.fround,
+      slack = f(1 + f(GRAB_TETHER_SLACK));
     const links = new Float32Array(this.links);
     const g = 4 * particle;
     for (let p = 0; p < this.n; ++p) {
-      const rx = f(rest[4 * p] - rest[g]), ry = f(rest[4 * p + 1] - rest[g + 1]), rz = f(rest[4 * p + 2] - rest[g + 2]);
+      const rx = f(rest[4 * p] - rest[g]),
+        ry = f(rest[4 * p + 1] - rest[g + 1]),
+        rz = f(rest[4 * p + 2] - rest[g + 2]);
       const r2 = f(f(f(rx * rx) + f(ry * ry)) + f(rz * rz));
       links[p * LINK_LAYOUT.words + LINK_LAYOUT.grabLimit] = f(f(Math.sqrt(r2)) * slack);
     }
@@ -420,13 +521,19 @@ export class GpuSolver {
     };
     const particles = () => items(this.n, this.wgSize());
     let base: ArrayBuffer;
-    const push = (pipeline: string, bind: BindGroupName, size: { x: number; y: number }, edit: (u: Uint32Array, f: Float32Array) => void) => {
+    const push = (
+      pipeline: string,
+      bind: BindGroupName,
+      size: { x: number; y: number },
+      edit: (u: Uint32Array, f: Float32Array) => void,
+    ) => {
       const record = base.slice(0);
       edit(new Uint32Array(record), new Float32Array(record));
       records.push(record);
       dispatches.push({ pipeline: this.pipelines[pipeline], name: pipeline, bindGroup: bind, ...size, record: records.length - 1 });
     };
-    const R = STEP.offsets.range / 4, M = STEP.offsets.misc / 4;
+    const R = STEP.offsets.range / 4,
+      M = STEP.offsets.misc / 4;
     const range = (u: Uint32Array, first: number, end: number, flags: number) => {
       u[R + 1] = first;
       u[R + 2] = end;
@@ -483,23 +590,35 @@ export class GpuSolver {
           }
           const [a, b] = this.tiled.passes;
           for (let it = 0; it < iterations; ++it) {
-            for (const [pass, finish] of [[a, finishInA], [b, false]] as const) {
+            for (const [pass, finish] of [
+              [a, finishInA],
+              [b, false],
+            ] as const) {
               if (pass.groupCount === 0) continue;
               push('solveTiles', tilesBind, items(pass.groupCount, 1), (u, f) => {
-                range(u, 0, pass.firstGroup + pass.groupCount, lambdaFlags(it) | (finish ? FLAGS.FINISH | (self ? FLAGS.SETTLED : FLAGS.LEFTOVERS) : 0));
+                range(
+                  u,
+                  0,
+                  pass.firstGroup + pass.groupCount,
+                  lambdaFlags(it) | (finish ? FLAGS.FINISH | (self ? FLAGS.SETTLED : FLAGS.LEFTOVERS) : 0),
+                );
                 u[M + 3] = pass.firstGroup;
                 if (finish) this.writeSpheres(f, previousSpheres);
               });
             }
-            if (overflow[1] > overflow[0]) push('solveOverflow', solveBind, { x: 1, y: 1 }, (u) => range(u, overflow[0], overflow[1], lambdaFlags(it)));
+            if (overflow[1] > overflow[0])
+              push('solveOverflow', solveBind, { x: 1, y: 1 }, (u) => range(u, overflow[0], overflow[1], lambdaFlags(it)));
             if (it < iterations - 1) {
-              if (this.tiled.counts.leftover > 0) push('solveLeftovers', solveBind, items(this.tiled.counts.leftover, this.wgSize()), (u) => range(u, 0, 0, lambdaFlags(it)));
+              if (this.tiled.counts.leftover > 0)
+                push('solveLeftovers', solveBind, items(this.tiled.counts.leftover, this.wgSize()), (u) => range(u, 0, 0, lambdaFlags(it)));
               push('tethers', solveBind, particles(), (u) => range(u, 0, 0, 0));
             }
           }
           if (self) selfPasses(buffer, FLAGS.LEFTOVERS | lambdaFlags(iterations - 1));
           if (!fused || sub === substeps - 1) {
-            push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH | (self ? FLAGS.SETTLED : FLAGS.LEFTOVERS | lambdaFlags(iterations - 1))));
+            push('finish', solveBind, particles(), (u) =>
+              range(u, 0, 0, FLAGS.FINISH | (self ? FLAGS.SETTLED : FLAGS.LEFTOVERS | lambdaFlags(iterations - 1))),
+            );
           }
         } else {
           const solveBind: BindGroupName = 'solve0';
@@ -507,10 +626,13 @@ export class GpuSolver {
           push('integrate', solveBind, particles(), (u) => range(u, 0, 0, 0));
           for (let it = 0; it < iterations; ++it) {
             for (let c = 0; c < colorCount; ++c) {
-              const first = offsets[c], end = offsets[c + 1];
-              if (end > first) push('solveColor', solveBind, items(end - first, this.wgSize()), (u) => range(u, first, end, lambdaFlags(it)));
+              const first = offsets[c],
+                end = offsets[c + 1];
+              if (end > first)
+                push('solveColor', solveBind, items(end - first, this.wgSize()), (u) => range(u, first, end, lambdaFlags(it)));
             }
-            if (overflow[1] > overflow[0]) push('solveOverflow', solveBind, { x: 1, y: 1 }, (u) => range(u, overflow[0], overflow[1], lambdaFlags(it)));
+            if (overflow[1] > overflow[0])
+              push('solveOverflow', solveBind, { x: 1, y: 1 }, (u) => range(u, overflow[0], overflow[1], lambdaFlags(it)));
             if (it < iterations - 1) push('tethers', solveBind, particles(), (u) => range(u, 0, 0, 0));
           }
           if (self) selfPasses(0, 0);
@@ -528,7 +650,10 @@ export class GpuSolver {
     this.device.queue.writeBuffer(this.uniform, 0, all);
     if (profile) {
       dispatches.forEach((d, i) => {
-        const pass = encoder.beginComputePass({ label: `weft ${d.name}`, timestampWrites: { querySet: profile, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
+        const pass = encoder.beginComputePass({
+          label: `weft ${d.name}`,
+          timestampWrites: { querySet: profile, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 },
+        });
         pass.setPipeline(d.pipeline);
         pass.setBindGroup(0, this.bindGroups[d.bindGroup]!, [d.record * this.recordStride]);
         pass.dispatchWorkgroups(d.x, d.y);
@@ -557,15 +682,22 @@ export class GpuSolver {
   /// Tests: the triangles' air forces (4 floats a triangle, air.wgsl) on the current positions and
   /// velocities in the wind at `time` s, as one substep's air dispatch computes them.
   async airForces(time: number): Promise<Float32Array> {
-    const triangles = this.triangles, floats = triangles * AIR.floatsPerTriangle;
-    const h = Math.fround(1 / 60), record = this.baseRecord(h, true, this.windAt(time), 1, h);
+    const triangles = this.triangles,
+      floats = triangles * AIR.floatsPerTriangle;
+    const h = Math.fround(1 / 60),
+      record = this.baseRecord(h, true, this.windAt(time), 1, h);
     this.device.queue.writeBuffer(this.uniform, 0, record);
-    const staging = this.device.createBuffer({ label: 'weft read air forces', size: Math.max(16, floats * 4), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = this.device.createBuffer({
+      label: 'weft read air forces',
+      size: Math.max(16, floats * 4),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     const encoder = this.device.createCommandEncoder({ label: 'weft air forces' });
     const pass = encoder.beginComputePass({ label: 'weft air forces' });
     pass.setPipeline(this.pipelines.airForces);
     pass.setBindGroup(0, this.bindGroups.air!, [0]);
-    const groups = Math.ceil(triangles / this.wgSize()), x = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
+    const groups = Math.ceil(triangles / this.wgSize()),
+      x = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.dispatchWorkgroups(x, Math.ceil(groups / x));
     pass.end();
     encoder.copyBufferToBuffer(this.coreBuffers.lambdas, this.airStart * 4, staging, 0, floats * 4);
@@ -582,7 +714,11 @@ export class GpuSolver {
     const source = this.buffers[which === 'residuals' ? 'velocities' : which];
     const start = which === 'residuals' ? this.n * 16 : 0;
     const size = which === 'strain' ? this.n * 4 : this.n * 16;
-    const staging = this.device.createBuffer({ label: `weft read ${which}`, size: Math.max(16, size), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = this.device.createBuffer({
+      label: `weft read ${which}`,
+      size: Math.max(16, size),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     const encoder = this.device.createCommandEncoder({ label: `weft read ${which}` });
     encoder.copyBufferToBuffer(source, start, staging, 0, Math.max(16, size));
     this.device.queue.submit([encoder.finish()]);
@@ -599,7 +735,11 @@ export class GpuSolver {
   async selfRebuilds(): Promise<number | null> {
     const self = this.selfState;
     if (!self) return null;
-    const staging = this.device.createBuffer({ label: 'weft read self-collision rebuilds', size: 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = this.device.createBuffer({
+      label: 'weft read self-collision rebuilds',
+      size: 4,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     const encoder = this.device.createCommandEncoder({ label: 'weft read self-collision rebuilds' });
     encoder.copyBufferToBuffer(self.hashCounts, (self.tableSize + 8) * 4, staging, 0, 4); // SELF_REBUILDS
     this.device.queue.submit([encoder.finish()]);
@@ -623,7 +763,11 @@ export class GpuSolver {
     const size = count * this.recordStride;
     if (this.uniform.size >= size) return;
     this.uniform.destroy();
-    this.uniform = this.device.createBuffer({ label: 'weft step records', size: Math.max(size, this.uniform.size * 2), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.uniform = this.device.createBuffer({
+      label: 'weft step records',
+      size: Math.max(size, this.uniform.size * 2),
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     this.owned.push(this.uniform);
     this.makeBindGroups();
   }
@@ -633,14 +777,15 @@ export class GpuSolver {
   /// (weft_world_air_wind), so the GPU never ports the seeded turbulence.
   private windAt(time: number): Vec3 {
     if (this.core.airWind) return this.core.airWind(time);
-    if (this.settings.gustStrength > 0) throw new Error('gusts need the core\'s airWind');
+    if (this.settings.gustStrength > 0) throw new Error("gusts need the core's airWind");
     return this.settings.wind;
   }
 
   private baseRecord(h: number, air: boolean, wind: Vec3, tetherScale: number, kick: number): ArrayBuffer {
     const s = this.settings;
     const record = new ArrayBuffer(STEP.size);
-    const f = new Float32Array(record), u = new Uint32Array(record);
+    const f = new Float32Array(record),
+      u = new Uint32Array(record);
     const o = (name: string) => STEP.offsets[name] / 4;
     f.set([s.gravity.x, s.gravity.y, s.gravity.z, h], o('gravity_h'));
     f.set([wind.x, wind.y, wind.z, s.drag], o('air_wind'));

@@ -30,7 +30,7 @@ export function weftSin(x: number): number {
   const r2 = f(r * r);
   let p = f(-2.5052108e-8);
   p = f(f(p * r2) + f(2.7557319e-6));
-  p = f(f(p * r2) - f(1.9841270e-4));
+  p = f(f(p * r2) - f(1.984127e-4));
   p = f(f(p * r2) + f(8.3333333e-3));
   p = f(f(p * r2) - f(1.6666667e-1));
   return f(r + f(f(r * r2) * p));

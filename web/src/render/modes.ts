@@ -21,7 +21,12 @@ export const SHADER_COLORS = {
 } as const;
 
 /** The background as a GPUColor-like record. */
-export const BACKGROUND_RGBA = { r: SHADER_COLORS.BACKGROUND[0], g: SHADER_COLORS.BACKGROUND[1], b: SHADER_COLORS.BACKGROUND[2], a: 1 } as const;
+export const BACKGROUND_RGBA = {
+  r: SHADER_COLORS.BACKGROUND[0],
+  g: SHADER_COLORS.BACKGROUND[1],
+  b: SHADER_COLORS.BACKGROUND[2],
+  a: 1,
+} as const;
 
 const PI = 3.14159265;
 

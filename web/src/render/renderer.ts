@@ -31,7 +31,9 @@ export interface Renderer {
 
 /** Light direction shared by both renderers (unit vector towards the key light). */
 export const LIGHT_DIRECTION = (() => {
-  const x = 0.45, y = 0.8, z = 0.4;
+  const x = 0.45,
+    y = 0.8,
+    z = 0.4;
   const n = Math.hypot(x, y, z);
   return [x / n, y / n, z / n] as const;
 })();

@@ -17,7 +17,8 @@ export function unitSphere(rings = 24, segments = 40): SphereMesh {
   const row = segments + 1;
   for (let r = 0; r < rings; r++) {
     for (let s = 0; s < segments; s++) {
-      const a = r * row + s, b = a + row;
+      const a = r * row + s,
+        b = a + row;
       indices.push(a, a + 1, b, b, a + 1, b + 1);
     }
   }

@@ -180,7 +180,13 @@ export class WebGl2Renderer implements Renderer {
       gl.bindVertexArray(this.sphereVao);
       gl.bindBuffer(gl.ARRAY_BUFFER, this.sphereInstanceBuffer);
       gl.bufferSubData(gl.ARRAY_BUFFER, 0, sphereInstances(frame));
-      gl.drawElementsInstanced(gl.TRIANGLES, this.sphereIndexCount, gl.UNSIGNED_SHORT, 0, Math.min(frame.spheres.length, MAX_DRAWN_SPHERES));
+      gl.drawElementsInstanced(
+        gl.TRIANGLES,
+        this.sphereIndexCount,
+        gl.UNSIGNED_SHORT,
+        0,
+        Math.min(frame.spheres.length, MAX_DRAWN_SPHERES),
+      );
     }
     if (this.mesh) {
       gl.useProgram(this.meshProgram);
@@ -189,7 +195,11 @@ export class WebGl2Renderer implements Renderer {
     }
     if (this.cloth && frame.source.kind === 'cpu') {
       const { positions, normals, strain } = frame.source;
-      for (const [buffer, data] of [[this.cloth.positions, positions], [this.cloth.normals, normals], [this.cloth.strain, strain]] as const) {
+      for (const [buffer, data] of [
+        [this.cloth.positions, positions],
+        [this.cloth.normals, normals],
+        [this.cloth.strain, strain],
+      ] as const) {
         gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
         gl.bufferSubData(gl.ARRAY_BUFFER, 0, data);
       }
@@ -203,11 +213,13 @@ export class WebGl2Renderer implements Renderer {
   async capture(frame: FrameInput): Promise<string> {
     const gl = this.gl;
     this.draw(frame);
-    const width = gl.drawingBufferWidth, height = gl.drawingBufferHeight;
+    const width = gl.drawingBufferWidth,
+      height = gl.drawingBufferHeight;
     const flipped = new Uint8Array(width * height * 4);
     gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, flipped);
     const pixels = new Uint8Array(width * height * 4);
-    for (let row = 0; row < height; row++) pixels.set(flipped.subarray((height - 1 - row) * width * 4, (height - row) * width * 4), row * width * 4);
+    for (let row = 0; row < height; row++)
+      pixels.set(flipped.subarray((height - 1 - row) * width * 4, (height - row) * width * 4), row * width * 4);
     return rgbaToPng(pixels, width, height);
   }
 

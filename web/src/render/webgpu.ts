@@ -88,18 +88,30 @@ export class WebGpuRenderer implements Renderer {
 
   // The adapter is kept referenced: when it is garbage-collected, Chromium may drop the instance
   // behind it and lose the device ("A valid external Instance reference no longer exists").
-  private constructor(readonly adapter: GPUAdapter, readonly device: GPUDevice, context: GPUCanvasContext | null) {
+  private constructor(
+    readonly adapter: GPUAdapter,
+    readonly device: GPUDevice,
+    context: GPUCanvasContext | null,
+  ) {
     this.context = context;
     context?.configure({ device, format: COLOR_FORMAT, alphaMode: 'opaque' });
     const prefix = shaderConstants('wgsl') + commonWgsl;
     const module = (label: string, code: string) => device.createShaderModule({ label, code: prefix + code });
 
-    this.uniformBuffer = device.createBuffer({ label: 'frame uniforms', size: FRAME_UNIFORM_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.uniformBuffer = device.createBuffer({
+      label: 'frame uniforms',
+      size: FRAME_UNIFORM_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     const bindGroupLayout = device.createBindGroupLayout({
       label: 'frame bind group layout',
       entries: [{ binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } }],
     });
-    this.bindGroup = device.createBindGroup({ label: 'frame bind group', layout: bindGroupLayout, entries: [{ binding: 0, resource: { buffer: this.uniformBuffer } }] });
+    this.bindGroup = device.createBindGroup({
+      label: 'frame bind group',
+      layout: bindGroupLayout,
+      entries: [{ binding: 0, resource: { buffer: this.uniformBuffer } }],
+    });
     const layout = device.createPipelineLayout({ label: 'scene pipeline layout', bindGroupLayouts: [bindGroupLayout] });
     const common = {
       layout,
@@ -168,7 +180,11 @@ export class WebGpuRenderer implements Renderer {
     this.sphereVertices = this.staticBuffer('sphere vertices', sphere.positions, GPUBufferUsage.VERTEX);
     this.sphereIndices = this.staticBuffer('sphere indices', sphere.indices, GPUBufferUsage.INDEX);
     this.sphereIndexCount = sphere.indices.length;
-    this.sphereInstanceBuffer = device.createBuffer({ label: 'sphere instances', size: MAX_DRAWN_SPHERES * 16, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+    this.sphereInstanceBuffer = device.createBuffer({
+      label: 'sphere instances',
+      size: MAX_DRAWN_SPHERES * 16,
+      usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST,
+    });
   }
 
   private staticBuffer(label: string, data: ArrayBufferView, usage: number): GPUBuffer {
@@ -210,7 +226,8 @@ export class WebGpuRenderer implements Renderer {
     if (this.mesh) for (const buffer of [this.mesh.vertices, this.mesh.normals, this.mesh.indices]) buffer.destroy();
     this.mesh = null;
     if (!this.cloth) return;
-    for (const buffer of [this.cloth.positions, this.cloth.normals, this.cloth.strain, this.cloth.uvs, this.cloth.indices]) buffer.destroy();
+    for (const buffer of [this.cloth.positions, this.cloth.normals, this.cloth.strain, this.cloth.uvs, this.cloth.indices])
+      buffer.destroy();
     this.cloth = null;
   }
 
@@ -227,8 +244,20 @@ export class WebGpuRenderer implements Renderer {
     this.targets = {
       width,
       height,
-      msaa: this.device.createTexture({ label: 'msaa color', size, sampleCount: SAMPLES, format: COLOR_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT }),
-      depth: this.device.createTexture({ label: 'depth', size, sampleCount: SAMPLES, format: DEPTH_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT }),
+      msaa: this.device.createTexture({
+        label: 'msaa color',
+        size,
+        sampleCount: SAMPLES,
+        format: COLOR_FORMAT,
+        usage: GPUTextureUsage.RENDER_ATTACHMENT,
+      }),
+      depth: this.device.createTexture({
+        label: 'depth',
+        size,
+        sampleCount: SAMPLES,
+        format: DEPTH_FORMAT,
+        usage: GPUTextureUsage.RENDER_ATTACHMENT,
+      }),
     };
     return this.targets;
   }
@@ -241,7 +270,9 @@ export class WebGpuRenderer implements Renderer {
     const encoder = this.device.createCommandEncoder({ label: 'frame encoder' });
     const pass = encoder.beginRenderPass({
       label: 'scene pass',
-      colorAttachments: [{ view: targets.msaa.createView(), resolveTarget, loadOp: 'clear', storeOp: 'discard', clearValue: BACKGROUND_RGBA }],
+      colorAttachments: [
+        { view: targets.msaa.createView(), resolveTarget, loadOp: 'clear', storeOp: 'discard', clearValue: BACKGROUND_RGBA },
+      ],
       depthStencilAttachment: { view: targets.depth.createView(), depthLoadOp: 'clear', depthClearValue: 1, depthStoreOp: 'discard' },
     });
     pass.setBindGroup(0, this.bindGroup);
@@ -298,10 +329,20 @@ export class WebGpuRenderer implements Renderer {
   }
 
   async capture(frame: FrameInput): Promise<string> {
-    const width = this.width, height = this.height;
-    const target = this.device.createTexture({ label: 'capture target', size: { width, height }, format: COLOR_FORMAT, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    const width = this.width,
+      height = this.height;
+    const target = this.device.createTexture({
+      label: 'capture target',
+      size: { width, height },
+      format: COLOR_FORMAT,
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
     const bytesPerRow = Math.ceil((width * 4) / 256) * 256;
-    const readback = this.device.createBuffer({ label: 'capture readback', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    const readback = this.device.createBuffer({
+      label: 'capture readback',
+      size: bytesPerRow * height,
+      usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+    });
     const encoder = this.encode(frame, target.createView(), width, height);
     encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow }, { width, height });
     this.device.queue.submit([encoder.finish()]);
@@ -347,7 +388,13 @@ async function probePresentation(device: GPUDevice, context: GPUCanvasContext): 
   try {
     context.configure({ device, format: COLOR_FORMAT, alphaMode: 'opaque' });
     const encoder = device.createCommandEncoder({ label: 'presentation probe' });
-    encoder.beginRenderPass({ colorAttachments: [{ view: context.getCurrentTexture().createView(), loadOp: 'clear', storeOp: 'store', clearValue: BACKGROUND_RGBA }] }).end();
+    encoder
+      .beginRenderPass({
+        colorAttachments: [
+          { view: context.getCurrentTexture().createView(), loadOp: 'clear', storeOp: 'store', clearValue: BACKGROUND_RGBA },
+        ],
+      })
+      .end();
     device.queue.submit([encoder.finish()]);
     await new Promise((resolve) => requestAnimationFrame(resolve));
     await Promise.race([device.queue.onSubmittedWorkDone(), new Promise((resolve) => setTimeout(resolve, 2000))]);

@@ -34,12 +34,21 @@ export class GpuClothSolver implements ClothSolver {
 
   /// Starts from the world as it is now (a cloth mid-run keeps its state); startFrame counts on from
   /// the frames it has already run.
-  constructor(readonly world: WeftWorld, device: GPUDevice, private readonly onFallback: (reason: string) => void, startFrame = 0) {
+  constructor(
+    readonly world: WeftWorld,
+    device: GPUDevice,
+    private readonly onFallback: (reason: string) => void,
+    startFrame = 0,
+  ) {
     this.frames = this.checkpointed = startFrame;
     // A mesh collider (the bunny, a dropped OBJ) is uploaded once and collided with by
     // mesh_collide.wgsl; without the full collider exports the cloth would fall through it.
-    if (world.meshCollider() && !world.meshColliderGrid()) throw new Error('the scene has a mesh collider, but this core does not export its grid');
-    this.gpu = new GpuSolver(device, world, physicsSettingsOf(world), sphereDefsOf(world), { schedule: 'tiled', config: kernelConfig(device) });
+    if (world.meshCollider() && !world.meshColliderGrid())
+      throw new Error('the scene has a mesh collider, but this core does not export its grid');
+    this.gpu = new GpuSolver(device, world, physicsSettingsOf(world), sphereDefsOf(world), {
+      schedule: 'tiled',
+      config: kernelConfig(device),
+    });
     void device.lost.then((info) => this.fallBack(`the GPU device was lost: ${info.message || info.reason}`));
   }
 

@@ -30,7 +30,8 @@ export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettin
   [STRETCH, SHEAR, BEND].forEach((type, i) => compliance[i] !== undefined && w.setCompliance(type, compliance[i]!));
   if (settings.damping !== undefined) w.setDamping(settings.damping);
   const { drag, lift, airDensity, gustStrength } = settings;
-  if (drag !== undefined || lift !== undefined || airDensity !== undefined || gustStrength !== undefined) w.setAir({ drag, lift, airDensity, gustStrength });
+  if (drag !== undefined || lift !== undefined || airDensity !== undefined || gustStrength !== undefined)
+    w.setAir({ drag, lift, airDensity, gustStrength });
   if (settings.wind !== undefined) w.setWind(settings.wind);
   if (settings.selfCollision !== undefined) w.setSelfCollision(settings.selfCollision);
   return compliance.some((c) => c !== undefined);

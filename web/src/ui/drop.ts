@@ -10,7 +10,11 @@ export class ObjDrop {
   /** dragenter/dragleave fire for every child crossed: count them to know when the drag left the page. */
   private depth = 0;
 
-  constructor(private readonly app: App, private readonly messages: Messages, private readonly overlay: HTMLElement) {
+  constructor(
+    private readonly app: App,
+    private readonly messages: Messages,
+    private readonly overlay: HTMLElement,
+  ) {
     this.picker.type = 'file';
     this.picker.accept = '.obj,model/obj,text/plain';
     this.picker.hidden = true;
@@ -57,7 +61,11 @@ export class ObjDrop {
   private async load(file: File): Promise<void> {
     // Checked before reading: a huge file would be read into memory only to be refused.
     if (file.size > MAX_OBJ_BYTES) {
-      this.messages.show(`${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; an OBJ may have at most ${MAX_OBJ_BYTES / 2 ** 20} MiB here. The scene keeps running unchanged.`, 'warning', 'obj');
+      this.messages.show(
+        `${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; an OBJ may have at most ${MAX_OBJ_BYTES / 2 ** 20} MiB here. The scene keeps running unchanged.`,
+        'warning',
+        'obj',
+      );
       return;
     }
     if (!/\.obj$/i.test(file.name)) {

@@ -26,20 +26,28 @@ export class Input {
   private readonly abort = new AbortController();
   private canvasAbort: AbortController | null = null;
 
-  constructor(private readonly camera: OrbitCamera, private readonly grabber: Grabber, keys: KeyActions) {
-    window.addEventListener('keydown', (event) => {
-      const target = event.target as HTMLElement | null;
-      if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
-      if (event.ctrlKey || event.metaKey) return;
-      if (event.code === 'Space') {
-        event.preventDefault();
-        keys.togglePause();
-      } else if (event.code === 'KeyS') {
-        keys.toggleSphere();
-      } else if (event.code === 'KeyR') {
-        keys.reset();
-      }
-    }, { signal: this.abort.signal });
+  constructor(
+    private readonly camera: OrbitCamera,
+    private readonly grabber: Grabber,
+    keys: KeyActions,
+  ) {
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        const target = event.target as HTMLElement | null;
+        if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
+        if (event.ctrlKey || event.metaKey) return;
+        if (event.code === 'Space') {
+          event.preventDefault();
+          keys.togglePause();
+        } else if (event.code === 'KeyS') {
+          keys.toggleSphere();
+        } else if (event.code === 'KeyR') {
+          keys.reset();
+        }
+      },
+      { signal: this.abort.signal },
+    );
   }
 
   /** Listens on a (new) canvas; the previous one is released. */
@@ -52,10 +60,14 @@ export class Input {
     canvas.addEventListener('pointermove', (event) => this.onMove(event), { signal });
     canvas.addEventListener('pointerup', (event) => this.onUp(event), { signal });
     canvas.addEventListener('pointercancel', (event) => this.onUp(event), { signal });
-    canvas.addEventListener('wheel', (event) => {
-      event.preventDefault();
-      this.camera.zoom(Math.exp(event.deltaY * 0.001));
-    }, { signal, passive: false });
+    canvas.addEventListener(
+      'wheel',
+      (event) => {
+        event.preventDefault();
+        this.camera.zoom(Math.exp(event.deltaY * 0.001));
+      },
+      { signal, passive: false },
+    );
     canvas.addEventListener('contextmenu', (event) => event.preventDefault(), { signal });
   }
 
@@ -101,7 +113,8 @@ export class Input {
   private onMove(event: PointerEvent): void {
     const previous = this.pointers.get(event.pointerId);
     if (!previous) return;
-    const dx = event.clientX - previous.x, dy = event.clientY - previous.y;
+    const dx = event.clientX - previous.x,
+      dy = event.clientY - previous.y;
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     switch (this.drag) {
       case 'grab':

@@ -35,7 +35,12 @@ export class Panel {
   };
 
   /** pickObj opens a file picker for a user OBJ collider (ui/drop.ts); without it no such buttons. */
-  constructor(private readonly app: App, sceneNames: string[], private readonly messages: Messages, pickObj?: () => void) {
+  constructor(
+    private readonly app: App,
+    sceneNames: string[],
+    private readonly messages: Messages,
+    pickObj?: () => void,
+  ) {
     const m = this.model;
     const grids = [...new Set([...GRID_CHOICES, app.current.grid])].sort((a, b) => a - b); // a URL grid may be off the list
     const rebuild = () => this.rebuild();
@@ -51,7 +56,10 @@ export class Panel {
       scene.add(m, 'scene', sceneNames).onChange(rebuild),
       scene.add(m, 'grid', grids).name('grid (N×N)').onChange(rebuild),
       scene.add(m, 'solver', ['wasm', 'gpu']).onChange(rebuild),
-      scene.add(m, 'mode', [...SHADING_MODES]).name('shading').onChange(() => (app.mode = m.mode as typeof app.mode)),
+      scene
+        .add(m, 'mode', [...SHADING_MODES])
+        .name('shading')
+        .onChange(() => (app.mode = m.mode as typeof app.mode)),
     );
     if (pickObj) {
       // Drag-and-drop does the same; this is for users who cannot drag a file onto the page.
@@ -63,11 +71,26 @@ export class Panel {
     this.controllers.push(
       solver.add(m, 'substeps', 1, 40, 1).onChange(applySubsteps),
       solver.add(m, 'iterations', 1, 10, 1).onChange(applySubsteps),
-      solver.add(m, 'stretchLog', -10, -2, 0.1).name('stretch log₁₀α').onChange(live(() => app.solver.apply({ stretchCompliance: 10 ** m.stretchLog }))),
-      solver.add(m, 'shearLog', -10, -2, 0.1).name('shear log₁₀α').onChange(live(() => app.solver.apply({ shearCompliance: 10 ** m.shearLog }))),
-      solver.add(m, 'bendLog', -10, 0, 0.1).name('bend log₁₀α').onChange(live(() => app.solver.apply({ bendCompliance: 10 ** m.bendLog }))),
-      solver.add(m, 'damping', 0, 5, 0.01).name('damping 1/s').onChange(live(() => app.solver.apply({ damping: m.damping }))),
-      solver.add(m, 'selfCollision').name('self-collision').onChange(live(() => app.solver.apply({ selfCollision: m.selfCollision }))),
+      solver
+        .add(m, 'stretchLog', -10, -2, 0.1)
+        .name('stretch log₁₀α')
+        .onChange(live(() => app.solver.apply({ stretchCompliance: 10 ** m.stretchLog }))),
+      solver
+        .add(m, 'shearLog', -10, -2, 0.1)
+        .name('shear log₁₀α')
+        .onChange(live(() => app.solver.apply({ shearCompliance: 10 ** m.shearLog }))),
+      solver
+        .add(m, 'bendLog', -10, 0, 0.1)
+        .name('bend log₁₀α')
+        .onChange(live(() => app.solver.apply({ bendCompliance: 10 ** m.bendLog }))),
+      solver
+        .add(m, 'damping', 0, 5, 0.01)
+        .name('damping 1/s')
+        .onChange(live(() => app.solver.apply({ damping: m.damping }))),
+      solver
+        .add(m, 'selfCollision')
+        .name('self-collision')
+        .onChange(live(() => app.solver.apply({ selfCollision: m.selfCollision }))),
     );
     const air = this.gui.addFolder('Air');
     // The wind as a horizontal speed and a heading (degrees from +x towards +z); the core keeps the
@@ -92,8 +115,14 @@ export class Panel {
     );
     const run = this.gui.addFolder('Run');
     this.controllers.push(
-      run.add(m, 'paused').name('paused (Space)').onChange(() => (app.paused = m.paused)),
-      run.add(m, 'sphereMoving').name('sphere moves (S)').onChange(live(() => app.setSphereMoving(m.sphereMoving))),
+      run
+        .add(m, 'paused')
+        .name('paused (Space)')
+        .onChange(() => (app.paused = m.paused)),
+      run
+        .add(m, 'sphereMoving')
+        .name('sphere moves (S)')
+        .onChange(live(() => app.setSphereMoving(m.sphereMoving))),
     );
     run.add(m, 'reset').name('reset (R)');
     this.refresh();
@@ -111,7 +140,8 @@ export class Panel {
 
   /** Reads everything back from the app (after a rebuild, a key press, a hook call). */
   refresh(): void {
-    const m = this.model, app = this.app;
+    const m = this.model,
+      app = this.app;
     const settings = app.solver.settings();
     this.windY = settings.wind.y;
     Object.assign(m, {
