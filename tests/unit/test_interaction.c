@@ -88,8 +88,32 @@ TEST(grab_and_release) {
 	weft_world_destroy(world);
 }
 
+// Self-collision (its hash and lists), the air's per-triangle forces and the pole's mesh are all
+// allocated when the world is made: stepping fold and flag allocates nothing, on any thread count.
+TEST(new_phases_allocate_nothing) {
+	const char* const scenes[] = {"fold", "flag"};
+	for (int k = 0; k < 2; ++k) {
+		for (int32_t threads = 1; threads <= 2; ++threads) {
+#if defined(__wasm__)
+			if (threads > 1) continue;
+#endif
+			weft_scene_def scene;
+			CHECK(weft_scene(scenes[k], 24, &scene) == WEFT_OK);
+			scene.world.allocator = (weft_allocator){counting_alloc, counting_free, NULL};
+			scene.world.thread_count = threads;
+			weft_world* world = NULL;
+			CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
+			const int before = allocations;
+			for (int f = 0; f < 60; ++f) CHECK(weft_world_step(world, scene.frame_dt) == WEFT_OK);
+			CHECK(allocations == before);
+			weft_world_destroy(world);
+		}
+	}
+}
+
 int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
+	RUN_TEST(new_phases_allocate_nothing);
 	RUN_TEST(render_data_at_rest);
 	RUN_TEST(raycast_hits_centre);
 	RUN_TEST(grab_and_release);
