@@ -1,0 +1,89 @@
+// Stability sweep: every scene across compliance, substeps, iterations, grid size and damping, with
+// a violent drag (a particle pulled 1 m in 5 frames and back, then let go) in the second second.
+// Per run: whether the world stayed finite (and every step returned WEFT_OK), and the largest max
+// stretch over the frames after the first second. Prints one JSON document (bench/sweep.sh writes
+// it to bench/results/<machine>/sweep.json). A run passes when it stays finite and below 100%.
+//   weft_sweep [--quick]
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "weft/weft.h"
+
+typedef struct run_result {
+	bool finite;
+	float worst_stretch; // after the first second
+} run_result;
+
+static run_result run(const char* scene_name, int32_t grid, float compliance, int32_t substeps, int32_t iterations,
+                      float damping, int32_t frames) {
+	run_result out = {false, INFINITY};
+	weft_scene_def scene;
+	if (weft_scene(scene_name, grid, &scene) != WEFT_OK) return out;
+	scene.world.substeps = substeps;
+	scene.world.iterations = iterations;
+	scene.world.damping = damping;
+	scene.cloth.stretch_compliance = scene.cloth.shear_compliance = compliance;
+	weft_world* world = NULL;
+	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) return out;
+	const int32_t n = weft_world_particle_count(world), dragged = n / 2 + grid / 2;
+	weft_vec3 start = {0, 0, 0};
+	out.finite = true;
+	out.worst_stretch = 0.0f;
+	for (int32_t f = 0; f < frames && out.finite; ++f) {
+		const int32_t t = f - 60; // the drag: frames 60..70
+		if (t == 0) {
+			const float* x = weft_world_positions(world);
+			start = (weft_vec3){x[4 * dragged], x[4 * dragged + 1], x[4 * dragged + 2]};
+			weft_world_grab(world, dragged, start);
+		} else if (t > 0 && t <= 10) {
+			const float s = t <= 5 ? (float)t / 5.0f : (float)(10 - t) / 5.0f;
+			weft_world_grab_move(world, (weft_vec3){start.x, start.y, start.z + s});
+			if (t == 10) weft_world_release(world);
+		}
+		out.finite = weft_world_step(world, scene.frame_dt) == WEFT_OK && weft_world_is_finite(world);
+		if (f >= 60) {
+			const float stretch = weft_world_max_stretch(world);
+			out.worst_stretch = stretch > out.worst_stretch || stretch != stretch ? stretch : out.worst_stretch;
+		}
+	}
+	weft_world_destroy(world);
+	return out;
+}
+
+int main(int argc, char** argv) {
+	const bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	const char* const scenes[] = {"hang", "sphere", "flag", "bunny", "fold"};
+	const float compliances[] = {0.0f, 1e-6f, 1e-3f, 1.0f};
+	const int32_t substeps[] = {1, 10, 100, 1000};
+	const int32_t iterations[] = {1, 10};
+	const int32_t grids[] = {4, 32, 96};
+	const float dampings[] = {0.0f, 1.0f};
+	int32_t runs = 0, passed = 0;
+	printf("{\"runs\":[\n");
+	for (size_t s = 0; s < sizeof scenes / sizeof scenes[0]; ++s)
+		for (size_t g = 0; g < sizeof grids / sizeof grids[0]; ++g)
+			for (size_t c = 0; c < sizeof compliances / sizeof compliances[0]; ++c)
+				for (size_t k = 0; k < sizeof substeps / sizeof substeps[0]; ++k)
+					for (size_t i = 0; i < sizeof iterations / sizeof iterations[0]; ++i)
+						for (size_t d = 0; d < sizeof dampings / sizeof dampings[0]; ++d) {
+							// 1000 substeps only on small grids; the quick sweep keeps the corners.
+							if (substeps[k] == 1000 && grids[g] > 4) continue;
+							if (quick && (c % 3 != 0 || i != 0 || d != 0 || grids[g] == 96)) continue;
+							const run_result r =
+							    run(scenes[s], grids[g], compliances[c], substeps[k], iterations[i], dampings[d], 120);
+							const bool ok = r.finite && r.worst_stretch < 1.0f;
+							printf(
+							    "%s{\"scene\":\"%s\",\"grid\":%d,\"compliance\":%g,\"substeps\":%d,\"iterations\":%d,"
+							    "\"damping\":%g,\"finite\":%s,\"max_stretch_after_1s\":%.4g,\"pass\":%s}\n",
+							    runs ? "," : "", scenes[s], (int)grids[g], (double)compliances[c], (int)substeps[k],
+							    (int)iterations[i], (double)dampings[d], r.finite ? "true" : "false",
+							    isfinite(r.worst_stretch) ? (double)r.worst_stretch : -1.0, ok ? "true" : "false");
+							runs++;
+							passed += ok;
+						}
+	printf("],\"runs_total\":%d,\"passed\":%d}\n", (int)runs, (int)passed);
+	fprintf(stderr, "sweep: %d of %d runs stayed finite and below 100%% stretch after the first second\n", (int)passed,
+	        (int)runs);
+	return 0;
+}
