@@ -1,25 +1,22 @@
 // Runs each C unit test compiled for wasm32-wasi (command model) under Node's WASI, with the
 // repository root preopened as "/" (and ".") so tests that read files find them. A test fails on a
-// non-zero exit code or a trap (abort, out-of-bounds access): the wasm build must fail `make test`
-// where the native build passes only by luck of the platform.
+// non-zero exit code, a trap (abort, out-of-bounds access) or a crash of its process: the wasm build
+// must fail `make test` where the native build passes only by luck of the platform.
+//
+// Each module runs in a Node process of its own (this file, called with --one): a module's memory
+// and compiled code are gone when its process ends, and a crash names the module it happened in
+// instead of ending the whole run.
 import { WASI } from 'node:wasi';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(fileURLToPath(import.meta.url), '../../..');
-const files = process.argv.slice(2);
-if (files.length === 0) {
-  console.error('run-unit: no test modules given');
-  process.exit(2);
-}
+const self = fileURLToPath(import.meta.url);
+const root = resolve(self, '../../..');
 
-let passed = 0;
-let failed = 0;
-for (const file of files) {
+async function runOne(file) {
   const name = basename(file, '.wasm');
-  console.log(`-- ${name} (wasm32-wasi)`);
-  let code;
   try {
     const wasi = new WASI({
       version: 'preview1',
@@ -31,17 +28,35 @@ for (const file of files) {
     });
     const module = await WebAssembly.compile(await readFile(file));
     const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
-    code = wasi.start(instance);
+    return wasi.start(instance);
   } catch (error) {
     console.error(`${name}: trapped: ${error?.stack ?? error}`);
-    code = -1;
+    return 3;
   }
-  if (code === 0) {
+}
+
+if (process.argv[2] === '--one') {
+  process.exit(await runOne(process.argv[3]));
+}
+
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  console.error('run-unit: no test modules given');
+  process.exit(2);
+}
+let passed = 0;
+let failed = 0;
+for (const file of files) {
+  const name = basename(file, '.wasm');
+  console.log(`-- ${name} (wasm32-wasi)`);
+  const child = spawnSync(process.execPath, ['--no-warnings', self, '--one', file], { stdio: 'inherit' });
+  if (child.status === 0) {
     passed++;
-  } else {
-    failed++;
-    console.error(`${name}: FAILED (exit ${code})`);
+    continue;
   }
+  failed++;
+  const how = child.signal ? `killed by ${child.signal}` : child.error ? String(child.error) : `exit ${child.status}`;
+  console.error(`${name}: FAILED (${how})`);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
