@@ -11,8 +11,10 @@
 #include "world_internal.h"
 
 // Tethers only limit stretch beyond this fraction of the rest distance, so they do not fight the
-// distance constraints near rest.
-#define TETHER_SLACK 0.01f
+// distance constraints near rest. It is small: the settled 128² `hang` stretches at most the slack
+// plus what one sweep leaves (1.7%; with 1% of slack the band between the corners sagged to 4.1%,
+// with none the tethers fight the last colour and 2.1% is left); bench/stiffness.c has the table.
+#define TETHER_SLACK 0.003f
 // Candidate anchors are capped so building stays O(particles × cap) even when a whole edge is pinned.
 #define MAX_ANCHOR_CANDIDATES 256
 // Nearest pins each particle is tethered to (the rest of its tethers go to the outermost pins).
