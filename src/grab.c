@@ -7,47 +7,90 @@
 // length. While something is held, every free particle is also tethered to the grabbed one: it may
 // be at most its rest-pose distance (plus the tethers' slack) away from it. The hand then drags the
 // whole cloth at once, as a real hand does, and the tethers never push (they only limit distance).
+//
+// A pinned cloth reaches only so far: a hand beyond that would tear it. The held particle stays
+// within WEFT_GRAB_OVERREACH of its rest distance from every pin (weft_world_grab_position); the
+// little overreach left is shared by every tether (weft_world_tether_scale), not piled up at a pin.
 #include <math.h>
 
+#include "vec3.h"
 #include "world_internal.h"
 
 // Grab tethers only act beyond this fraction of the rest distance (as the pins' tethers).
 #define GRAB_TETHER_SLACK 0.01f
 
+// Rounds of projection onto the pins' balls: one is exact for a single pin; a few settle the
+// intersection of several closely enough (the scale below takes up what is left).
+#define REACH_ROUNDS 4
+
 float weft_grab_tether_scale(const weft_world* world) { return weft_world_tether_scale_at(world, world->clock); }
 
-float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
+// Pins are kinematic: each is at its rest position plus its scripted path (solver.c).
+static weft_vec3 pin_path(const weft_world_def* def, double pin_time) {
+	const float travel = (float)(pin_time < (double)def->pin_motion_time ? pin_time : (double)def->pin_motion_time);
+	return (weft_vec3){def->pin_velocity.x * travel, def->pin_velocity.y * travel, def->pin_velocity.z * travel};
+}
+
+static float rest_distance(const float* rest, int32_t p, int32_t q) {
+	float rx = rest[4 * p] - rest[4 * q], ry = rest[4 * p + 1] - rest[4 * q + 1],
+	      rz = rest[4 * p + 2] - rest[4 * q + 2];
+	return sqrtf(rx * rx + ry * ry + rz * rz);
+}
+
+weft_vec3 weft_world_grab_position(const weft_world* world) {
+	return world != NULL ? weft_world_grab_position_at(world, world->clock) : (weft_vec3){0.0f, 0.0f, 0.0f};
+}
+
+weft_vec3 weft_world_grab_position_at(const weft_world* world, double pin_time) {
 	if (world == NULL) {
-		return 1.0f;
+		return (weft_vec3){0.0f, 0.0f, 0.0f};
 	}
+	weft_vec3 held = world->grab_target;
 	const int32_t g = world->grabbed;
 	if (g < 0) {
+		return held;
+	}
+	const float* rest = world->rest_positions;
+	const weft_vec3 path = pin_path(&world->def, pin_time);
+	for (int32_t round = 0; round < REACH_ROUNDS; ++round) {
+		for (int32_t q = 0; q < world->particle_count; ++q) {
+			if (rest[4 * q + 3] != 0.0f || q == g) {
+				continue; // not pinned
+			}
+			const weft_vec3 pin = {rest[4 * q] + path.x, rest[4 * q + 1] + path.y, rest[4 * q + 2] + path.z};
+			const weft_vec3 d = weft_sub(held, pin);
+			const float reach = rest_distance(rest, q, g) * WEFT_GRAB_OVERREACH, distance = weft_length(d);
+			if (distance > reach) {
+				held = weft_add(pin, weft_scale(d, reach / distance));
+			}
+		}
+	}
+	return held;
+}
+
+float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
+	if (world == NULL || world->grabbed < 0) {
 		return 1.0f;
 	}
 	// A hand that pulls beyond the cloth's reach from a pin asks for stretch somewhere: every
 	// tether (the pins' and the grab's) then allows the same stretch, so it spreads over the
 	// whole cloth instead of piling up in the edges next to the pin.
-	// Pins are kinematic: each is at its rest position plus its scripted path (solver.c).
+	const int32_t g = world->grabbed;
 	const float* rest = world->rest_positions;
-	const float* rg = &rest[4 * g];
-	const weft_vec3 t = world->grab_target;
-	const weft_world_def* def = &world->def;
-	const float travel = (float)(pin_time < (double)def->pin_motion_time ? pin_time : (double)def->pin_motion_time);
-	const weft_vec3 path = {def->pin_velocity.x * travel, def->pin_velocity.y * travel, def->pin_velocity.z * travel};
+	const weft_vec3 held = weft_world_grab_position_at(world, pin_time);
+	const weft_vec3 path = pin_path(&world->def, pin_time);
 	float scale = 1.0f;
 	for (int32_t q = 0; q < world->particle_count; ++q) {
 		if (rest[4 * q + 3] != 0.0f || q == g) {
 			continue; // not pinned
 		}
-		const float* rq = &rest[4 * q];
-		float dx = rq[0] + path.x - t.x, dy = rq[1] + path.y - t.y, dz = rq[2] + path.z - t.z;
-		float rx = rest[4 * q] - rg[0], ry = rest[4 * q + 1] - rg[1], rz = rest[4 * q + 2] - rg[2];
-		float reach2 = rx * rx + ry * ry + rz * rz, d2 = dx * dx + dy * dy + dz * dz;
-		if (reach2 > 0.0f && d2 > scale * scale * reach2) {
-			scale = sqrtf(d2 / reach2);
+		const weft_vec3 pin = {rest[4 * q] + path.x, rest[4 * q + 1] + path.y, rest[4 * q + 2] + path.z};
+		const float reach = rest_distance(rest, q, g), distance = weft_length(weft_sub(pin, held));
+		if (reach > 0.0f && distance > scale * reach) {
+			scale = distance / reach;
 		}
 	}
-	return scale < 2.0f ? scale : 2.0f; // beyond twice its reach the cloth is torn anyway
+	return scale < WEFT_GRAB_OVERREACH ? scale : WEFT_GRAB_OVERREACH;
 }
 
 void weft_grab_tethers(weft_world* world, int32_t begin, int32_t end) {

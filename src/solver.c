@@ -92,11 +92,11 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 		x[4 * p + 2] = previous[4 * p + 2] + (h * v[4 * p + 2] + r[4 * p + 2]);
 	}
 	if (world->grabbed >= begin && world->grabbed < end) {
-		// The grabbed particle is kinematic (inverse mass 0): it sits on the target.
+		// The grabbed particle is kinematic (inverse mass 0): it sits where the hand holds it.
 		float* g = &x[4 * world->grabbed];
-		g[0] = world->grab_target.x;
-		g[1] = world->grab_target.y;
-		g[2] = world->grab_target.z;
+		g[0] = world->grab_position.x;
+		g[1] = world->grab_position.y;
+		g[2] = world->grab_position.z;
 	}
 }
 
@@ -303,6 +303,7 @@ weft_result weft_world_step(weft_world* world, float dt) {
 		return WEFT_ERROR_NON_FINITE; // left as it was for inspection; the message names what is bad
 	}
 	const float h = dt / (float)world->def.substeps;
+	world->grab_position = weft_world_grab_position(world);
 	world->tether_scale = weft_grab_tether_scale(world);
 	weft_stage_list stages; // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);

@@ -65,6 +65,7 @@ struct weft_world {
 	int32_t grabbed;    // particle or -1
 	float grabbed_inverse_mass;
 	weft_vec3 grab_target;
+	weft_vec3 grab_position; // where it is held this frame (weft_world_grab_position)
 
 	int64_t substeps_run; // since creation or reset
 	bool stepped;         // this substep is not the first one (the leapfrog's half kick)

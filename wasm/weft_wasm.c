@@ -287,7 +287,8 @@ WASM_EXPORT(world_settings) float* wasm_world_settings(wasm_world* h) {
 
 // ---- grab -----------------------------------------------------------------------------------
 
-// The small-results array of the last call that fills it (world_get_wind, world_get_sphere, world_raycast).
+// The small-results array of the last call that fills it (world_get_wind, world_get_sphere, world_raycast,
+// world_grab_position_at).
 WASM_EXPORT(world_out) float* wasm_world_out(wasm_world* h) { return h->out; }
 
 // The particle hit by the ray (-1 for none); out[0] holds the ray parameter of the hit.
@@ -310,6 +311,12 @@ WASM_EXPORT(world_release) void wasm_world_release(wasm_world* h) { weft_world_r
 WASM_EXPORT(world_grabbed) int32_t wasm_world_grabbed(const wasm_world* h) { return weft_world_grabbed(h->world); }
 WASM_EXPORT(world_tether_scale_at) float wasm_world_tether_scale_at(const wasm_world* h, double pin_time) {
 	return weft_world_tether_scale_at(h->world, pin_time);
+}
+// Where the grabbed particle is held in a frame that starts at pin_time s: out[0..2].
+WASM_EXPORT(world_grab_position_at) float* wasm_world_grab_position_at(wasm_world* h, double pin_time) {
+	const weft_vec3 held = weft_world_grab_position_at(h->world, pin_time);
+	h->out[0] = held.x, h->out[1] = held.y, h->out[2] = held.z;
+	return h->out;
 }
 
 // ---- counts and statistics ------------------------------------------------------------------

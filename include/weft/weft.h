@@ -332,17 +332,28 @@ weft_result weft_world_mesh_collider(const weft_world* world, weft_mesh_collider
 void weft_bunny_mesh(const float** out_positions, int32_t* out_vertex_count, const uint32_t** out_indices,
                      int32_t* out_triangle_count);
 
-/// Grab: the particle follows target (kinematic: it sits on the target every substep) until
-/// released. One grab at a time. While held, every free particle p is also tethered to the grabbed
-/// particle g (after the pins' tethers, every iteration): |x_p − x_g| ≤ |rest_p − rest_g| × 1.01 ×
-/// weft_world_tether_scale(), so the hand drags the cloth instead of pulling a needle out of it.
-/// target: m, each component within ±WEFT_MAX_COORDINATE.
+/// Grab: the particle follows target (kinematic: it sits every substep where the hand holds it,
+/// weft_world_grab_position()) until released. One grab at a time. While held, every free particle
+/// p is also tethered to the grabbed particle g (after the pins' tethers, every iteration):
+/// |x_p − x_g| ≤ |rest_p − rest_g| × 1.01 × weft_world_tether_scale(), so the hand drags the cloth
+/// instead of pulling a needle out of it. target: m, each component within ±WEFT_MAX_COORDINATE.
 weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 target);
 /// Moves the grab target (the same range).
 weft_result weft_world_grab_move(weft_world* world, weft_vec3 target);
+/// How far a hand may pull a pinned cloth beyond its reach: the held particle stays within
+/// WEFT_GRAB_OVERREACH × |rest_q − rest_g| of every pinned particle q.
+#define WEFT_GRAB_OVERREACH 1.02f
+/// Where the grabbed particle is held in the next frame: the target, pulled back (by projecting it
+/// in turn onto the ball around each pinned q, a few rounds) to within WEFT_GRAB_OVERREACH of its
+/// rest distance from every pin (x_q = rest_q + pin_velocity × min(t, pin_motion_time)). A hand
+/// beyond the cloth's reach then holds it taut instead of tearing it; the target itself is kept.
+/// The target if nothing is grabbed or nothing is pinned.
+weft_vec3 weft_world_grab_position(const weft_world* world);
+/// weft_world_grab_position with the pins' clock at pin_time s instead of the world's.
+weft_vec3 weft_world_grab_position_at(const weft_world* world, double pin_time);
 /// The factor on every tether's limit (the pins' and the grab's) for the next frame: 1, or while a
-/// hand holds the cloth beyond its reach from a pin, max over pinned q of |x_q − target| /
-/// |rest_q − rest_g| (at most 2; x_q = rest_q + pin_velocity × min(t, pin_motion_time)), so the
+/// hand holds the cloth beyond its reach from a pin, max over pinned q of |x_q − held| /
+/// |rest_q − rest_g| (held = weft_world_grab_position, so at most WEFT_GRAB_OVERREACH), so the
 /// stretch that reach asks for spreads over the cloth.
 float weft_world_tether_scale(const weft_world* world);
 /// weft_world_tether_scale with the pins' clock at pin_time s instead of the world's (t above): for a

@@ -63,20 +63,26 @@ TEST(raycast_hits_centre) {
 	weft_world_destroy(world);
 }
 
+static bool same_point(const float* x, weft_vec3 p) { return x[0] == p.x && x[1] == p.y && x[2] == p.z; }
+
 TEST(grab_and_release) {
 	weft_world* world = vertical_cloth();
-	// Grab it, pull it 0.4 m towards the viewer: it follows exactly, its neighbours follow partly.
+	// Grab it, pull it 0.1 m towards the viewer (within reach of both pinned corners): it follows
+	// exactly, its neighbours follow. Then 0.1 m to the side, beyond the reach of the far corner: it
+	// sits where the hand holds it (the target pulled back to that reach), short of the target.
 	int32_t centre = 10 * 21 + 10;
 	int before = allocations;
-	CHECK(weft_world_grab(world, centre, (weft_vec3){0.0f, 1.0f, 0.4f}) == WEFT_OK);
+	CHECK(weft_world_grab(world, centre, (weft_vec3){0.0f, 1.0f, 0.1f}) == WEFT_OK);
 	CHECK(weft_world_grabbed(world) == centre);
 	for (int f = 0; f < 30; ++f) CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
 	const float* x = weft_world_positions(world);
-	CHECK_NEAR(x[4 * centre + 2], 0.4f, 1e-6);
-	CHECK(x[4 * (centre + 1) + 2] > 0.2f);
-	CHECK(weft_world_grab_move(world, (weft_vec3){0.2f, 1.0f, 0.4f}) == WEFT_OK);
+	CHECK(same_point(&x[4 * centre], (weft_vec3){0.0f, 1.0f, 0.1f}));
+	CHECK(x[4 * (centre + 1) + 2] > 0.05f);
+	CHECK(weft_world_grab_move(world, (weft_vec3){0.1f, 1.0f, 0.1f}) == WEFT_OK);
 	weft_world_step(world, 1.0f / 60.0f);
-	CHECK_NEAR(x[4 * centre], 0.2f, 1e-6);
+	const weft_vec3 held = weft_world_grab_position(world);
+	CHECK(same_point(&x[4 * centre], held));
+	CHECK(held.x > 0.0f && held.x < 0.1f);
 	weft_world_release(world);
 	CHECK(weft_world_grabbed(world) == -1);
 	CHECK(x[4 * centre + 3] > 0.0f); // inverse mass restored
@@ -85,6 +91,38 @@ TEST(grab_and_release) {
 	CHECK(weft_world_strain(world)[centre] != 0.0f);
 	// The step, the grab and the render data allocate nothing.
 	CHECK(allocations == before);
+	weft_world_destroy(world);
+}
+
+// A hand far beyond the cloth's reach from its pins holds it taut, never tears it: the held
+// particle stays within WEFT_GRAB_OVERREACH of its rest distance from every pin, and the cloth
+// stretches little (with the hand's target 3 m out, a kinematic grab used to stretch it 100%).
+TEST(grab_beyond_reach_holds_taut) {
+	weft_world* world = vertical_cloth();
+	const int32_t centre = 10 * 21 + 10;
+	CHECK(weft_world_grab(world, centre, (weft_vec3){0.0f, 1.0f, 0.0f}) == WEFT_OK);
+	float worst = 0.0f;
+	for (int f = 1; f <= 120; ++f) {
+		const float s = f < 30 ? (float)f / 30.0f : 1.0f;
+		CHECK(weft_world_grab_move(world, (weft_vec3){0.0f, 1.0f - 2.0f * s, 3.0f * s}) == WEFT_OK);
+		CHECK(weft_world_step(world, 1.0f / 60.0f) == WEFT_OK);
+		if (f > 60) worst = fmaxf(worst, weft_world_max_stretch(world));
+	}
+	const float* x = weft_world_positions(world);
+	const weft_vec3 held = weft_world_grab_position(world);
+	CHECK(same_point(&x[4 * centre], held));
+	const float* rest = weft_world_rest_positions(world);
+	for (int32_t q = 0; q < 21 * 21; ++q) {
+		if (rest[4 * q + 3] != 0.0f) continue;
+		const weft_vec3 pin = {x[4 * q], x[4 * q + 1], x[4 * q + 2]};
+		const weft_vec3 r = {rest[4 * q] - rest[4 * centre], rest[4 * q + 1] - rest[4 * centre + 1],
+		                     rest[4 * q + 2] - rest[4 * centre + 2]};
+		const weft_vec3 d = {held.x - pin.x, held.y - pin.y, held.z - pin.z};
+		CHECK(sqrtf(d.x * d.x + d.y * d.y + d.z * d.z) <=
+		      sqrtf(r.x * r.x + r.y * r.y + r.z * r.z) * WEFT_GRAB_OVERREACH * 1.0001f);
+	}
+	printf("held 3 m beyond reach: max stretch %.4f\n", (double)worst);
+	CHECK(worst < 0.10f);
 	weft_world_destroy(world);
 }
 
@@ -117,5 +155,6 @@ int main(int argc, char** argv) {
 	RUN_TEST(render_data_at_rest);
 	RUN_TEST(raycast_hits_centre);
 	RUN_TEST(grab_and_release);
+	RUN_TEST(grab_beyond_reach_holds_taut);
 	return TEST_SUMMARY();
 }

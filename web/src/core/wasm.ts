@@ -55,6 +55,7 @@ export interface WeftExports extends LayoutExports {
   world_release(world: Handle): void;
   world_grabbed(world: Handle): number;
   world_tether_scale_at(world: Handle, pinTime: number): number;
+  world_grab_position_at(world: Handle, pinTime: number): Ptr;
   world_particle_count(world: Handle): number;
   world_grid_width(world: Handle): number;
   world_grid_height(world: Handle): number;

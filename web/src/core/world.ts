@@ -289,6 +289,12 @@ export class WeftWorld {
   tetherScale(pinTime: number): number {
     return this.exports.world_tether_scale_at(this.handle, pinTime);
   }
+  /** weft_world_grab_position_at: where the grabbed particle is held in a frame that starts with
+   *  the pins' clock at pinTime s (the target, pulled back to the cloth's reach from its pins). */
+  grabPosition(pinTime: number): Vec3 {
+    const out = new Float32Array(this.core.memory, this.exports.world_grab_position_at(this.handle, pinTime), 3);
+    return { x: out[0], y: out[1], z: out[2] };
+  }
 
   /** Triangles of the mesh collider as simulated (degenerate ones dropped); 0 without one. */
   get meshTriangleCount(): number {

@@ -54,6 +54,8 @@ export interface CoreArrays {
   release(): void;
   /// The factor on every tether's limit for a frame that starts at pin time pinTime s.
   tetherScale(pinTime: number): number;
+  /// Where the grabbed particle is held in that frame (the target within the cloth's reach).
+  grabPosition(pinTime: number): Vec3;
 }
 
 export interface Pass {

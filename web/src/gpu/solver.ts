@@ -174,6 +174,7 @@ export class GpuSolver {
   private readonly airStart: number;
   private grabbed = -1;
   private grabTarget: Vec3 = { x: 0, y: 0, z: 0 };
+  private heldAt: Vec3 = { x: 0, y: 0, z: 0 }; // this frame's weft_world_grab_position_at
   private readonly colorOffsets: Int32Array;
   private readonly config: KernelConfig;
   private readonly fuse: boolean;
@@ -562,6 +563,8 @@ export class GpuSolver {
       const pinsMoving = this.pinsMove && this.pinTime < Math.fround(s.pinMotionTime);
       // As weft_world_step: the tethers' scale for the frame, from the pins' clock at its start.
       const tetherScale = this.grabbed >= 0 ? this.core.tetherScale(this.pinTime) : 1;
+      // ... and where the hand holds the grabbed particle: the target, within reach of the pins.
+      this.heldAt = this.grabbed >= 0 ? this.core.grabPosition(this.pinTime) : this.grabTarget;
       for (let sub = 0; sub < substeps; ++sub) {
         // A fused pass A finishes the previous substep: it collides with that substep's spheres.
         const previousSpheres = this.spheres.map((sphere) => ({ center: { ...sphere.center }, previous: { ...sphere.previous } }));
@@ -792,7 +795,7 @@ export class GpuSolver {
     f.set([s.lift, Math.fround(0.5 * Math.fround(s.airDensity)), 0, 0], o('air'));
     u.set([this.airStart, air ? this.triangles : 0, 0, 0], o('air_forces'));
     f.set([s.groundHeight, s.friction, s.collisionMargin, s.damping], o('ground'));
-    f.set([this.grabTarget.x, this.grabTarget.y, this.grabTarget.z, s.maxSpeed], o('grab'));
+    f.set([this.heldAt.x, this.heldAt.y, this.heldAt.z, s.maxSpeed], o('grab'));
     u.set([this.n, 0, 0, 0], o('range'));
     u.set([this.grabbed >= 0 ? this.grabbed : NONE, this.spheres.length, s.groundEnabled ? 1 : 0, 0], o('misc'));
     u.set([this.core.width, this.core.height, this.core.constraintCount, this.tiled?.counts.leftover ?? 0], o('grid'));
