@@ -7,8 +7,12 @@
 export const MAX_STEPS_PER_FRAME = 4;
 /** A longer gap between two frames (a background tab, a debugger) counts as this much. */
 export const MAX_FRAME_GAP_MS = 250;
-/** Window (ms of wall time) over which the slow-motion factor and the step rate are measured. */
+/** Window (ms of wall time) over which the slow-motion factor and the step rate are measured ... */
 export const RATE_WINDOW_MS = 1000;
+/** ... widened until it holds this many steps (a slow GPU solver takes seconds for a few) ... */
+export const RATE_WINDOW_STEPS = 8;
+/** ... but never wider than this. */
+export const RATE_WINDOW_MAX_MS = 10_000;
 /** Below this factor the page calls it real time (frame jitter). */
 export const SLOW_MOTION_THRESHOLD = 1.15;
 
@@ -58,7 +62,12 @@ export class RealTimeStepper {
     this.window.push({ wall, steps });
     this.windowWall += wall;
     this.windowSteps += steps;
-    while (this.window.length > 1 && this.windowWall - this.window[0].wall >= RATE_WINDOW_MS) {
+    const droppable = () => {
+      const old = this.window[0];
+      if (this.window.length <= 1 || this.windowWall - old.wall < RATE_WINDOW_MS) return false;
+      return this.windowSteps - old.steps >= RATE_WINDOW_STEPS || this.windowWall > RATE_WINDOW_MAX_MS;
+    };
+    while (droppable()) {
       const old = this.window.shift()!;
       this.windowWall -= old.wall;
       this.windowSteps -= old.steps;

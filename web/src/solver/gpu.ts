@@ -94,9 +94,16 @@ export class GpuClothSolver implements ClothSolver {
         await timer.readback.mapAsync(GPUMapMode.READ);
         const [begin, end] = new BigUint64Array(timer.readback.getMappedRange().slice(0));
         timer.readback.unmap();
-        if (end > begin) {
-          this.lastMs = Number(end - begin) / 1e6 / frames;
+        // A pass cannot take longer than from its submission to its completion: timestamps that
+        // say so are a broken clock (seen on SwiftShader), and stop being used.
+        const ms = Number(end - begin) / 1e6 / frames;
+        if (end > begin && ms <= this.lastMs * 1.05) {
+          this.lastMs = ms;
           this.lastSource = 'gpu-timestamp';
+        } else if (++this.implausibleTimestamps >= 3) {
+          this.timerState = null;
+          for (const buffer of [timer.resolve, timer.readback]) buffer.destroy();
+          timer.querySet.destroy();
         }
       } catch {
         // a lost device or a buffer destroyed meanwhile: keep the submit-to-completion figure
@@ -109,6 +116,7 @@ export class GpuClothSolver implements ClothSolver {
 
   private lastMs: number | undefined;
   private lastSource: 'gpu-timestamp' | 'gpu-submit' = 'gpu-submit';
+  private implausibleTimestamps = 0;
   private timerState:
     { querySet: GPUQuerySet; resolve: GPUBuffer; readback: GPUBuffer; writes: GPUComputePassTimestampWrites } | null | undefined;
 
