@@ -273,5 +273,11 @@ test('OBJ files: binary files are named as such, collider errors name the file',
   assert.equal(web.notObjText(new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'), 'ok.obj'), null);
   assert.equal(web.notObjText(new Uint8Array([0x23, 0x20, 0xe9, 0x0a]), 'latin1.obj'), null, 'Latin-1 text is text');
   assert.equal(web.namedError('weft_world_set_mesh_collider: vertex 3 is too far', 'big.obj'), 'big.obj: vertex 3 is too far');
+  const text = new TextEncoder().encode('# huge\nv 0 0 0\n  v 1 0 0\nvn 0 1 0\nv 1e30 0 0\nf 1 2 3\n');
+  assert.equal(web.vertexLine(text, 2), 5);
+  assert.equal(
+    web.namedError('weft_world_set_mesh_collider: vertex 2 has a non-finite or huge coordinate', 'big.obj', text),
+    'big.obj:5: vertex 3 has a non-finite or huge coordinate',
+  );
   assert.equal(web.namedError('big.obj:12: bad face', 'big.obj'), 'big.obj:12: bad face');
 });

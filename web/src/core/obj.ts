@@ -29,7 +29,7 @@ export function createSceneWithObj(core: WeftCore, scene: string, grid: number, 
     core.writeString(scene);
     core.writeString(name, { ptr: e.obj_name_buffer(), size: e.obj_name_buffer_size() });
     const handle = e.world_create_scene_obj(grid, data, bytes.length);
-    if (!handle) throw new Error(namedError(core.lastError(), name));
+    if (!handle) throw new Error(namedError(core.lastError(), name, bytes));
     return handle;
   } finally {
     e.obj_free(data);
@@ -41,10 +41,35 @@ export function createSceneWithObj(core: WeftCore, scene: string, grid: number, 
  * a collider check's ("weft_world_set_mesh_collider: reason", no line to give) with its C function
  * name replaced by the file's.
  */
-export function namedError(message: string, name: string): string {
+export function namedError(message: string, name: string, bytes?: Uint8Array): string {
   if (!message) return `${name}: could not be used as a collider`;
   if (message.startsWith(`${name}:`)) return message;
-  return `${name}: ${message.replace(/^weft_[a-z0-9_]+:\s*/, '')}`;
+  const reason = message.replace(/^weft_[a-z0-9_]+:\s*/, '');
+  // The collider check counts vertices from 0 in file order: the line of the (k+1)-th `v`.
+  const vertex = /^vertex (\d+)\b(.*)$/.exec(reason);
+  const line = vertex && bytes ? vertexLine(bytes, Number(vertex[1])) : 0;
+  if (vertex && line) return `${name}:${line}: vertex ${Number(vertex[1]) + 1}${vertex[2]}`;
+  return `${name}: ${reason}`;
+}
+
+/** Line number (from 1) of the `index`-th (from 0) vertex statement, or 0 when there is none. */
+export function vertexLine(bytes: Uint8Array, index: number): number {
+  let line = 1,
+    seen = 0,
+    start = true;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x0a) {
+      line++;
+      start = true;
+    } else if (start && (b === 0x20 || b === 0x09)) {
+      continue;
+    } else if (start) {
+      start = false;
+      if (b === 0x76 && (bytes[i + 1] === 0x20 || bytes[i + 1] === 0x09) && seen++ === index) return line;
+    }
+  }
+  return 0;
 }
 
 const SIGNATURES: [string, number[]][] = [

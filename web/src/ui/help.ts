@@ -6,7 +6,8 @@ const SECTIONS: [string, [string, string][]][] = [
     [
       ['drag on the cloth', 'grab it and pull'],
       ['drag elsewhere', 'orbit the camera'],
-      ['Shift + drag, right-drag', 'pan (Shift) / orbit'],
+      ['Shift + drag', 'pan'],
+      ['right-drag', 'orbit (never grabs)'],
       ['Alt + drag, wheel', 'zoom'],
       ['double-click', 'frame the cloth'],
     ],
