@@ -31,6 +31,8 @@ export const SHADER_COLORS = {
 /** Lighting of the strain mode's back faces and front faces alike: heat × (STRAIN_AMBIENT + STRAIN_DIFFUSE·n·l). */
 export const STRAIN_AMBIENT = 0.5;
 export const STRAIN_DIFFUSE = 0.6;
+/** The gold cloth's diffuse share (its weave scatters; cloth.wgsl, gl/cloth.glsl). */
+export const GOLD_WEAVE = 0.3;
 
 const mix = (a: readonly number[], b: readonly number[], t: number) => a.map((v, i) => v + (b[i] - v) * t);
 const smoothstep = (e0: number, e1: number, x: number) => {
@@ -85,6 +87,7 @@ export function shaderConstants(language: 'wgsl' | 'glsl'): string {
   for (const [name, value] of [
     ['STRAIN_AMBIENT', STRAIN_AMBIENT],
     ['STRAIN_DIFFUSE', STRAIN_DIFFUSE],
+    ['GOLD_WEAVE', GOLD_WEAVE],
   ] as const)
     lines.push(language === 'wgsl' ? `const ${name}: f32 = ${float(value)};` : `const float ${name} = ${float(value)};`);
   for (const [name, rgb] of Object.entries(SHADER_COLORS)) {

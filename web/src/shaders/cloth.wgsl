@@ -74,7 +74,9 @@ fn fs_cloth(in: ClothVarying, @builtin(front_facing) front: bool) -> @location(0
   }
   var color: vec3f;
   if (mode == MODE_GOLD) {
-    color = shade_gold(n, v, l);
+    // Gold fabric, not a gold mirror: the woven threads scatter some light (wrapped diffuse), so a
+    // side that only reflects the floor still reads as lit gold cloth.
+    color = shade_gold(n, v, l) + GOLD_F0 * LIGHT_COLOR * clamp((dot(n, l) + 0.4) / 1.4, 0.0, 1.0) * GOLD_WEAVE;
   } else if (mode == MODE_STRAIN) {
     color = heat(in.strain) * (STRAIN_AMBIENT + STRAIN_DIFFUSE * max(dot(n, l), 0.0));
   } else {

@@ -64,7 +64,7 @@ void main() {
     return;
   }
   vec3 color;
-  if (mode == MODE_GOLD) color = shade_gold(n, v, l);
+  if (mode == MODE_GOLD) color = shade_gold(n, v, l) + GOLD_F0 * LIGHT_COLOR * clamp((dot(n, l) + 0.4) / 1.4, 0.0, 1.0) * GOLD_WEAVE;
   else if (mode == MODE_STRAIN) color = heat(v_strain) * (STRAIN_AMBIENT + STRAIN_DIFFUSE * max(dot(n, l), 0.0));
   else color = shade_silk(n, v, l, v_uv, gl_FrontFacing);
   out_color = to_display(color);
