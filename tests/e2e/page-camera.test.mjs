@@ -88,7 +88,7 @@ for (const webgpu of [true, false]) {
     });
 
     test('F, a double-click and the panel button frame the cloth; a new scene is framed', async () => {
-      const { page, errors } = await openApp(session, query('?scene=hang&grid=24'), { width: 800, height: 700 });
+      const { page, errors } = await openApp(session, query('?scene=hang&grid=24'), { width: 800, height: 700, hasTouch: true });
       try {
         await page.evaluate(() => window.weft.pause());
         await clearDock(page);
@@ -122,6 +122,17 @@ for (const webgpu of [true, false]) {
         await page.mouse.dblclick(90, 560);
         await waitFor(page, () => window.weft.stats().camera.distance < 10);
         near((await camera(page)).target, framed.target, 'double-click');
+
+        // A double-tap (two one-finger taps through CDP touch events).
+        await lost();
+        const cdp = await page.context().newCDPSession(page);
+        for (let i = 0; i < 2; i++) {
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 90, y: 560, id: 1 }] });
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+        }
+        await cdp.detach();
+        await waitFor(page, () => window.weft.stats().camera.distance < 10);
+        near((await camera(page)).target, framed.target, 'double-tap');
 
         await lost();
         await page.getByRole('button', { name: 'frame the cloth (F)' }).click();

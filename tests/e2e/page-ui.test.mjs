@@ -217,6 +217,22 @@ describe('screenshot', () => {
   });
 });
 
+describe('fullscreen', () => {
+  test('the full screen button and Shift+F toggle fullscreen', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=12');
+    try {
+      await page.locator('#toolbar button[data-action=fullscreen]').click();
+      await waitFor(page, () => !!document.fullscreenElement);
+      await page.focus('#view');
+      await page.keyboard.press('Shift+F');
+      await waitFor(page, () => !document.fullscreenElement);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('files', () => {
   /** Drops a file of these bytes on the canvas (a real DragEvent with a File made in the page). */
   const dropBytes = (page, name, bytes, type) =>
@@ -231,7 +247,7 @@ describe('files', () => {
       [name, [...bytes], type],
     );
 
-  test('a PNG is "not an OBJ text file"; a huge coordinate names the file and its line, not a C function', async () => {
+  test('a PNG is "not an OBJ text file" (name:1:); a huge coordinate names the file and its line, not a C function', async () => {
     const { page, errors } = await openApp(session, '?scene=sphere&grid=16');
     try {
       const png = [
@@ -240,7 +256,7 @@ describe('files', () => {
       await dropBytes(page, 'photo.png', png, 'image/png');
       await waitFor(page, () => /not an OBJ text file/.test(document.getElementById('messages').textContent));
       let text = await page.textContent('#messages');
-      assert.match(text, /photo\.png is not an OBJ text file \(it is a PNG image\)/);
+      assert.match(text, /photo\.png:1: not an OBJ text file \(it is a PNG image\)/);
       assert.doesNotMatch(text, /unknown statement/);
       const huge = new TextEncoder().encode('# far away\nv 0 0 0\nv 1 0 0\nv 1e30 1 0\nf 1 2 3\n');
       await dropBytes(page, 'huge.obj', huge, 'model/obj');

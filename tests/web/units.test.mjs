@@ -268,8 +268,8 @@ test('strain legend: percentages from STRAIN_FULL_SCALE, colours from the shader
 
 test('OBJ files: binary files are named as such, collider errors name the file', () => {
   const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-  assert.match(web.notObjText(png, 'photo.png'), /^photo\.png is not an OBJ text file \(it is a PNG image\)/);
-  assert.match(web.notObjText(new Uint8Array([1, 2, 3, 0, 5]), 'x.obj'), /not an OBJ text file/);
+  assert.equal(web.notObjText(png, 'photo.png'), 'photo.png:1: not an OBJ text file (it is a PNG image)');
+  assert.match(web.notObjText(new Uint8Array([0x76, 0x0a, 0x0a, 1, 2, 3, 0, 5]), 'x.obj'), /^x\.obj:3: not an OBJ text file/);
   assert.equal(web.notObjText(new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'), 'ok.obj'), null);
   assert.equal(web.notObjText(new Uint8Array([0x23, 0x20, 0xe9, 0x0a]), 'latin1.obj'), null, 'Latin-1 text is text');
   assert.equal(web.namedError('weft_world_set_mesh_collider: vertex 3 is too far', 'big.obj'), 'big.obj: vertex 3 is too far');

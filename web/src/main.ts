@@ -47,7 +47,14 @@ function replaceCanvas(): void {
 
 async function boot(): Promise<void> {
   const params = parseParams(location.search);
-  for (const problem of params.problems) messages.show(`URL parameter: ${problem}.`, 'warning');
+  // Every bad URL value in one message (at most three messages stack).
+  const urlProblems = [...params.problems];
+  const showUrlProblems = () => {
+    if (urlProblems.length === 0) return;
+    const prefix = urlProblems.length === 1 ? 'URL parameter' : 'URL parameters';
+    messages.show(`${prefix}: ${urlProblems.join('; ')}.`, 'warning', 'url');
+  };
+  showUrlProblems();
 
   let core: WeftCore;
   try {
@@ -59,7 +66,8 @@ async function boot(): Promise<void> {
   const scenes = core.sceneNames();
   if (!scenes.includes(params.scene)) {
     const fallback = scenes.includes(DEFAULT_PARAMS.scene) ? DEFAULT_PARAMS.scene : scenes[0];
-    messages.show(`URL parameter: unknown scene "${params.scene}" (have ${scenes.join(', ')}); using ${fallback}.`, 'warning');
+    urlProblems.push(`unknown scene "${params.scene}" (have ${scenes.join(', ')}); using ${fallback}`);
+    showUrlProblems();
     params.scene = fallback;
   }
 

@@ -85,22 +85,29 @@ const SIGNATURES: [string, number[]][] = [
 const SNIFF_BYTES = 64 * 1024;
 
 /**
- * Why `bytes` cannot be OBJ text, or null when they can: a known binary signature, NUL bytes
- * or many control characters in the first SNIFF_BYTES. OBJ is a text format; the
- * core's reader would otherwise report the first "statement" of a PNG.
+ * Why `bytes` cannot be OBJ text, as "name:line: not an OBJ text file (...)", or null when they can
+ * be: a known binary signature (line 1), or a NUL byte or many control characters in the first
+ * SNIFF_BYTES (the line of the first one). OBJ is a text format; the core's reader would otherwise
+ * report the first "statement" of a PNG.
  */
 export function notObjText(bytes: Uint8Array, name: string): string | null {
   for (const [what, signature] of SIGNATURES) {
     if (bytes.length >= signature.length && signature.every((b, i) => bytes[i] === b))
-      return `${name} is not an OBJ text file (it is ${what})`;
+      return `${name}:1: not an OBJ text file (it is ${what})`;
   }
   const head = bytes.subarray(0, SNIFF_BYTES);
-  let control = 0;
+  let control = 0,
+    line = 1,
+    firstControlLine = 0;
   for (const b of head) {
-    if (b === 0) return `${name} is not an OBJ text file (it holds binary data: NUL bytes)`;
-    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x0b) control++;
+    if (b === 0x0a) line++;
+    else if (b === 0) return `${name}:${line}: not an OBJ text file (it holds binary data: a NUL byte)`;
+    else if (b < 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0c && b !== 0x0b) {
+      control++;
+      firstControlLine ||= line;
+    }
   }
-  if (control > Math.max(4, head.length / 100)) return `${name} is not an OBJ text file (it holds binary data)`;
+  if (control > Math.max(4, head.length / 100)) return `${name}:${firstControlLine}: not an OBJ text file (it holds binary data)`;
   // Not a UTF-8 check: OBJ files in Latin-1 (comments, names) are text the reader takes.
   return null;
 }
