@@ -258,6 +258,7 @@ describe('files', () => {
       let text = await page.textContent('#messages');
       assert.match(text, /photo\.png:1: not an OBJ text file \(it is a PNG image\)/);
       assert.doesNotMatch(text, /unknown statement/);
+      assert.doesNotMatch(text, /trying to read it as one/, 'no second message about it');
       const huge = new TextEncoder().encode('# far away\nv 0 0 0\nv 1 0 0\nv 1e30 1 0\nf 1 2 3\n');
       await dropBytes(page, 'huge.obj', huge, 'model/obj');
       await waitFor(page, () => /huge\.obj/.test(document.getElementById('messages').textContent));

@@ -241,6 +241,14 @@ test('real-time stepping: steps follow wall time, at most a few a frame; slow mo
   steps = 0;
   for (let i = 0; i < 60; i++) steps += s.advance(1000 / 30);
   assert.ok(Math.abs(steps - 120) <= 1 && s.slowMotion < 1.05, `${steps} steps, ×${s.slowMotion}`);
+  // Frames slower than MAX_FRAME_GAP_MS (a big grid blocking the page): the factor counts their
+  // whole wall time, not the capped part.
+  s = new web.RealTimeStepper(step);
+  steps = 0;
+  for (let i = 0; i < 20; i++) steps += s.advance(600);
+  assert.equal(steps, 20 * web.MAX_STEPS_PER_FRAME);
+  assert.ok(Math.abs(s.slowMotion - 600 / (4 * step)) < 0.1, `slow motion ${s.slowMotion} for 4 steps every 600 ms`);
+  assert.ok(Math.abs(s.stepsPerSecond - 4 / 0.6) < 0.1, `${s.stepsPerSecond} steps/s`);
   // A busy solver (GPU still working) gets its steps later, never more than the cap.
   s = new web.RealTimeStepper(step);
   assert.equal(s.advance(50, true), 0);

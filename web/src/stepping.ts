@@ -45,7 +45,9 @@ export class RealTimeStepper {
       const owed = MAX_STEPS_PER_FRAME * this.stepMs;
       if (this.accumulator > owed) this.accumulator = owed;
     }
-    this.record(dt, steps);
+    // The rates see the real gap (a frame that took 600 ms is 600 ms of wall time, though only
+    // MAX_FRAME_GAP_MS of it buys steps); only a pause-like gap (a background tab) is cut short.
+    this.record(Math.min(Math.max(0, wallMs), RATE_WINDOW_MAX_MS / 2), steps);
     return steps;
   }
 
