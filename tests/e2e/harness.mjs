@@ -38,8 +38,8 @@ export async function startBrowser({ webgpu = true } = {}) {
  * Opens the app with the given query and waits until window.weft is ready and frames advance.
  * Console errors and page errors are collected in `errors`.
  */
-export async function openApp(session, query = '', { width = 800, height = 600, deviceScaleFactor = 1 } = {}) {
-  const page = await session.browser.newPage({ viewport: { width, height }, deviceScaleFactor });
+export async function openApp(session, query = '', { width = 800, height = 600, deviceScaleFactor = 1, hasTouch = false } = {}) {
+  const page = await session.browser.newPage({ viewport: { width, height }, deviceScaleFactor, hasTouch });
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());

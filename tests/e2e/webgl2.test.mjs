@@ -15,7 +15,7 @@ after(async () => {
 });
 
 // The overlays (HUD, panel, messages) are hidden for the shot: only the canvas's own pixels count.
-const OVERLAYS = '#hud, #messages, #help, .lil-gui { visibility: hidden !important; }';
+const OVERLAYS = '#hud, #dock, #messages, .weft-overlay, .lil-gui { visibility: hidden !important; }';
 const screenshot = async (page) =>
   `data:image/png;base64,${(await page.locator('#view').screenshot({ style: OVERLAYS })).toString('base64')}`;
 

@@ -13,7 +13,8 @@ const esbuild = require('esbuild');
 const bundle = await esbuild.build({
   stdin: {
     contents: `export * from './params'; export * from './camera'; export * from './render/modes';
-               export * from './render/frame-uniforms'; export * from './render/math';`,
+               export * from './render/frame-uniforms'; export * from './render/math'; export * from './stepping';
+               export * from './ui/legend'; export * from './core/obj';`,
     resolveDir: resolve(root, 'web/src'),
     loader: 'ts',
   },
@@ -95,7 +96,7 @@ test('shading modes reach both shader languages through generated constants only
 });
 
 test('constants shared by WGSL and GLSL are generated once, never spelled in a shader', async () => {
-  const names = ['PI', ...Object.keys(web.SHADER_COLORS)];
+  const names = ['PI', 'STRAIN_AMBIENT', 'STRAIN_DIFFUSE', 'GOLD_WEAVE', ...Object.keys(web.SHADER_COLORS)];
   assert.ok(names.includes('GOLD_F0'));
   for (const language of ['wgsl', 'glsl']) {
     const constants = web.shaderConstants(language);
@@ -140,4 +141,151 @@ test('matrix inverse undoes the view-projection', () => {
   const { viewProjection } = new web.OrbitCamera().matrices();
   const identity = web.multiply(viewProjection, web.invert(viewProjection));
   identity.forEach((v, i) => assert.ok(Math.abs(v - (i % 5 === 0 ? 1 : 0)) < 1e-4, `element ${i} = ${v}`));
+});
+
+test('camera: no drag, pan or zoom puts the eye under the ground, whatever the input', () => {
+  const camera = new web.OrbitCamera();
+  camera.ground = 0;
+  camera.target = { x: 0, y: 0.5, z: 0 };
+  camera.distance = 2;
+  const above = () => camera.eye.y >= camera.ground + web.GROUND_MARGIN - 1e-9;
+  // The issue: a drag of ~400 px down (pitch down), or Shift-drag ~150 px up (pan down).
+  camera.rotate(0, -400);
+  assert.ok(above(), `after a 400 px drag the eye is at y = ${camera.eye.y}`);
+  camera.rotate(0, -1e6);
+  assert.ok(above() && Number.isFinite(camera.pitch));
+  camera.pan(0, 150, 600);
+  camera.pan(0, 5000, 600);
+  assert.ok(above(), `after a pan down the eye is at y = ${camera.eye.y}`);
+  assert.ok(camera.target.y >= camera.ground + web.GROUND_MARGIN - 1e-9, 'the target stays above the ground too');
+  for (const factor of [1e9, 1e-9, NaN, 0, -1, Infinity]) {
+    camera.zoom(factor);
+    assert.ok(above() && camera.distance >= web.DISTANCE_MIN && camera.distance <= web.DISTANCE_MAX, `zoom ${factor}`);
+  }
+  // Random walks of every input stay above ground.
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+  for (let i = 0; i < 2000; i++) {
+    camera.rotate(random() * 300, random() * 300);
+    camera.pan(random() * 300, random() * 300, 500);
+    camera.zoom(Math.exp(random() * 2));
+    assert.ok(above(), `step ${i}: eye y ${camera.eye.y}`);
+  }
+  // Without a ground plane the pitch limits still hold.
+  camera.ground = null;
+  camera.rotate(0, -1e6);
+  assert.ok(camera.pitch >= -web.PITCH_LIMIT);
+});
+
+test('camera: the eye stays out of sphere and box obstacles', () => {
+  const camera = new web.OrbitCamera();
+  camera.ground = 0;
+  camera.target = { x: 0, y: 1.2, z: 0 };
+  camera.yaw = 0;
+  camera.pitch = 0;
+  camera.distance = 0.5;
+  camera.obstacles = [{ center: { x: 0, y: 1.2, z: 0.6 }, radius: 0.4 }];
+  camera.constrain();
+  const e = camera.eye;
+  assert.ok(web.length(web.sub(e, { x: 0, y: 1.2, z: 0.6 })) >= 0.4 + web.GROUND_MARGIN - 1e-6, `eye ${JSON.stringify(e)} left the sphere`);
+  camera.obstacles = [{ min: { x: -1, y: 0, z: -1 }, max: { x: 1, y: 0.8, z: 1 } }];
+  camera.target = { x: 0, y: 0.5, z: 0 };
+  camera.pitch = 0.1;
+  camera.distance = 0.6;
+  camera.constrain();
+  const b = camera.eye;
+  const inside = b.x > -1 && b.x < 1 && b.y > 0 && b.y < 0.8 && b.z > -1 && b.z < 1;
+  assert.ok(!inside, `eye ${JSON.stringify(b)} left the box`);
+});
+
+test('camera: frame() fits a box and looks at its centre from above the ground', () => {
+  const camera = new web.OrbitCamera();
+  camera.aspect = 390 / 844;
+  camera.ground = 0;
+  camera.pitch = -1;
+  camera.frame({ x: -0.5, y: 0.1, z: -0.5 }, { x: 0.5, y: 1.1, z: 0.5 }, { pitch: 0.3 });
+  assert.ok(web.length(web.sub(camera.target, { x: 0, y: 0.6, z: 0 })) < 1e-9, 'looks at the centre');
+  assert.ok(camera.eye.y > web.GROUND_MARGIN);
+  const { viewProjection } = camera.matrices();
+  for (const x of [-0.5, 0.5])
+    for (const y of [0.1, 1.1])
+      for (const z of [-0.5, 0.5]) {
+        const clip = [0, 1, 2, 3].map(
+          (r) => viewProjection[r] * x + viewProjection[4 + r] * y + viewProjection[8 + r] * z + viewProjection[12 + r],
+        );
+        assert.ok(Math.abs(clip[0] / clip[3]) <= 1 && Math.abs(clip[1] / clip[3]) <= 1, `corner ${x},${y},${z} is in view`);
+      }
+});
+
+test('real-time stepping: steps follow wall time, at most a few a frame; slow motion is measured', () => {
+  const step = 1000 / 60;
+  // 60 Hz display: one step a frame, real time.
+  let s = new web.RealTimeStepper(step);
+  let steps = 0;
+  for (let i = 0; i < 120; i++) steps += s.advance(step);
+  assert.ok(Math.abs(steps - 120) <= 1, `${steps} steps in 2 s at 60 Hz`);
+  assert.ok(s.slowMotion < 1.05 && Math.abs(s.stepsPerSecond - 60) < 2, JSON.stringify(s));
+  // 10 fps (the issue's machine): six steps owed per frame, four taken: real time is not possible,
+  // but the cloth moves 4× faster than one step a frame, and the page knows it is slow motion ×1.5.
+  s = new web.RealTimeStepper(step);
+  const per = [];
+  for (let i = 0; i < 50; i++) per.push(s.advance(100));
+  assert.ok(per.every((n) => n <= web.MAX_STEPS_PER_FRAME));
+  assert.equal(
+    per.slice(10).reduce((a, b) => a + b, 0),
+    40 * web.MAX_STEPS_PER_FRAME,
+  );
+  assert.ok(Math.abs(s.slowMotion - 1.5) < 0.05, `slow motion ${s.slowMotion}`);
+  // 30 fps: two steps a frame, real time.
+  s = new web.RealTimeStepper(step);
+  steps = 0;
+  for (let i = 0; i < 60; i++) steps += s.advance(1000 / 30);
+  assert.ok(Math.abs(steps - 120) <= 1 && s.slowMotion < 1.05, `${steps} steps, ×${s.slowMotion}`);
+  // Frames slower than MAX_FRAME_GAP_MS (a big grid blocking the page): the factor counts their
+  // whole wall time, not the capped part.
+  s = new web.RealTimeStepper(step);
+  steps = 0;
+  for (let i = 0; i < 20; i++) steps += s.advance(600);
+  assert.equal(steps, 20 * web.MAX_STEPS_PER_FRAME);
+  assert.ok(Math.abs(s.slowMotion - 600 / (4 * step)) < 0.1, `slow motion ${s.slowMotion} for 4 steps every 600 ms`);
+  assert.ok(Math.abs(s.stepsPerSecond - 4 / 0.6) < 0.1, `${s.stepsPerSecond} steps/s`);
+  // A busy solver (GPU still working) gets its steps later, never more than the cap.
+  s = new web.RealTimeStepper(step);
+  assert.equal(s.advance(50, true), 0);
+  assert.equal(s.advance(20), web.MAX_STEPS_PER_FRAME);
+  // A long gap (a background tab) does not become a burst of steps.
+  assert.ok(s.advance(60_000) <= web.MAX_STEPS_PER_FRAME);
+  // Paused: nothing accumulates and the rates start over.
+  s.pause();
+  assert.equal(s.slowMotion, 1);
+  assert.equal(s.advance(0), 0);
+});
+
+test('strain legend: percentages from STRAIN_FULL_SCALE, colours from the shader constants', () => {
+  const ticks = web.legendTicks();
+  assert.equal(ticks[0], -web.STRAIN_FULL_SCALE);
+  assert.equal(ticks.at(-1), web.STRAIN_FULL_SCALE);
+  assert.deepEqual(ticks.map(web.percent), ['−6%', '−3%', '0%', '+3%', '+6%']);
+  const near = (a, b) => a.every((v, i) => Math.abs(v - b[i]) < 1e-9);
+  assert.ok(near(web.heatColor(0), web.SHADER_COLORS.HEAT_REST));
+  assert.ok(near(web.heatColor(web.STRAIN_FULL_SCALE), web.SHADER_COLORS.HEAT_HOT));
+  assert.ok(near(web.heatColor(-web.STRAIN_FULL_SCALE * 5), web.SHADER_COLORS.HEAT_COMPRESSED));
+  assert.ok(near(web.heatColor(web.STRAIN_FULL_SCALE / 2), web.SHADER_COLORS.HEAT_WARM));
+  assert.match(web.legendColor(web.STRAIN_FULL_SCALE), /^rgb\(\d+, \d+, \d+\)$/);
+});
+
+test('OBJ files: binary files are named as such, collider errors name the file', () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  assert.equal(web.notObjText(png, 'photo.png'), 'photo.png:1: not an OBJ text file (it is a PNG image)');
+  assert.match(web.notObjText(new Uint8Array([0x76, 0x0a, 0x0a, 1, 2, 3, 0, 5]), 'x.obj'), /^x\.obj:3: not an OBJ text file/);
+  assert.equal(web.notObjText(new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'), 'ok.obj'), null);
+  assert.equal(web.notObjText(new Uint8Array([0x23, 0x20, 0xe9, 0x0a]), 'latin1.obj'), null, 'Latin-1 text is text');
+  assert.equal(web.namedError('weft_world_set_mesh_collider: vertex 3 is too far', 'big.obj'), 'big.obj: vertex 3 is too far');
+  const text = new TextEncoder().encode('# huge\nv 0 0 0\n  v 1 0 0\nvn 0 1 0\nv 1e30 0 0\nf 1 2 3\n');
+  assert.equal(web.vertexLine(text, 2), 5);
+  assert.equal(
+    web.namedError('weft_world_set_mesh_collider: vertex 2 has a non-finite or huge coordinate', 'big.obj', text),
+    'big.obj:5: vertex 3 has a non-finite or huge coordinate',
+  );
+  assert.equal(web.namedError('big.obj:12: bad face', 'big.obj'), 'big.obj:12: bad face');
 });

@@ -1,10 +1,12 @@
 // The app: one core world behind a ClothSolver, one renderer, the camera and the frame loop.
-// Frames are fixed steps of the scene's frame time (one per displayed frame while running), so a
-// frame count means the same simulated time on any machine. All stepping goes through one queue
-// so step(n) from the hooks and the loop never interleave.
-import { OrbitCamera } from './camera';
+// Frames are fixed steps of the scene's frame time, so a frame count means the same simulated time
+// on any machine. While running, simulated time follows wall time (stepping.ts: an accumulator, at
+// most a few steps per displayed frame, "slow motion ×k" when the machine cannot keep up); while
+// paused only step(n) steps, exactly n. All stepping goes through one queue so step(n) from the
+// hooks and the loop never interleave.
+import { OrbitCamera, type CameraObstacle } from './camera';
 import type { WeftCore } from './core/wasm';
-import { createSceneWithObj } from './core/obj';
+import { createSceneWithObj, notObjText } from './core/obj';
 import { WeftWorld, type Vec3 } from './core/world';
 import { add, dot, scale, sub } from './render/math';
 import type { ShadingMode } from './render/modes';
@@ -12,13 +14,29 @@ import type { FrameInput, Renderer } from './render/renderer';
 import { createGpuSolver } from './solver/gpu';
 import type { ClothSolver, SolverContext, SolverKind } from './solver/seam';
 import { WasmSolver } from './solver/wasm';
+import { RealTimeStepper } from './stepping';
 import type { Grabber } from './ui/input';
 import type { Messages } from './ui/messages';
 
 export interface Stats {
   frame: number;
+  /** Rendered frames per second (the display loop). */
   fps: number;
+  /** Milliseconds one simulated frame (fixed step) takes on the solver that runs (simTiming says how it was measured). */
   simMs: number;
+  /** Simulated frames (fixed steps) per second of wall time; the scene's frame rate when it keeps up. */
+  stepsPerSecond: number;
+  /** Wall time / simulated time while running: 1 in real time, k when the machine manages 1/k of it. */
+  slowMotion: number;
+  /** How simMs was measured: 'cpu' (the wasm step's wall time), 'gpu-timestamp' (GPU timestamp
+   *  queries), 'gpu-submit' (from submitting a step to the queue finishing it). */
+  simTiming: 'cpu' | 'gpu-timestamp' | 'gpu-submit';
+  /** Milliseconds between the last rendered frames (smoothed). */
+  frameMs: number;
+  /** The orbit camera: eye and target in world space (m), angles in radians. */
+  camera: { eye: Vec3; target: Vec3; yaw: number; pitch: number; distance: number; ground: number | null };
+  /** MSAA samples of the renderer. */
+  samples: number;
   particles: number;
   constraints: number;
   colors: number;
@@ -67,6 +85,10 @@ export class App implements Grabber {
   private queue: Promise<void> = Promise.resolve();
   private fps = 0;
   private simMs = 0;
+  private frameMs = 0;
+  private stepper = new RealTimeStepper(1000 / 60);
+  /** Recent frame times and sim times (ms), newest last, for the HUD's graph. */
+  readonly history: { frameMs: number; simMs: number }[] = [];
   private lastFrameTime = 0;
   private running = false;
   private stepping = false;
@@ -115,6 +137,8 @@ export class App implements Grabber {
       const obj = { bytes, name };
       let world: WeftWorld;
       try {
+        const binary = notObjText(bytes, name);
+        if (binary) throw new Error(binary);
         world = this.worldWithObj(this.scenario, obj);
       } catch (error) {
         const reason = (error as Error).message;
@@ -243,6 +267,33 @@ export class App implements Grabber {
     this.camera.distance = extent * 1.85;
     this.camera.yaw = -0.4;
     this.camera.pitch = 0.22;
+    this.updateCameraLimits();
+  }
+
+  /** The ground and the colliders the eye stays out of (spheres move: refreshed every frame). */
+  private updateCameraLimits(): void {
+    const world = this.solver.world;
+    this.camera.ground = world.groundHeight;
+    const obstacles: CameraObstacle[] = this.solver.spheres().map((s) => ({ center: s.center, radius: s.radius }));
+    const mesh = this.meshStats(world);
+    if (mesh) obstacles.push({ min: mesh.min, max: mesh.max });
+    this.camera.obstacles = obstacles;
+    this.camera.constrain();
+  }
+
+  /** Frames the cloth where it is now (F, a double-click, the panel's button), from the current side. */
+  async frameCloth(): Promise<void> {
+    const positions = await this.enqueue(() => this.solver.positions());
+    const min = { x: Infinity, y: Infinity, z: Infinity },
+      max = { x: -Infinity, y: -Infinity, z: -Infinity };
+    for (let i = 0; i < positions.length; i += 4) {
+      const p = { x: positions[i], y: positions[i + 1], z: positions[i + 2] };
+      if (![p.x, p.y, p.z].every(Number.isFinite)) continue;
+      for (const k of ['x', 'y', 'z'] as const) ((min[k] = Math.min(min[k], p[k])), (max[k] = Math.max(max[k], p[k])));
+    }
+    if (!Number.isFinite(min.x)) return;
+    this.updateCameraLimits();
+    this.camera.frame(min, max, { pitch: Math.min(0.9, Math.max(0.15, this.camera.pitch)) });
   }
 
   /** Runs work after every step already queued (steps, rebuilds, resets never interleave). */
@@ -261,10 +312,14 @@ export class App implements Grabber {
   }
 
   private async simulate(frames: number): Promise<void> {
+    if (frames <= 0) return;
     const start = performance.now();
     await this.solver.step(frames);
-    const ms = (performance.now() - start) / Math.max(1, frames);
-    this.simMs = this.simMs === 0 ? ms : this.simMs * 0.9 + ms * 0.1;
+    // A GPU solver measures its own work (timestamps, or submit to completion); the wasm step is
+    // synchronous, so its wall time is its cost.
+    const measured = this.solver.measuredMs?.();
+    const ms = measured ?? (performance.now() - start) / frames;
+    this.simMs = this.simMs === 0 ? ms : this.simMs * 0.8 + ms * 0.2;
   }
 
   reset(): Promise<void> {
@@ -286,10 +341,17 @@ export class App implements Grabber {
 
   stats(): Stats {
     const world = this.solver.world;
+    const c = this.camera;
     return {
       frame: this.solver.frame,
       fps: this.fps,
       simMs: this.simMs,
+      stepsPerSecond: this.paused ? 0 : this.stepper.stepsPerSecond,
+      slowMotion: this.paused ? 1 : this.stepper.slowMotion,
+      simTiming: this.solver.timingSource?.() ?? 'cpu',
+      frameMs: this.frameMs,
+      camera: { eye: c.eye, target: { ...c.target }, yaw: c.yaw, pitch: c.pitch, distance: c.distance, ground: c.ground },
+      samples: this.renderer.samples,
       particles: world.particleCount,
       constraints: world.constraintCount,
       colors: world.colorCount,
@@ -393,18 +455,31 @@ export class App implements Grabber {
   onFrame: ((now: number) => void) | null = null;
 
   private tick(now: number): void {
+    let dt = 0;
     if (this.lastFrameTime) {
-      const dt = now - this.lastFrameTime;
-      if (dt > 0) this.fps = this.fps === 0 ? 1000 / dt : this.fps * 0.95 + (1000 / dt) * 0.05;
+      dt = now - this.lastFrameTime;
+      if (dt > 0) {
+        this.fps = this.fps === 0 ? 1000 / dt : this.fps * 0.9 + (1000 / dt) * 0.1;
+        this.frameMs = this.frameMs === 0 ? dt : this.frameMs * 0.9 + dt * 0.1;
+        this.history.push({ frameMs: dt, simMs: this.simMs });
+        if (this.history.length > 120) this.history.shift();
+      }
     }
     this.lastFrameTime = now;
-    // A slow solver (a big grid in software rendering) skips displayed frames, never queues them up.
-    if (!this.paused && !this.stepping) {
-      this.stepping = true;
-      this.enqueue(() => (this.paused ? undefined : this.simulate(1)))
-        .catch((error) => this.fail(error))
-        .finally(() => (this.stepping = false));
+    // Real time: the frame's wall time buys fixed steps (at most a few); a solver still busy with
+    // the last ones (the GPU) gets them when it is done; what cannot be caught up is slow motion.
+    this.stepper.stepMs = this.solver.world.frameDt * 1000;
+    if (this.paused) this.stepper.pause();
+    else {
+      const steps = this.stepper.advance(dt, this.stepping);
+      if (steps > 0) {
+        this.stepping = true;
+        this.enqueue(() => (this.paused ? undefined : this.simulate(steps)))
+          .catch((error) => this.fail(error))
+          .finally(() => (this.stepping = false));
+      }
     }
+    this.updateCameraLimits();
     // Paused and untouched: the picture is the same, so the GPU (or SwiftShader) gets to rest.
     const c = this.camera;
     const key = `${this.solver.frame}|${this.solver.world.grabbed}|${c.yaw}|${c.pitch}|${c.distance}|${c.target.x},${c.target.y},${c.target.z}|${c.aspect}|${this.mode}|${this.renderer.kind}|${this.redraw}`;

@@ -1,6 +1,23 @@
 // Orbit camera: yaw/pitch/distance around a target. Knows nothing of input; ui/input.ts drives it.
+// Whatever the input, the eye stays above the ground (by GROUND_MARGIN) and outside the obstacles
+// (colliders as bounding spheres): every move ends in constrain(), which lifts the pitch, the target
+// or the distance just enough.
 import type { Vec3 } from './core/world';
-import { add, invert, lookAt, multiply, normalize, perspective, scale, sub, transformPoint, vec3, type Mat4 } from './render/math';
+import {
+  add,
+  dot,
+  invert,
+  length,
+  lookAt,
+  multiply,
+  normalize,
+  perspective,
+  scale,
+  sub,
+  transformPoint,
+  vec3,
+  type Mat4,
+} from './render/math';
 
 export interface CameraMatrices {
   view: Mat4;
@@ -9,6 +26,15 @@ export interface CameraMatrices {
   eye: Vec3;
 }
 
+/** What the eye must stay out of: a sphere collider, or a mesh collider's bounding box. */
+export type CameraObstacle = { center: Vec3; radius: number } | { min: Vec3; max: Vec3 };
+
+/** How far above the ground (m) the eye stays; also the clearance from obstacles. */
+export const GROUND_MARGIN = 0.05;
+export const PITCH_LIMIT = 1.5;
+export const DISTANCE_MIN = 0.3;
+export const DISTANCE_MAX = 40;
+
 export class OrbitCamera {
   yaw = 0.55;
   pitch = 0.28;
@@ -16,6 +42,10 @@ export class OrbitCamera {
   target: Vec3 = vec3(0, 0.9, 0);
   fovY = (45 * Math.PI) / 180;
   aspect = 1;
+  /** Height of the ground plane (m), or null for none: the eye stays GROUND_MARGIN above it. */
+  ground: number | null = null;
+  /** Spheres the eye stays out of. */
+  obstacles: CameraObstacle[] = [];
 
   get eye(): Vec3 {
     const cp = Math.cos(this.pitch);
@@ -34,11 +64,13 @@ export class OrbitCamera {
 
   rotate(dx: number, dy: number): void {
     this.yaw -= dx * 0.008;
-    this.pitch = Math.min(1.5, Math.max(-1.5, this.pitch + dy * 0.008));
+    this.pitch += dy * 0.008;
+    this.constrain();
   }
 
   zoom(factor: number): void {
-    this.distance = Math.min(40, Math.max(0.3, this.distance * factor));
+    if (Number.isFinite(factor) && factor > 0) this.distance *= factor;
+    this.constrain();
   }
 
   /** Moves the target in the view plane by a drag of (dx, dy) CSS pixels on a viewport of `height`. */
@@ -48,6 +80,86 @@ export class OrbitCamera {
     const up = vec3(view[1], view[5], view[9]);
     const metresPerPixel = (2 * this.distance * Math.tan(this.fovY / 2)) / Math.max(1, height);
     this.target = add(this.target, add(scale(right, -dx * metresPerPixel), scale(up, dy * metresPerPixel)));
+    this.constrain();
+  }
+
+  /**
+   * Looks at the box [min, max] (its centre, or `target` when given) from the given direction, at a
+   * distance where the whole box fits the view; then constrains.
+   */
+  frame(min: Vec3, max: Vec3, options: { yaw?: number; pitch?: number; target?: Vec3 } = {}): void {
+    const centre = options.target ?? scale(add(min, max), 0.5);
+    // The bounding sphere of the box around the point we look at, fitted in the narrower field.
+    let radius = 0;
+    for (const x of [min.x, max.x])
+      for (const y of [min.y, max.y]) for (const z of [min.z, max.z]) radius = Math.max(radius, length(sub(vec3(x, y, z), centre)));
+    const halfFov = Math.min(this.fovY, 2 * Math.atan(Math.tan(this.fovY / 2) * this.aspect)) / 2;
+    this.target = centre;
+    this.yaw = options.yaw ?? this.yaw;
+    this.pitch = options.pitch ?? this.pitch;
+    this.distance = (Math.max(radius, 0.25) / Math.sin(halfFov)) * 1.05;
+    this.constrain();
+  }
+
+  /** Brings every parameter into range: pitch and distance limits, eye above ground, outside obstacles. */
+  constrain(): void {
+    if (!Number.isFinite(this.yaw)) this.yaw = 0;
+    this.yaw = ((((this.yaw + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI;
+    if (!Number.isFinite(this.pitch)) this.pitch = 0;
+    this.pitch = Math.min(PITCH_LIMIT, Math.max(-PITCH_LIMIT, this.pitch));
+    if (!Number.isFinite(this.distance)) this.distance = 3;
+    this.distance = Math.min(DISTANCE_MAX, Math.max(DISTANCE_MIN, this.distance));
+    const t = this.target;
+    if (![t.x, t.y, t.z].every(Number.isFinite)) this.target = vec3(0, 0.5, 0);
+    this.aboveGround();
+    for (const obstacle of this.obstacles) this.leave(obstacle);
+    // A longer distance at a negative pitch lowers the eye again: the ground has the last word.
+    this.aboveGround();
+  }
+
+  private aboveGround(): void {
+    if (this.ground !== null) {
+      const floor = this.ground + GROUND_MARGIN;
+      // The target itself stays above the floor (a pan cannot drag the view under it) ...
+      if (this.target.y < floor) this.target = { ...this.target, y: floor };
+      // ... and the eye: the lowest pitch that keeps it there.
+      const lowest = Math.asin(Math.min(1, Math.max(-1, (floor - this.target.y) / this.distance)));
+      if (this.pitch < lowest) this.pitch = Math.min(PITCH_LIMIT, lowest);
+    }
+  }
+
+  /** Moves the eye out of an obstacle along the line of sight (farther from the target). */
+  private leave(obstacle: CameraObstacle): void {
+    if ('min' in obstacle) return this.leaveBox(obstacle.min, obstacle.max);
+    const { center, radius } = obstacle;
+    const clearance = radius + GROUND_MARGIN;
+    const eye = this.eye;
+    if (length(sub(eye, center)) >= clearance) return;
+    // The eye is target + d·u: the larger root of |target + d·u − centre| = clearance.
+    const u = normalize(sub(eye, this.target));
+    const w = sub(this.target, center);
+    const b = dot(u, w);
+    const c = dot(w, w) - clearance * clearance;
+    const root = -b + Math.sqrt(Math.max(0, b * b - c));
+    if (root > this.distance) this.distance = Math.min(DISTANCE_MAX, root);
+  }
+
+  private leaveBox(min: Vec3, max: Vec3): void {
+    const m = GROUND_MARGIN;
+    const eye = this.eye;
+    const inside = (p: Vec3) =>
+      p.x > min.x - m && p.x < max.x + m && p.y > min.y - m && p.y < max.y + m && p.z > min.z - m && p.z < max.z + m;
+    if (!inside(eye)) return;
+    // Where the line of sight from the target leaves the grown box (slabs), plus the margin.
+    const u = normalize(sub(eye, this.target));
+    let exit = Infinity;
+    for (const k of ['x', 'y', 'z'] as const) {
+      if (Math.abs(u[k]) < 1e-9) continue;
+      const a = (min[k] - m - this.target[k]) / u[k],
+        b = (max[k] + m - this.target[k]) / u[k];
+      exit = Math.min(exit, Math.max(a, b));
+    }
+    if (Number.isFinite(exit) && exit > this.distance) this.distance = Math.min(DISTANCE_MAX, exit + 1e-4);
   }
 
   /** World-space ray through normalized device coordinates (x, y in [-1, 1], y up). */

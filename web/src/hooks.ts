@@ -1,5 +1,14 @@
 // window.weft: the page's contract with tests and tooling (docs/architecture.md, contracts).
 import type { App, ObjResult, Stats } from './app';
+import type { MessageLevel, Messages } from './ui/messages';
+
+/** What setCamera() takes: any of the orbit camera's parameters (angles in radians, metres). */
+export interface CameraPose {
+  yaw?: number;
+  pitch?: number;
+  distance?: number;
+  target?: { x: number; y: number; z: number };
+}
 
 export interface WeftHooks {
   stats(): Stats;
@@ -11,6 +20,12 @@ export interface WeftHooks {
   step(n: number): Promise<void>;
   /** Makes OBJ text the collider of the current scene, as dropping a file does (the page shows the same message). */
   loadObj(text: string): Promise<ObjResult>;
+  /** Moves the orbit camera (as a drag would: the eye stays above the ground and out of colliders); returns stats().camera. */
+  setCamera(pose: CameraPose): Stats['camera'];
+  /** Frames the cloth where it is now (F, a double-click, the panel's button). */
+  frame(): Promise<Stats['camera']>;
+  /** Shows a message on the page, as the page's own are shown (tools, tests). */
+  notify(text: string, level?: MessageLevel): void;
 }
 
 declare global {
@@ -19,7 +34,7 @@ declare global {
   }
 }
 
-export function installHooks(app: App, changed: () => void): void {
+export function installHooks(app: App, changed: () => void, messages?: Messages): void {
   window.weft = {
     stats: () => app.stats(),
     capture: () => app.capture(),
@@ -42,5 +57,19 @@ export function installHooks(app: App, changed: () => void): void {
       if (typeof text !== 'string') return Promise.reject(new Error(`loadObj(text) needs the OBJ file's text, got ${typeof text}`));
       return app.loadObj(new TextEncoder().encode(text), 'loadObj');
     },
+    setCamera: (pose: CameraPose) => {
+      const c = app.camera;
+      if (pose.yaw !== undefined) c.yaw = Number(pose.yaw);
+      if (pose.pitch !== undefined) c.pitch = Number(pose.pitch);
+      if (pose.distance !== undefined) c.distance = Number(pose.distance);
+      if (pose.target) c.target = { x: Number(pose.target.x), y: Number(pose.target.y), z: Number(pose.target.z) };
+      c.constrain();
+      return app.stats().camera;
+    },
+    frame: async () => {
+      await app.frameCloth();
+      return app.stats().camera;
+    },
+    notify: (text: string, level: MessageLevel = 'info') => messages?.show(String(text), level),
   };
 }

@@ -7,7 +7,10 @@ import { DEFAULT_PARAMS, parseParams, type RendererChoice } from './params';
 import type { Renderer } from './render/renderer';
 import { WebGl2Renderer } from './render/webgl2';
 import { NoWebGpuError, WebGpuRenderer } from './render/webgpu';
+import { Help } from './ui/help';
 import { Hud } from './ui/hud';
+import { StrainLegend } from './ui/legend';
+import { download, Toolbar, toggleFullscreen } from './ui/toolbar';
 import { Input } from './ui/input';
 import { ObjDrop } from './ui/drop';
 import { Messages } from './ui/messages';
@@ -44,7 +47,14 @@ function replaceCanvas(): void {
 
 async function boot(): Promise<void> {
   const params = parseParams(location.search);
-  for (const problem of params.problems) messages.show(`URL parameter: ${problem}.`, 'warning');
+  // Every bad URL value in one message (at most three messages stack).
+  const urlProblems = [...params.problems];
+  const showUrlProblems = () => {
+    if (urlProblems.length === 0) return;
+    const prefix = urlProblems.length === 1 ? 'URL parameter' : 'URL parameters';
+    messages.show(`${prefix}: ${urlProblems.join('; ')}.`, 'warning', 'url');
+  };
+  showUrlProblems();
 
   let core: WeftCore;
   try {
@@ -56,7 +66,8 @@ async function boot(): Promise<void> {
   const scenes = core.sceneNames();
   if (!scenes.includes(params.scene)) {
     const fallback = scenes.includes(DEFAULT_PARAMS.scene) ? DEFAULT_PARAMS.scene : scenes[0];
-    messages.show(`URL parameter: unknown scene "${params.scene}" (have ${scenes.join(', ')}); using ${fallback}.`, 'warning');
+    urlProblems.push(`unknown scene "${params.scene}" (have ${scenes.join(', ')}); using ${fallback}`);
+    showUrlProblems();
     params.scene = fallback;
   }
 
@@ -108,9 +119,38 @@ async function boot(): Promise<void> {
   resize();
 
   const drop = new ObjDrop(app, messages, document.getElementById('drop')!);
-  const panel = new Panel(app, scenes, messages, () => drop.pick());
+  const help = new Help();
+  const legend = new StrainLegend();
+  const view = {
+    frame: () => void app.frameCloth(),
+    screenshot: () => void screenshot(),
+    fullscreen: () =>
+      void toggleFullscreen().catch((error) => messages.show(`Fullscreen refused: ${(error as Error).message}`, 'info', 'fullscreen')),
+    help: () => help.toggle(),
+  };
+  async function screenshot(): Promise<void> {
+    try {
+      const url = await app.capture();
+      const name = `weft-${app.current.scene}-frame${app.solver.frame}.png`;
+      download(url, name);
+      messages.show(`Screenshot saved as ${name}.`, 'info', 'screenshot');
+    } catch (error) {
+      messages.show(`The screenshot failed: ${(error as Error).message}`, 'error', 'screenshot');
+    }
+  }
+  new Toolbar(view);
+  const panel = new Panel(app, scenes, messages, () => drop.pick(), view);
   app.onRebuilt = () => panel.refresh();
   input = new Input(app.camera, app, {
+    frame: view.frame,
+    fullscreen: view.fullscreen,
+    screenshot: view.screenshot,
+    toggleHelp: view.help,
+    escape: () => {
+      if (!help.open) return false;
+      help.close();
+      return true;
+    },
     togglePause: () => {
       app.paused = !app.paused;
       panel.refresh();
@@ -122,11 +162,13 @@ async function boot(): Promise<void> {
     reset: () => void app.reset(),
   });
   input.attach(canvas);
-  installHooks(app, () => panel.refresh());
+  installHooks(app, () => panel.refresh(), messages);
   const hud = new Hud(document.getElementById('hud')!);
   app.onFrame = (now) => {
     const world = app.solver.world;
-    hud.update({ ...app.stats(), scene: app.current.scene, grid: `${world.width}×${world.height}` }, now);
+    const stats = app.stats();
+    hud.update({ ...stats, scene: app.current.scene, grid: `${world.width}×${world.height}` }, now, app.history);
+    legend.visible = stats.mode === 'strain';
   };
   app.start();
 }

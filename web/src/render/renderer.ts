@@ -19,6 +19,8 @@ export interface Renderer {
   readonly kind: RendererKind;
   /** The WebGPU device (a GPU solver shares it), null for WebGL2. */
   readonly device: GPUDevice | null;
+  /** MSAA samples per pixel (both renderers antialias). */
+  readonly samples: number;
   /** Static cloth data (indices, UVs, sizes) of a new or rebuilt world. */
   setCloth(world: WeftWorld): void;
   /** Drawing-buffer size in device pixels. */

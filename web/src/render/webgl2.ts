@@ -23,6 +23,15 @@ interface ClothObjects {
 export class WebGl2Renderer implements Renderer {
   readonly kind = 'webgl2' as const;
   readonly device = null;
+  /** MSAA samples of the off-screen target every frame is drawn into, then resolved (blit) to the canvas. */
+  readonly samples: number;
+  private msaa: {
+    framebuffer: WebGLFramebuffer;
+    color: WebGLRenderbuffer;
+    depth: WebGLRenderbuffer;
+    width: number;
+    height: number;
+  } | null = null;
   private readonly gl: WebGL2RenderingContext;
   private readonly clothProgram: WebGLProgram;
   private readonly groundProgram: WebGLProgram;
@@ -37,7 +46,18 @@ export class WebGl2Renderer implements Renderer {
   private cloth: ClothObjects | null = null;
 
   static create(canvas: HTMLCanvasElement, onLost: (message: string) => void): WebGl2Renderer {
-    const gl = canvas.getContext('webgl2', { antialias: true, alpha: false, depth: true, powerPreference: 'high-performance' });
+    // No default-framebuffer antialiasing (not every browser honours it: headless Chromium did
+    // not): the renderer draws into its own multisampled target and resolves it.
+    // alpha: true because a multisampled blit needs matching formats, and an alpha-less default
+    // framebuffer is RGB8 in some implementations (the resolve then fails: a black canvas). Every
+    // pass writes alpha 1.
+    const gl = canvas.getContext('webgl2', {
+      antialias: false,
+      alpha: true,
+      premultipliedAlpha: true,
+      depth: false,
+      powerPreference: 'high-performance',
+    });
     if (!gl) throw new Error('this browser offers neither WebGPU nor WebGL2');
     canvas.addEventListener('webglcontextlost', (event) => {
       event.preventDefault();
@@ -48,6 +68,7 @@ export class WebGl2Renderer implements Renderer {
 
   private constructor(gl: WebGL2RenderingContext) {
     this.gl = gl;
+    this.samples = Math.max(1, Math.min(4, gl.getParameter(gl.MAX_SAMPLES) as number));
     this.clothProgram = this.program('cloth', clothGlsl);
     this.groundProgram = this.program('ground', groundGlsl);
     this.sphereProgram = this.program('sphere', sphereGlsl);
@@ -158,9 +179,42 @@ export class WebGl2Renderer implements Renderer {
     canvas.height = Math.max(1, Math.floor(height));
   }
 
+  /** The multisampled colour and depth target at the drawing buffer's size. */
+  private target(width: number, height: number): WebGLFramebuffer {
+    const gl = this.gl;
+    if (this.msaa && this.msaa.width === width && this.msaa.height === height) return this.msaa.framebuffer;
+    this.destroyTarget();
+    const framebuffer = gl.createFramebuffer()!;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+    const storage = (format: number, attachment: number) => {
+      const buffer = gl.createRenderbuffer()!;
+      gl.bindRenderbuffer(gl.RENDERBUFFER, buffer);
+      gl.renderbufferStorageMultisample(gl.RENDERBUFFER, this.samples, format, width, height);
+      gl.framebufferRenderbuffer(gl.FRAMEBUFFER, attachment, gl.RENDERBUFFER, buffer);
+      return buffer;
+    };
+    const color = storage(gl.RGBA8, gl.COLOR_ATTACHMENT0);
+    const depth = storage(gl.DEPTH_COMPONENT24, gl.DEPTH_ATTACHMENT);
+    if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE)
+      throw new Error('WebGL2: the multisampled target is incomplete');
+    this.msaa = { framebuffer, color, depth, width, height };
+    return framebuffer;
+  }
+
+  private destroyTarget(): void {
+    if (!this.msaa) return;
+    this.gl.deleteFramebuffer(this.msaa.framebuffer);
+    this.gl.deleteRenderbuffer(this.msaa.color);
+    this.gl.deleteRenderbuffer(this.msaa.depth);
+    this.msaa = null;
+  }
+
   draw(frame: FrameInput): void {
     const gl = this.gl;
-    gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+    const width = gl.drawingBufferWidth,
+      height = gl.drawingBufferHeight;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, this.target(width, height));
+    gl.viewport(0, 0, width, height);
     gl.clearColor(BACKGROUND_RGBA.r, BACKGROUND_RGBA.g, BACKGROUND_RGBA.b, BACKGROUND_RGBA.a);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
@@ -208,6 +262,11 @@ export class WebGl2Renderer implements Renderer {
       gl.drawElements(gl.TRIANGLES, this.cloth.indexCount, gl.UNSIGNED_INT, 0);
     }
     gl.bindVertexArray(null);
+    // Resolve the samples onto the canvas.
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, this.msaa!.framebuffer);
+    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
+    gl.blitFramebuffer(0, 0, width, height, 0, 0, width, height, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
 
   async capture(frame: FrameInput): Promise<string> {
@@ -225,6 +284,7 @@ export class WebGl2Renderer implements Renderer {
 
   destroy(): void {
     this.destroyCloth();
+    this.destroyTarget();
     this.gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 }

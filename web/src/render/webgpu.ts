@@ -38,6 +38,7 @@ interface ClothBuffers {
 
 export class WebGpuRenderer implements Renderer {
   readonly kind = 'webgpu' as const;
+  readonly samples = SAMPLES;
   /** null when the canvas cannot be presented: frames are then only rendered by capture(). */
   private readonly context: GPUCanvasContext | null;
   private readonly uniformBuffer: GPUBuffer;
@@ -68,7 +69,12 @@ export class WebGpuRenderer implements Renderer {
     const requestDevice = async () => {
       const adapter = await requestAdapterWithRetries();
       if (!adapter) throw new NoWebGpuError('WebGPU is present but no adapter is available');
-      return { adapter, device: await adapter.requestDevice({ label: 'weft device', requiredLimits: requiredLimits(adapter) }) };
+      // GPU timestamps let the GPU solver time its own step (the HUD's sim ms) where the adapter has them.
+      const requiredFeatures: GPUFeatureName[] = adapter.features.has('timestamp-query') ? ['timestamp-query'] : [];
+      return {
+        adapter,
+        device: await adapter.requestDevice({ label: 'weft device', requiredLimits: requiredLimits(adapter), requiredFeatures }),
+      };
     };
     let { adapter, device } = await requestDevice();
     const context = canvas.getContext('webgpu');

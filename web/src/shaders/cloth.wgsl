@@ -21,7 +21,8 @@ fn vs_cloth(@location(0) position: vec4f, @location(1) normal: vec4f, @location(
 
 // Velvet-like sheen (Charlie distribution) over a wrapped diffuse, plus a Fresnel rim.
 fn shade_silk(n: vec3f, v: vec3f, l: vec3f, uv: vec2f, front: bool) -> vec3f {
-  let base = select(vec3f(0.22, 0.02, 0.06), vec3f(0.42, 0.025, 0.08), front);
+  // The back is the same fabric, a little deeper (it was near-black: 0.22).
+  let base = select(vec3f(0.36, 0.022, 0.07), vec3f(0.42, 0.025, 0.08), front);
   let sheen_color = vec3f(1.0, 0.62, 0.7);
   let weave = 0.94 + 0.06 * sin(uv.x * 300.0) * sin(uv.y * 300.0);
   let h = normalize(l + v);
@@ -41,10 +42,21 @@ fn shade_silk(n: vec3f, v: vec3f, l: vec3f, uv: vec2f, front: bool) -> vec3f {
 fn heat(strain: f32) -> vec3f {
   let t = clamp(strain / frame.params.y, -1.0, 1.0);
   if (t < 0.0) {
-    return mix(vec3f(0.3, 0.36, 0.45), vec3f(0.1, 0.3, 0.95), -t);
+    return mix(HEAT_REST, HEAT_COMPRESSED, -t);
   }
-  let warm = mix(vec3f(0.3, 0.36, 0.45), vec3f(1.0, 0.85, 0.1), smoothstep(0.0, 0.5, t));
-  return mix(warm, vec3f(0.95, 0.1, 0.05), smoothstep(0.5, 1.0, t));
+  let warm = mix(HEAT_REST, HEAT_WARM, smoothstep(0.0, 0.5, t));
+  return mix(warm, HEAT_HOT, smoothstep(0.5, 1.0, t));
+}
+
+// Cloth is thin and the room is lit all round: a back face turned from the key light is lit by its
+// mirror image through the cloth's plane (it would otherwise get only the ambient: near-black, gold
+// like brown cardboard).
+fn back_light(n: vec3f, l: vec3f, front: bool) -> vec3f {
+  let n_dot_l = dot(n, l);
+  if (front || n_dot_l >= 0.0) {
+    return l;
+  }
+  return l - 2.0 * n_dot_l * n;
 }
 
 @fragment
@@ -55,16 +67,18 @@ fn fs_cloth(in: ClothVarying, @builtin(front_facing) front: bool) -> @location(0
     n = -n;
   }
   let v = normalize(frame.eye.xyz - in.world);
-  let l = frame.light_dir.xyz;
+  let l = back_light(n, frame.light_dir.xyz, front);
   let mode = i32(frame.params.x);
   if (mode == MODE_NORMAL) {
     return vec4f(n * 0.5 + 0.5, 1.0);
   }
   var color: vec3f;
   if (mode == MODE_GOLD) {
-    color = shade_gold(n, v, l);
+    // Gold fabric, not a gold mirror: the woven threads scatter some light (wrapped diffuse), so a
+    // side that only reflects the floor still reads as lit gold cloth.
+    color = shade_gold(n, v, l) + GOLD_F0 * LIGHT_COLOR * clamp((dot(n, l) + 0.4) / 1.4, 0.0, 1.0) * GOLD_WEAVE;
   } else if (mode == MODE_STRAIN) {
-    color = heat(in.strain) * (0.5 + 0.6 * max(dot(n, l), 0.0));
+    color = heat(in.strain) * (STRAIN_AMBIENT + STRAIN_DIFFUSE * max(dot(n, l), 0.0));
   } else {
     color = shade_silk(n, v, l, in.uv, front);
   }

@@ -10,17 +10,26 @@ struct Frame {
 
 // PI, LIGHT_COLOR, BACKGROUND and GOLD_F0 come from shaderConstants() (render/modes.ts).
 
+// The fill light's direction: horizontally towards the camera, raised (at the start view it is
+// (-0.35, 0.36, 0.87), where a fixed fill used to be).
+fn fill_direction() -> vec3f {
+  let flat_eye = vec3f(frame.eye.x, 0.0, frame.eye.z);
+  let towards = select(vec3f(0.0, 0.0, 1.0), normalize(flat_eye), dot(flat_eye, flat_eye) > 1e-8);
+  return normalize(towards * 0.93 + vec3f(0.0, 0.37, 0.0));
+}
+
 // A studio sky: warm overhead softbox, cool horizon, dark floor. Stands in for an environment map.
 fn sky(direction: vec3f) -> vec3f {
   let up = direction.y;
   let horizon = vec3f(0.5, 0.53, 0.6);
   let zenith = vec3f(0.9, 0.88, 0.84);
-  let floor_color = vec3f(0.07, 0.065, 0.06);
+  let floor_color = vec3f(0.15, 0.148, 0.145); // the lit ground as the cloth's underside sees it (was 0.07: near-black undersides)
   var color = mix(horizon, zenith, smoothstep(0.0, 0.8, up));
   color = mix(floor_color, color, smoothstep(-0.25, 0.05, up));
   let key = max(dot(direction, frame.light_dir.xyz), 0.0);
-  // A broad fill from the front (+z, where the camera starts): what makes metal read as metal.
-  let fill = max(dot(direction, normalize(vec3f(-0.3, 0.35, 0.9))), 0.0);
+  // A broad fill from the camera's side, a little above it (it follows the orbit): what makes metal
+  // read as metal, from the front and from behind alike.
+  let fill = max(dot(direction, fill_direction()), 0.0);
   return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35 + pow(fill, 4.0) * 0.45);
 }
 

@@ -73,12 +73,81 @@ export class GpuClothSolver implements ClothSolver {
   async step(frames: number): Promise<void> {
     if (frames <= 0) return;
     if (this.fallback || !this.gpu) return this.fallback!.step(frames);
-    this.gpu.step(this.world.frameDt, frames);
+    const device = this.gpu.device;
+    const timer = this.timer(device);
+    const encoder = device.createCommandEncoder({ label: 'weft frame' });
+    this.gpu.encode(encoder, this.world.frameDt, frames, timer ? { timestampWrites: timer.writes } : {});
+    if (timer && timer.readback.mapState === 'unmapped') {
+      encoder.resolveQuerySet(timer.querySet, 0, 2, timer.resolve, 0);
+      encoder.copyBufferToBuffer(timer.resolve, 0, timer.readback, 0, 16);
+    }
+    const submitted = performance.now();
+    device.queue.submit([encoder.finish()]);
     this.frames += frames;
-    await this.gpu.device.queue.onSubmittedWorkDone();
+    await device.queue.onSubmittedWorkDone();
+    // Submit to completion includes whatever the queue held before (a frame being drawn); GPU
+    // timestamps, when the adapter has them, time the step's compute pass alone.
+    this.lastMs = (performance.now() - submitted) / frames;
+    this.lastSource = 'gpu-submit';
+    if (timer && timer.readback.mapState === 'unmapped') {
+      try {
+        await timer.readback.mapAsync(GPUMapMode.READ);
+        const [begin, end] = new BigUint64Array(timer.readback.getMappedRange().slice(0));
+        timer.readback.unmap();
+        // A pass cannot take longer than from its submission to its completion: timestamps that
+        // say so are a broken clock (seen on SwiftShader), and stop being used.
+        const ms = Number(end - begin) / 1e6 / frames;
+        if (end > begin && ms <= this.lastMs * 1.05) {
+          this.lastMs = ms;
+          this.lastSource = 'gpu-timestamp';
+        } else if (++this.implausibleTimestamps >= 3) {
+          this.timerState = null;
+          for (const buffer of [timer.resolve, timer.readback]) buffer.destroy();
+          timer.querySet.destroy();
+        }
+      } catch {
+        // a lost device or a buffer destroyed meanwhile: keep the submit-to-completion figure
+      }
+    }
     if (this.frames - this.checkpointed >= CHECKPOINT_FRAMES && !this.checkpointing) {
       this.checkpointing = this.checkpoint().finally(() => (this.checkpointing = null));
     }
+  }
+
+  private lastMs: number | undefined;
+  private lastSource: 'gpu-timestamp' | 'gpu-submit' = 'gpu-submit';
+  private implausibleTimestamps = 0;
+  private timerState:
+    { querySet: GPUQuerySet; resolve: GPUBuffer; readback: GPUBuffer; writes: GPUComputePassTimestampWrites } | null | undefined;
+
+  /// GPU timestamps around the step's compute pass, when the device has 'timestamp-query'.
+  private timer(device: GPUDevice) {
+    if (this.timerState !== undefined) return this.timerState;
+    if (!device.features.has('timestamp-query')) return (this.timerState = null);
+    const querySet = device.createQuerySet({ label: 'weft step timestamps', type: 'timestamp', count: 2 });
+    this.timerState = {
+      querySet,
+      resolve: device.createBuffer({
+        label: 'weft step timestamps',
+        size: 16,
+        usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+      }),
+      readback: device.createBuffer({
+        label: 'weft step timestamps readback',
+        size: 16,
+        usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+      }),
+      writes: { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 },
+    };
+    return this.timerState;
+  }
+
+  measuredMs(): number | undefined {
+    return this.fallback ? undefined : this.lastMs;
+  }
+
+  timingSource(): 'cpu' | 'gpu-timestamp' | 'gpu-submit' {
+    return this.fallback ? 'cpu' : this.lastSource;
   }
 
   /// Copies positions, velocities and residuals into the core world (picking, fallback).
@@ -162,6 +231,8 @@ export class GpuClothSolver implements ClothSolver {
 
   destroy(): void {
     this.destroyed = true;
+    if (this.timerState) for (const b of [this.timerState.resolve, this.timerState.readback]) b.destroy();
+    this.timerState?.querySet.destroy();
     this.gpu?.destroy();
     this.gpu = null;
     this.world.destroy();

@@ -83,6 +83,11 @@ export interface ClothSolver {
   grabMove(target: Vec3): void;
   release(): void;
   destroy(): void;
+  /** ms per frame of the last step as the solver measured it itself (the GPU: timestamps, or
+   *  submit to completion); absent or undefined: the app times the step call. */
+  measuredMs?(): number | undefined;
+  /** How measuredMs was measured ('cpu' when the app times the call). */
+  timingSource?(): 'cpu' | 'gpu-timestamp' | 'gpu-submit';
 }
 
 export interface SolverContext {

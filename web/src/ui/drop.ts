@@ -2,7 +2,7 @@
 // (for users without drag-and-drop: touch devices, keyboards). Either way the file's bytes go to
 // App.loadObj, which has the C core parse them and says on the page what happened.
 import type { App } from '../app';
-import { MAX_OBJ_BYTES } from '../core/obj';
+import { MAX_OBJ_BYTES, notObjText } from '../core/obj';
 import type { Messages } from './messages';
 
 export class ObjDrop {
@@ -68,15 +68,17 @@ export class ObjDrop {
       );
       return;
     }
-    if (!/\.obj$/i.test(file.name)) {
-      this.messages.show(`${file.name} is not an .obj file; trying to read it as one.`, 'info', 'obj-type');
-    }
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(await file.arrayBuffer());
     } catch (error) {
       this.messages.show(`Could not read ${file.name}: ${(error as Error).message}. The scene keeps running unchanged.`, 'warning', 'obj');
       return;
+    }
+    // Text under another name is tried as OBJ (said once); a binary file is refused by App.loadObj
+    // as "not an OBJ text file", with no "trying" message before it.
+    if (!/\.obj$/i.test(file.name) && !notObjText(bytes, file.name)) {
+      this.messages.show(`${file.name} is not an .obj file; trying to read it as one.`, 'info', 'obj-type');
     }
     await this.app.loadObj(bytes, file.name);
   }

@@ -1,7 +1,14 @@
-// The stats overlay, refreshed a few times a second (text layout is not free).
+// The stats overlay, refreshed a few times a second (text layout is not free): rendered frames and
+// simulated steps per second apart, the solver's own ms per step and how it was measured, slow
+// motion when the machine cannot keep real time, and a small graph of recent frame and step times.
+import { SLOW_MOTION_THRESHOLD } from '../stepping';
+
 export interface HudStats {
   fps: number;
   simMs: number;
+  stepsPerSecond: number;
+  slowMotion: number;
+  simTiming: string;
   particles: number;
   constraints: number;
   colors: number;
@@ -14,19 +21,65 @@ export interface HudStats {
   mesh: { triangles: number; name: string | null } | null;
 }
 
+/** The graph's full height in ms (a 30 fps frame is half of it). */
+const GRAPH_MS = 66.7;
+const TIMING_NAMES: Record<string, string> = { cpu: 'wasm, wall', 'gpu-timestamp': 'GPU timestamps', 'gpu-submit': 'GPU submit→done' };
+
 export class Hud {
   private last = 0;
+  private readonly text = document.createElement('pre');
+  private readonly slow = document.createElement('div');
+  private readonly graph = document.createElement('canvas');
 
-  constructor(private readonly element: HTMLElement) {}
+  constructor(element: HTMLElement) {
+    this.text.className = 'text';
+    this.slow.className = 'slow-motion';
+    this.slow.hidden = true;
+    this.graph.className = 'graph';
+    this.graph.width = 240;
+    this.graph.height = 48;
+    this.graph.setAttribute('aria-label', 'frame time (grey) and simulation time per step (orange), last 120 frames');
+    element.replaceChildren(this.text, this.slow, this.graph);
+  }
 
-  update(stats: HudStats, now: number): void {
+  update(stats: HudStats, now: number, history: readonly { frameMs: number; simMs: number }[] = []): void {
     if (now - this.last < 250) return;
     this.last = now;
-    this.element.textContent = [
-      `${stats.fps.toFixed(0).padStart(3)} fps   sim ${stats.simMs.toFixed(2)} ms/frame${stats.paused ? '   PAUSED' : ''}`,
+    const state = stats.paused ? '   PAUSED' : '';
+    this.text.textContent = [
+      `render ${stats.fps.toFixed(0).padStart(3)} fps   sim ${stats.paused ? '  –' : stats.stepsPerSecond.toFixed(0).padStart(3)} steps/s${state}`,
+      `sim ${stats.simMs.toFixed(2)} ms/step (${TIMING_NAMES[stats.simTiming] ?? stats.simTiming})`,
       `${stats.particles} particles   ${stats.constraints} constraints   ${stats.colors} colours`,
       `${stats.scene} ${stats.grid}   solver ${stats.solver}   renderer ${stats.renderer}   frame ${stats.frame}`,
       ...(stats.mesh ? [`collider ${stats.mesh.name ?? 'mesh'}: ${stats.mesh.triangles} triangles`] : []),
     ].join('\n');
+    const slow = !stats.paused && stats.slowMotion >= SLOW_MOTION_THRESHOLD;
+    this.slow.hidden = !slow;
+    if (slow) {
+      this.slow.textContent = `slow motion ×${stats.slowMotion.toFixed(1)}`;
+      this.slow.title = `this machine simulates 1/${stats.slowMotion.toFixed(1)} of real time`;
+    }
+    this.drawGraph(history);
+  }
+
+  private drawGraph(history: readonly { frameMs: number; simMs: number }[]): void {
+    const g = this.graph.getContext('2d');
+    if (!g) return;
+    const { width, height } = this.graph;
+    g.clearRect(0, 0, width, height);
+    const bar = width / 120;
+    const y = (ms: number) => height - Math.min(1, ms / GRAPH_MS) * height;
+    history.forEach((h, i) => {
+      const x = width - (history.length - i) * bar;
+      g.fillStyle = 'rgba(200, 200, 200, 0.55)';
+      g.fillRect(x, y(h.frameMs), Math.max(1, bar - 0.5), height - y(h.frameMs));
+      g.fillStyle = 'rgba(255, 150, 40, 0.9)';
+      g.fillRect(x, y(h.simMs), Math.max(1, bar - 0.5), height - y(h.simMs));
+    });
+    // 60 fps and 30 fps lines.
+    g.fillStyle = 'rgba(120, 200, 255, 0.8)';
+    g.fillRect(0, Math.round(y(1000 / 60)), width, 1);
+    g.fillStyle = 'rgba(120, 200, 255, 0.4)';
+    g.fillRect(0, Math.round(y(1000 / 30)), width, 1);
   }
 }

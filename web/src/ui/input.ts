@@ -1,6 +1,8 @@
 // Mouse, touch and keyboard. A drag that starts on the cloth grabs it (the Grabber decides: it
 // raycasts through the solver); any other drag orbits, Shift+drag pans, Alt+drag and the wheel zoom.
-// Touch: one finger rotates (or grabs, like the mouse), two fingers pinch-zoom.
+// Touch: one finger rotates (or grabs, like the mouse), two fingers pinch-zoom. A double-click or
+// double-tap frames the cloth. Keys: Space, S, R (the contract), F frame, Shift+F fullscreen, P
+// screenshot, ? / H / F1 help, Esc closes the help. (K is the glTF recorder's.)
 import type { OrbitCamera } from '../camera';
 
 export interface Grabber {
@@ -14,7 +16,19 @@ export interface KeyActions {
   togglePause(): void;
   toggleSphere(): void;
   reset(): void;
+  frame?(): void;
+  fullscreen?(): void;
+  screenshot?(): void;
+  toggleHelp?(): void;
+  /** Esc: closes what is open; returns whether something was. */
+  escape?(): boolean;
 }
+
+/** Two taps (or clicks) at most this far apart in time (ms) and space (CSS px) are a double-tap. */
+const DOUBLE_TAP_MS = 350;
+const DOUBLE_TAP_PX = 24;
+/** A press that moved less than this (CSS px) is a tap, not a drag. */
+const TAP_SLOP_PX = 6;
 
 type DragMode = 'grab' | 'orbit' | 'pan' | 'zoom' | 'pending';
 
@@ -26,10 +40,13 @@ export class Input {
   private readonly abort = new AbortController();
   private canvasAbort: AbortController | null = null;
 
+  private press: { x: number; y: number; moved: number } | null = null;
+  private lastTap: { time: number; x: number; y: number } | null = null;
+
   constructor(
     private readonly camera: OrbitCamera,
     private readonly grabber: Grabber,
-    keys: KeyActions,
+    private readonly keys: KeyActions,
   ) {
     window.addEventListener(
       'keydown',
@@ -37,7 +54,24 @@ export class Input {
         const target = event.target as HTMLElement | null;
         if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
         if (event.ctrlKey || event.metaKey) return;
-        if (event.code === 'Space') {
+        if (event.key === 'Escape') {
+          if (keys.escape?.()) event.preventDefault();
+          return;
+        }
+        if (event.key === '?' || event.code === 'KeyH' || event.key === 'F1') {
+          event.preventDefault();
+          keys.toggleHelp?.();
+          return;
+        }
+        if (event.altKey) return;
+        if (event.code === 'KeyF') {
+          event.preventDefault();
+          if (event.shiftKey) keys.fullscreen?.();
+          else keys.frame?.();
+        } else if (event.code === 'KeyP') {
+          event.preventDefault();
+          keys.screenshot?.();
+        } else if (event.code === 'Space') {
           event.preventDefault();
           keys.togglePause();
         } else if (event.code === 'KeyS') {
@@ -84,6 +118,7 @@ export class Input {
     }
     this.canvas!.focus();
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    this.press = this.pointers.size === 1 ? { x: event.clientX, y: event.clientY, moved: 0 } : null;
     if (this.pointers.size === 2) {
       // A second finger turns any drag into a pinch.
       if (this.drag === 'grab') this.grabber.end();
@@ -116,6 +151,7 @@ export class Input {
     const dx = event.clientX - previous.x,
       dy = event.clientY - previous.y;
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (this.press) this.press.moved = Math.max(this.press.moved, Math.hypot(event.clientX - this.press.x, event.clientY - this.press.y));
     switch (this.drag) {
       case 'grab':
         this.grabber.move(...this.ndc(event));
@@ -139,10 +175,25 @@ export class Input {
   }
 
   private onUp(event: PointerEvent): void {
+    if (!this.pointers.has(event.pointerId)) return;
     this.pointers.delete(event.pointerId);
+    this.tap(event);
     if (this.drag === 'grab') this.grabber.end();
     this.drag = this.pointers.size > 0 && this.drag === 'zoom' ? 'orbit' : null;
     if (this.pointers.size === 0) this.drag = null;
+  }
+
+  /** Two quick taps (clicks) in one place frame the cloth. */
+  private tap(event: PointerEvent): void {
+    const press = this.press;
+    this.press = null;
+    if (!press || press.moved > TAP_SLOP_PX || event.type !== 'pointerup') return;
+    const now = performance.now();
+    const last = this.lastTap;
+    if (last && now - last.time < DOUBLE_TAP_MS && Math.hypot(event.clientX - last.x, event.clientY - last.y) < DOUBLE_TAP_PX) {
+      this.lastTap = null;
+      this.keys.frame?.();
+    } else this.lastTap = { time: now, x: event.clientX, y: event.clientY };
   }
 
   destroy(): void {

@@ -6,6 +6,17 @@ import { GRID_CHOICES } from '../params';
 import { SHADING_MODES } from '../render/modes';
 import type { Messages } from './messages';
 
+/** Below this viewport width (CSS px) the panel starts collapsed, so the view and the HUD show. */
+export const NARROW_WIDTH = 700;
+
+/** The view's actions the panel offers as buttons (the keys do the same). */
+export interface ViewActions {
+  frame(): void;
+  screenshot(): void;
+  fullscreen(): void;
+  help(): void;
+}
+
 export class Panel {
   private readonly gui = new GUI({ title: 'weft' });
   private readonly controllers: Controller[] = [];
@@ -40,8 +51,11 @@ export class Panel {
     sceneNames: string[],
     private readonly messages: Messages,
     pickObj?: () => void,
+    view?: ViewActions,
   ) {
     const m = this.model;
+    this.gui.domElement.classList.add('weft-panel');
+    if (window.innerWidth < NARROW_WIDTH) this.gui.close();
     const grids = [...new Set([...GRID_CHOICES, app.current.grid])].sort((a, b) => a - b); // a URL grid may be off the list
     const rebuild = () => this.rebuild();
     const live = (apply: () => void) => () => {
@@ -125,6 +139,13 @@ export class Panel {
         .onChange(live(() => app.setSphereMoving(m.sphereMoving))),
     );
     run.add(m, 'reset').name('reset (R)');
+    if (view) {
+      const folder = this.gui.addFolder('View');
+      folder.add(view, 'frame').name('frame the cloth (F)');
+      folder.add(view, 'screenshot').name('screenshot PNG (P)');
+      folder.add(view, 'fullscreen').name('fullscreen (Shift+F)');
+      folder.add(view, 'help').name('help (?)');
+    }
     this.refresh();
   }
 

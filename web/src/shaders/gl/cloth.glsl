@@ -23,7 +23,7 @@ in float v_strain;
 out vec4 out_color;
 
 vec3 shade_silk(vec3 n, vec3 v, vec3 l, vec2 uv, bool front) {
-  vec3 base = front ? vec3(0.42, 0.025, 0.08) : vec3(0.22, 0.02, 0.06);
+  vec3 base = front ? vec3(0.42, 0.025, 0.08) : vec3(0.36, 0.022, 0.07);
   vec3 sheen_color = vec3(1.0, 0.62, 0.7);
   float weave = 0.94 + 0.06 * sin(uv.x * 300.0) * sin(uv.y * 300.0);
   vec3 h = normalize(l + v);
@@ -41,24 +41,31 @@ vec3 shade_silk(vec3 n, vec3 v, vec3 l, vec2 uv, bool front) {
 
 vec3 heat(float strain) {
   float t = clamp(strain / frame.params.y, -1.0, 1.0);
-  if (t < 0.0) return mix(vec3(0.3, 0.36, 0.45), vec3(0.1, 0.3, 0.95), -t);
-  vec3 warm = mix(vec3(0.3, 0.36, 0.45), vec3(1.0, 0.85, 0.1), smoothstep(0.0, 0.5, t));
-  return mix(warm, vec3(0.95, 0.1, 0.05), smoothstep(0.5, 1.0, t));
+  if (t < 0.0) return mix(HEAT_REST, HEAT_COMPRESSED, -t);
+  vec3 warm = mix(HEAT_REST, HEAT_WARM, smoothstep(0.0, 0.5, t));
+  return mix(warm, HEAT_HOT, smoothstep(0.5, 1.0, t));
+}
+
+// Twin of cloth.wgsl's back_light: a back face turned from the key light is lit by its mirror image.
+vec3 back_light(vec3 n, vec3 l, bool front) {
+  float n_dot_l = dot(n, l);
+  if (front || n_dot_l >= 0.0) return l;
+  return l - 2.0 * n_dot_l * n;
 }
 
 void main() {
   vec3 n = normalize(v_normal);
   if (!gl_FrontFacing) n = -n;
   vec3 v = normalize(frame.eye.xyz - v_world);
-  vec3 l = frame.light_dir.xyz;
+  vec3 l = back_light(n, frame.light_dir.xyz, gl_FrontFacing);
   int mode = int(frame.params.x);
   if (mode == MODE_NORMAL) {
     out_color = vec4(n * 0.5 + 0.5, 1.0);
     return;
   }
   vec3 color;
-  if (mode == MODE_GOLD) color = shade_gold(n, v, l);
-  else if (mode == MODE_STRAIN) color = heat(v_strain) * (0.5 + 0.6 * max(dot(n, l), 0.0));
+  if (mode == MODE_GOLD) color = shade_gold(n, v, l) + GOLD_F0 * LIGHT_COLOR * clamp((dot(n, l) + 0.4) / 1.4, 0.0, 1.0) * GOLD_WEAVE;
+  else if (mode == MODE_STRAIN) color = heat(v_strain) * (STRAIN_AMBIENT + STRAIN_DIFFUSE * max(dot(n, l), 0.0));
   else color = shade_silk(n, v, l, v_uv, gl_FrontFacing);
   out_color = to_display(color);
 }

@@ -10,15 +10,22 @@ layout(std140) uniform Frame {
 
 // PI, LIGHT_COLOR, BACKGROUND and GOLD_F0 come from shaderConstants() (render/modes.ts).
 
+// Twin of common.wgsl's fill_direction: towards the camera horizontally, raised.
+vec3 fill_direction() {
+  vec3 flat_eye = vec3(frame.eye.x, 0.0, frame.eye.z);
+  vec3 towards = dot(flat_eye, flat_eye) > 1e-8 ? normalize(flat_eye) : vec3(0.0, 0.0, 1.0);
+  return normalize(towards * 0.93 + vec3(0.0, 0.37, 0.0));
+}
+
 vec3 sky(vec3 direction) {
   float up = direction.y;
   vec3 horizon = vec3(0.5, 0.53, 0.6);
   vec3 zenith = vec3(0.9, 0.88, 0.84);
-  vec3 floor_color = vec3(0.07, 0.065, 0.06);
+  vec3 floor_color = vec3(0.15, 0.148, 0.145); // twin of common.wgsl: the lit ground
   vec3 color = mix(horizon, zenith, smoothstep(0.0, 0.8, up));
   color = mix(floor_color, color, smoothstep(-0.25, 0.05, up));
   float key = max(dot(direction, frame.light_dir.xyz), 0.0);
-  float fill = max(dot(direction, normalize(vec3(-0.3, 0.35, 0.9))), 0.0);
+  float fill = max(dot(direction, fill_direction()), 0.0);
   return color + LIGHT_COLOR * (pow(key, 48.0) * 3.0 + pow(key, 6.0) * 0.35 + pow(fill, 4.0) * 0.45);
 }
 

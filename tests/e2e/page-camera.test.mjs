@@ -1,0 +1,196 @@
+// Issue 13, point 1: the camera never goes under the ground (or into a collider), whatever the
+// mouse, touch or keyboard does; F, a double-click and the panel's button frame the cloth; a new
+// scene is framed. Real input events (playwright mouse, CDP touch, keys) on WebGPU and WebGL2;
+// state from stats().camera, pixels from capture().
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, startBrowser, waitFor } from './harness.mjs';
+import { imageStats } from './pixels.mjs';
+
+const MARGIN = 0.05; // camera.ts GROUND_MARGIN
+const camera = (page) => page.evaluate(() => window.weft.stats().camera);
+const assertAboveGround = (c, what) =>
+  assert.ok(c.ground === null || c.eye.y >= c.ground + MARGIN - 1e-6, `${what}: eye y ${c.eye.y}, ground ${c.ground}`);
+/** The bottom-left dock (messages, toolbar) out of the way of drags that start there. */
+const clearDock = (page) => page.evaluate(() => (document.getElementById('dock').style.display = 'none'));
+
+/** A mouse drag from (x, y) by (dx, dy) in `steps` moves, optionally with Shift held. */
+async function drag(page, x, y, dx, dy, { shift = false, steps = 20 } = {}) {
+  if (shift) await page.keyboard.down('Shift');
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y + dy, { steps });
+  await page.mouse.up();
+  if (shift) await page.keyboard.up('Shift');
+}
+
+/** A one-finger drag through CDP touch events (pointerType "touch" in the page). */
+async function touchDrag(page, x, y, dx, dy, steps = 20) {
+  const cdp = await page.context().newCDPSession(page);
+  const point = (i) => [{ x: x + (dx * i) / steps, y: y + (dy * i) / steps, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(0) });
+  for (let i = 1; i <= steps; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(i) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+const clothPixels = async (page) => (await imageStats(page, await page.evaluate(() => window.weft.capture()))).reddishFraction;
+
+for (const webgpu of [true, false]) {
+  describe(webgpu ? 'WebGPU' : 'WebGL2', () => {
+    let session;
+    before(async () => {
+      session = await startBrowser({ webgpu });
+    });
+    after(async () => {
+      await session?.close();
+    });
+    const query = (q) => `${q}${webgpu ? '' : '&renderer=webgl2'}`;
+
+    test('mouse and touch drags of 400 px and Shift-drags never take the eye under the ground; the cloth stays in view', async () => {
+      const { page, errors } = await openApp(session, query('?scene=sphere&grid=24'), { width: 800, height: 700, hasTouch: true });
+      try {
+        await page.evaluate(() => window.weft.pause());
+        await clearDock(page);
+        assert.equal((await camera(page)).ground, 0, 'the sphere scene has its ground at 0');
+        // Up 400 px from the sky left of the cloth: the pitch goes down (this went under the floor).
+        await drag(page, 90, 560, 0, -400);
+        let c = await camera(page);
+        assertAboveGround(c, 'mouse drag 400 px up');
+        assert.ok(c.pitch < 0.1, `the drag did turn the camera down (pitch ${c.pitch})`);
+        // And on past the limit, twice.
+        await drag(page, 90, 560, 0, -450);
+        await drag(page, 90, 560, 0, -450);
+        assertAboveGround(await camera(page), 'mouse drags 1300 px in all');
+        assert.ok((await clothPixels(page)) > 0.01, 'the cloth is still on screen, not hidden by the ground');
+        // Shift-drag 150 px up (this panned the target, and the eye, under the floor), then much more.
+        await drag(page, 90, 400, 0, -150, { shift: true });
+        assertAboveGround(await camera(page), 'Shift-drag 150 px up');
+        await drag(page, 90, 560, 0, -500, { shift: true });
+        c = await camera(page);
+        assertAboveGround(c, 'Shift-drag 500 px up');
+        assert.ok(c.target.y >= MARGIN - 1e-6, `the target stays above the ground (${c.target.y})`);
+        // One finger, 400 px up and down.
+        await page.evaluate(() => window.weft.setCamera({ pitch: 0.3, target: { x: 0, y: 0.7, z: 0 }, distance: 3 }));
+        await touchDrag(page, 90, 560, 0, -400);
+        c = await camera(page);
+        assertAboveGround(c, 'touch drag 400 px up');
+        assert.ok(c.pitch < 0.3, `the touch drag turned the camera (pitch ${c.pitch})`);
+        await touchDrag(page, 90, 150, 0, 400);
+        assertAboveGround(await camera(page), 'touch drag 400 px down');
+        // The wheel far in and out.
+        for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -800);
+        assertAboveGround(await camera(page), 'wheel in');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test('F, a double-click and the panel button frame the cloth; a new scene is framed', async () => {
+      const { page, errors } = await openApp(session, query('?scene=hang&grid=24'), { width: 800, height: 700, hasTouch: true });
+      try {
+        await page.evaluate(() => window.weft.pause());
+        await clearDock(page);
+        // Framing looks at the centre of the cloth's box where it is now.
+        const box = await page.evaluate(async () => {
+          const p = await window.weft.positions();
+          const min = [Infinity, Infinity, Infinity],
+            max = [-Infinity, -Infinity, -Infinity];
+          for (let i = 0; i < p.length; i += 4)
+            for (let k = 0; k < 3; k++) ((min[k] = Math.min(min[k], p[i + k])), (max[k] = Math.max(max[k], p[i + k])));
+          return { x: (min[0] + max[0]) / 2, y: (min[1] + max[1]) / 2, z: (min[2] + max[2]) / 2 };
+        });
+        const framed = { target: box };
+        const lost = async () => {
+          await page.evaluate(() => window.weft.setCamera({ distance: 35, target: { x: 6, y: 4, z: -5 }, yaw: 2 }));
+          assert.ok((await clothPixels(page)) < 0.01, 'looking away, the cloth is (nearly) gone');
+        };
+        const near = (a, b, what) =>
+          assert.ok(Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) < 0.05, `${what}: target ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+        await lost();
+        await page.focus('#view');
+        await page.keyboard.press('f');
+        await waitFor(page, () => window.weft.stats().camera.distance < 10);
+        let c = await camera(page);
+        near(c.target, framed.target, 'F');
+        assertAboveGround(c, 'F');
+        const pixelsAfterF = await clothPixels(page);
+        assert.ok(pixelsAfterF > 0.05, `F brings the cloth back into view (${pixelsAfterF} of the pixels)`);
+
+        await lost();
+        await page.mouse.dblclick(90, 560);
+        await waitFor(page, () => window.weft.stats().camera.distance < 10);
+        near((await camera(page)).target, framed.target, 'double-click');
+
+        // A double-tap (two one-finger taps through CDP touch events).
+        await lost();
+        const cdp = await page.context().newCDPSession(page);
+        for (let i = 0; i < 2; i++) {
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 90, y: 560, id: 1 }] });
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+        }
+        await cdp.detach();
+        await waitFor(page, () => window.weft.stats().camera.distance < 10);
+        near((await camera(page)).target, framed.target, 'double-tap');
+
+        await lost();
+        await page.getByRole('button', { name: 'frame the cloth (F)' }).click();
+        await waitFor(page, () => window.weft.stats().camera.distance < 10);
+        near((await camera(page)).target, framed.target, 'panel button');
+
+        // Another scene from the panel: the camera frames it.
+        await lost();
+        await page.getByRole('combobox', { name: 'scene' }).selectOption('sphere');
+        await waitFor(page, () => window.weft.stats().spheres.length > 0 && window.weft.stats().camera.distance < 10);
+        c = await camera(page);
+        assertAboveGround(c, 'new scene');
+        assert.ok(c.distance < 10 && Math.abs(c.target.x) < 1 && Math.abs(c.target.z) < 1, `framed: ${JSON.stringify(c)}`);
+        const picture = await imageStats(page, await page.evaluate(() => window.weft.capture()));
+        assert.ok(picture.stddev > 15 && picture.distinctColours > 100, `the new scene fills the view: ${JSON.stringify(picture)}`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+}
+
+describe('colliders', () => {
+  let session;
+  before(async () => {
+    session = await startBrowser({ webgpu: true });
+  });
+  after(async () => {
+    await session?.close();
+  });
+
+  test('the eye stays out of the sphere and the bunny', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16');
+    try {
+      const sphere = (await page.evaluate(() => window.weft.stats().spheres))[0];
+      const c = await page.evaluate(
+        (s) => window.weft.setCamera({ target: { x: s.x, y: s.y, z: s.z }, distance: 0.3, pitch: 0.2 }),
+        sphere,
+      );
+      const d = Math.hypot(c.eye.x - sphere.x, c.eye.y - sphere.y, c.eye.z - sphere.z);
+      assert.ok(d >= sphere.radius, `eye ${d} m from the sphere's centre, radius ${sphere.radius}`);
+      await page.evaluate(() => window.weft.pause());
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+    const bunny = await openApp(session, '?scene=bunny&grid=16');
+    try {
+      const { min, max } = await bunny.page.evaluate(() => window.weft.stats().mesh);
+      const centre = { x: (min.x + max.x) / 2, y: (min.y + max.y) / 2, z: (min.z + max.z) / 2 };
+      const c = await bunny.page.evaluate((t) => window.weft.setCamera({ target: t, distance: 0.3, pitch: 0.1 }), centre);
+      const inside = ['x', 'y', 'z'].every((k) => c.eye[k] > min[k] && c.eye[k] < max[k]);
+      assert.ok(!inside, `eye ${JSON.stringify(c.eye)} outside the bunny's box`);
+      assertAboveGround(c, 'bunny');
+      assert.deepEqual(bunny.errors, []);
+    } finally {
+      await bunny.page.close();
+    }
+  });
+});

@@ -1,0 +1,274 @@
+// Issue 13, points 4, 5, 6, 8, 9: messages (info fades, errors stay until closed, at most three,
+// never over the panel); the help overlay (?, H, F1, the button; Esc closes); small screens (the
+// panel starts collapsed below 700 px, the HUD stays visible, every control is reachable at 390×844
+// and 900×500); the screenshot (P and the button download a PNG of the view); files that are not
+// OBJ text, and collider errors that name the file and line. Real keys, clicks and drops.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { openApp, startBrowser, waitFor } from './harness.mjs';
+import { imageStats } from './pixels.mjs';
+
+const box = (page, selector) => page.locator(selector).first().boundingBox();
+const overlap = (a, b) => !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const messageCount = (page) => page.locator('#messages .message:not(.leaving)').count();
+
+let session;
+before(async () => {
+  session = await startBrowser({ webgpu: true });
+});
+after(async () => {
+  await session?.close();
+});
+
+describe('messages', () => {
+  test('bad URL values: at most three messages, each closable, none over the panel at 1000 px', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=abc&mode=zzz&solver=qq&renderer=xx', { width: 1000, height: 800 });
+    try {
+      const count = await messageCount(page);
+      assert.ok(count >= 1 && count <= 3, `${count} messages shown`);
+      const panel = await box(page, '.lil-gui.weft-panel');
+      for (const message of await page.locator('#messages .message').all()) {
+        assert.ok(!overlap(await message.boundingBox(), panel), `"${await message.textContent()}" is clear of the panel`);
+      }
+      // More messages never stack past three.
+      for (let i = 0; i < 5; i++)
+        await page.evaluate((n) => window.weft.notify(`extra warning ${n}, a long one that wraps over the width`, 'warning'), i);
+      assert.equal(await messageCount(page), 3);
+      for (const message of await page.locator('#messages .message').all()) assert.ok(!overlap(await message.boundingBox(), panel));
+      // The close button removes one.
+      await page.locator('#messages .message .close').first().click();
+      assert.equal(await messageCount(page), 2);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('info fades after a few seconds; an error stays until its close button', async () => {
+    const { page } = await openApp(session, '?scene=hang&grid=12');
+    try {
+      await page.evaluate(() => window.weft.notify('an error that must be read', 'error'));
+      await page.evaluate(() => window.weft.notify('just so you know', 'info'));
+      const start = Date.now();
+      await waitFor(
+        page,
+        () => ![...document.querySelectorAll('#messages .message')].some((m) => m.textContent.includes('just so you know')),
+        undefined,
+        12_000,
+      );
+      const faded = (Date.now() - start) / 1000;
+      assert.ok(faded >= 3 && faded < 10, `info gone after ${faded} s`);
+      const error = page.locator('#messages .message.error', { hasText: 'an error that must be read' });
+      assert.equal(await error.count(), 1, 'the error is still there');
+      await error.locator('.close').click();
+      assert.equal(await error.count(), 0, 'closed');
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('help', () => {
+  test('? opens the help with every control, Esc closes; H, F1 and the button too', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=12', { width: 1280, height: 800 });
+    try {
+      const overlay = page.locator('#help-overlay');
+      assert.equal(await overlay.isVisible(), false);
+      await page.focus('#view');
+      await page.keyboard.press('?');
+      await overlay.waitFor({ state: 'visible' });
+      const text = await overlay.textContent();
+      for (const control of [
+        'drag on the cloth',
+        'Shift + drag',
+        'wheel',
+        'double-click',
+        'two fingers',
+        'Space',
+        'R',
+        'S',
+        'F',
+        'P',
+        'Esc',
+        'drop an .obj',
+      ])
+        assert.ok(text.includes(control), `the help mentions ${control}`);
+      const shot = await page.screenshot();
+      await import('node:fs').then((fs) => fs.writeFileSync(`${process.env.WEFT_SHOTS ?? '/tmp'}/help-1280.png`, shot));
+      await page.keyboard.press('Escape');
+      await overlay.waitFor({ state: 'hidden' });
+      await page.keyboard.press('h');
+      await overlay.waitFor({ state: 'visible' });
+      await page.keyboard.press('h');
+      await overlay.waitFor({ state: 'hidden' });
+      await page.keyboard.press('F1');
+      await overlay.waitFor({ state: 'visible' });
+      await overlay.locator('.close').click();
+      await overlay.waitFor({ state: 'hidden' });
+      await page.locator('#toolbar button[data-action=help]').click();
+      await overlay.waitFor({ state: 'visible' });
+      await page.keyboard.press('Escape');
+      await overlay.waitFor({ state: 'hidden' });
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+const PANEL_CONTROLS = '.lil-gui.weft-panel .lil-controller, .lil-gui.weft-panel .lil-title';
+const TOOLBAR = '#toolbar button';
+
+/**
+ * Every control of `selector` can be scrolled to (the panel scrolls inside the window) and is then
+ * inside the window and the element hit at its centre. In the page: one pass over the DOM.
+ */
+async function everyControlReachable(page, selector, least) {
+  const problems = await page.evaluate(
+    async ([query, minimum]) => {
+      const targets = [...document.querySelectorAll(query)];
+      if (targets.length < minimum) return [`only ${targets.length} controls`];
+      const found = [];
+      for (const target of targets) {
+        target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        await new Promise((done) => requestAnimationFrame(done));
+        const b = target.getBoundingClientRect();
+        const name = target.textContent.trim().slice(0, 40);
+        if (b.left < 0 || b.top < 0 || b.right > innerWidth + 1 || b.bottom > innerHeight + 1) found.push(`${name} outside the window`);
+        else if (!target.contains(document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2)))
+          found.push(`${name} is covered`);
+      }
+      return found;
+    },
+    [selector, least],
+  );
+  assert.deepEqual(problems, []);
+}
+
+describe('small screens', () => {
+  test('390×844: the panel starts collapsed, the HUD shows, every control is reachable', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16', { width: 390, height: 844, hasTouch: true });
+    try {
+      const panel = page.locator('.lil-gui.weft-panel');
+      assert.ok(await panel.evaluate((e) => e.classList.contains('lil-closed')), 'collapsed at start');
+      const hud = await box(page, '#hud');
+      assert.ok(hud.x >= 0 && hud.x + hud.width <= 390 && hud.y + hud.height < 844 * 0.4, `HUD on screen: ${JSON.stringify(hud)}`);
+      assert.ok(!overlap(hud, await panel.boundingBox()), 'the collapsed panel leaves the HUD visible');
+      assert.ok((await panel.boundingBox()).width < 390 * 0.5, 'the collapsed panel is small');
+      const shot = await page.screenshot();
+      await import('node:fs').then((fs) => fs.writeFileSync(`${process.env.WEFT_SHOTS ?? '/tmp'}/small-390.png`, shot));
+      // The toolbar with the panel collapsed; then every panel control with it open (a tap on its title).
+      await everyControlReachable(page, TOOLBAR, 4);
+      await panel.locator('.lil-title').first().click();
+      assert.ok(await panel.evaluate((e) => !e.classList.contains('lil-closed')), 'opens on a tap');
+      // lil-gui animates the opening (the class lil-transition while it runs).
+      await waitFor(page, () => !document.querySelector('.lil-gui.weft-panel').classList.contains('lil-transition'));
+      await everyControlReachable(page, PANEL_CONTROLS, 30);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('900×500: the panel scrolls inside the window, every control is reachable, nothing white under it', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16&renderer=webgl2', { width: 900, height: 500 });
+    try {
+      const panel = await box(page, '.lil-gui.weft-panel');
+      assert.ok(panel.y + panel.height <= 500, `the panel ends inside the window: ${JSON.stringify(panel)}`);
+      assert.ok(!overlap(panel, await box(page, '#toolbar')), 'toolbar clear of the panel');
+      await everyControlReachable(page, `${PANEL_CONTROLS}, ${TOOLBAR}`, 34);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('screenshot', () => {
+  test('P and the PNG button download a PNG of the current view', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=24', { width: 640, height: 480 });
+    try {
+      await page.evaluate(async () => {
+        window.weft.pause();
+        await window.weft.step(60); // draped over the sphere
+      });
+      await page.focus('#view');
+      for (const how of ['key', 'button']) {
+        const download = page.waitForEvent('download');
+        if (how === 'key') await page.keyboard.press('p');
+        else await page.locator('#toolbar button[data-action=screenshot]').click();
+        const file = await download;
+        assert.match(file.suggestedFilename(), /^weft-sphere-frame\d+\.png$/, how);
+        const bytes = await readFile(await file.path());
+        assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${how}: a PNG`);
+        const pixels = await imageStats(page, `data:image/png;base64,${bytes.toString('base64')}`);
+        assert.equal(pixels.width, 640);
+        assert.equal(pixels.height, 480);
+        assert.ok(
+          pixels.distinctColours > 40 && pixels.reddishFraction > 0.005,
+          `${how}: the view with the cloth: ${JSON.stringify(pixels)}`,
+        );
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('fullscreen', () => {
+  test('the full screen button and Shift+F toggle fullscreen', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=12');
+    try {
+      await page.locator('#toolbar button[data-action=fullscreen]').click();
+      await waitFor(page, () => !!document.fullscreenElement);
+      await page.focus('#view');
+      await page.keyboard.press('Shift+F');
+      await waitFor(page, () => !document.fullscreenElement);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('files', () => {
+  /** Drops a file of these bytes on the canvas (a real DragEvent with a File made in the page). */
+  const dropBytes = (page, name, bytes, type) =>
+    page.evaluate(
+      ([fileName, content, mime]) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(content)], fileName, { type: mime }));
+        const target = document.getElementById('view');
+        for (const t of ['dragenter', 'dragover', 'drop'])
+          target.dispatchEvent(new DragEvent(t, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+      },
+      [name, [...bytes], type],
+    );
+
+  test('a PNG is "not an OBJ text file" (name:1:); a huge coordinate names the file and its line, not a C function', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16');
+    try {
+      const png = [
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
+      ];
+      await dropBytes(page, 'photo.png', png, 'image/png');
+      await waitFor(page, () => /not an OBJ text file/.test(document.getElementById('messages').textContent));
+      let text = await page.textContent('#messages');
+      assert.match(text, /photo\.png:1: not an OBJ text file \(it is a PNG image\)/);
+      assert.doesNotMatch(text, /unknown statement/);
+      assert.doesNotMatch(text, /trying to read it as one/, 'no second message about it');
+      const huge = new TextEncoder().encode('# far away\nv 0 0 0\nv 1 0 0\nv 1e30 1 0\nf 1 2 3\n');
+      await dropBytes(page, 'huge.obj', huge, 'model/obj');
+      await waitFor(page, () => /huge\.obj/.test(document.getElementById('messages').textContent));
+      text = await page.textContent('#messages');
+      assert.match(text, /huge\.obj:4: vertex 3 has a non-finite or huge coordinate/);
+      assert.doesNotMatch(text, /weft_[a-z_]+:/, 'no C function names');
+      assert.equal(await page.evaluate(() => window.weft.stats().spheres.length), 1, 'the scene keeps its sphere');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

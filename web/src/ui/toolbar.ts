@@ -1,0 +1,57 @@
+// Buttons for what the keys do (for touch screens and for finding them at all): help, frame the
+// cloth, screenshot, fullscreen. Bottom-left; the messages stack above it.
+export interface ToolbarActions {
+  help(): void;
+  frame(): void;
+  screenshot(): void;
+  fullscreen(): void;
+}
+
+export class Toolbar {
+  readonly element = document.createElement('div');
+
+  constructor(actions: ToolbarActions, parent: HTMLElement = document.getElementById('dock') ?? document.body) {
+    const e = this.element;
+    e.id = 'toolbar';
+    e.className = 'weft-overlay';
+    e.setAttribute('role', 'toolbar');
+    const buttons: [string, string, string, () => void][] = [
+      ['help', '?', 'help: every control (? or H)', actions.help],
+      ['frame', 'frame', 'frame the cloth (F, double-click)', actions.frame],
+      ['screenshot', 'PNG', 'screenshot: download a PNG of the view (P)', actions.screenshot],
+      ['fullscreen', 'full screen', 'fullscreen (Shift+F)', actions.fullscreen],
+    ];
+    for (const [name, label, title, action] of buttons) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.action = name;
+      button.textContent = label;
+      button.title = title;
+      button.setAttribute('aria-label', title);
+      button.addEventListener('click', () => action());
+      e.append(button);
+    }
+    const hint = document.createElement('span');
+    hint.className = 'hint';
+    hint.textContent = 'press ? for help · drop an .obj: collider';
+    e.append(hint);
+    parent.appendChild(e);
+  }
+}
+
+/** Fullscreen on and off (the whole page, so the panel and HUD come along). */
+export function toggleFullscreen(): Promise<void> {
+  if (document.fullscreenElement) return document.exitFullscreen();
+  return document.documentElement.requestFullscreen?.() ?? Promise.resolve();
+}
+
+/** Downloads a PNG data URL as `name`. */
+export function download(url: string, name: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
