@@ -3,6 +3,7 @@
 // App.loadObj, which has the C core parse them and says on the page what happened.
 import type { App } from '../app';
 import { MAX_OBJ_BYTES } from '../core/obj';
+import { isGltfName, MAX_GLTF_BYTES } from '../core/gltf';
 import type { Messages } from './messages';
 
 export class ObjDrop {
@@ -16,7 +17,7 @@ export class ObjDrop {
     private readonly overlay: HTMLElement,
   ) {
     this.picker.type = 'file';
-    this.picker.accept = '.obj,model/obj,text/plain';
+    this.picker.accept = '.obj,model/obj,text/plain,.glb,.gltf,model/gltf-binary,model/gltf+json';
     this.picker.hidden = true;
     this.picker.addEventListener('change', () => {
       const file = this.picker.files?.[0];
@@ -59,16 +60,19 @@ export class ObjDrop {
   }
 
   private async load(file: File): Promise<void> {
+    // A .glb or .gltf goes to the glTF reader (core/gltf.ts) and becomes the collider the same way.
+    const gltf = isGltfName(file.name);
+    const limit = gltf ? MAX_GLTF_BYTES : MAX_OBJ_BYTES;
     // Checked before reading: a huge file would be read into memory only to be refused.
-    if (file.size > MAX_OBJ_BYTES) {
+    if (file.size > limit) {
       this.messages.show(
-        `${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; an OBJ may have at most ${MAX_OBJ_BYTES / 2 ** 20} MiB here. The scene keeps running unchanged.`,
+        `${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; ${gltf ? 'a glTF' : 'an OBJ'} may have at most ${limit / 2 ** 20} MiB here. The scene keeps running unchanged.`,
         'warning',
         'obj',
       );
       return;
     }
-    if (!/\.obj$/i.test(file.name)) {
+    if (!gltf && !/\.obj$/i.test(file.name)) {
       this.messages.show(`${file.name} is not an .obj file; trying to read it as one.`, 'info', 'obj-type');
     }
     let bytes: Uint8Array;
@@ -78,7 +82,7 @@ export class ObjDrop {
       this.messages.show(`Could not read ${file.name}: ${(error as Error).message}. The scene keeps running unchanged.`, 'warning', 'obj');
       return;
     }
-    await this.app.loadObj(bytes, file.name);
+    await (gltf ? this.app.loadGltf(bytes, file.name) : this.app.loadObj(bytes, file.name));
   }
 }
 
