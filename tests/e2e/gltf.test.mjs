@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,6 +39,18 @@ function objVertices(path) {
   }
   return out;
 }
+
+/** `weft run` of a scene into a .glb (made once per argument list); its path. */
+const exports = new Map();
+function cliGlb(name, ...args) {
+  if (!exports.has(name)) {
+    const path = join(work, `${name}.glb`);
+    exports.set(name, { path, result: weft('run', ...args, '--export', path) });
+  }
+  return exports.get(name);
+}
+const SCENE_ARGS = (scene) => ['--scene', scene, '--grid', '16', '--frames', '24', '--every', '4'];
+const BUNNY_COLLIDER_ARGS = ['--scene', 'bunny', '--grid', '16', '--frames', '1', '--cloth', '0'];
 
 const maxError = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
 
@@ -173,10 +185,9 @@ describe('glTF', () => {
 
   test('the CLI .glb passes the validator and three.js plays frame k as the simulation had it (sphere, bunny)', async () => {
     for (const scene of ['sphere', 'bunny']) {
-      const glbPath = join(work, `${scene}.glb`);
+      const { path: glbPath, result } = cliGlb(scene, ...SCENE_ARGS(scene));
       const objDir = join(work, `${scene}-obj`);
-      const result = weft('run', '--scene', scene, '--grid', '16', '--frames', '24', '--every', '4', '--export', glbPath);
-      weft('run', '--scene', scene, '--grid', '16', '--frames', '24', '--every', '4', '--export', objDir);
+      weft('run', ...SCENE_ARGS(scene), '--export', objDir);
       assert.equal(result.samples, 6);
       const bytes = readFileSync(glbPath);
       assert.equal(bytes.length, result.bytes);
@@ -214,7 +225,7 @@ describe('glTF', () => {
           assert.ok(error < 1e-4, `${scene} frame ${k}: three.js is ${error} m from the page's simulation`);
         }
         // The CLI's file of the same run has the same structure (one writer).
-        const cli = readFileSync(join(work, `${scene}.glb`));
+        const cli = readFileSync(cliGlb(scene, ...SCENE_ARGS(scene)).path);
         const jsonOf = (b) => JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString());
         const shape = (j) => ({
           nodes: j.nodes.map((n) => n.name),
@@ -253,9 +264,7 @@ describe('glTF', () => {
   });
 
   test('the bunny exported as a collider-only .glb and dropped on the page drapes the cloth as the built-in bunny does', async () => {
-    const bunnyPath = join(work, 'bunny-collider.glb');
-    weft('run', '--scene', 'bunny', '--grid', '16', '--frames', '1', '--cloth', '0', '--export', bunnyPath);
-    const bytes = readFileSync(bunnyPath);
+    const bytes = readFileSync(cliGlb('bunny-collider', ...BUNNY_COLLIDER_ARGS).path);
     await validate(bytes, 'collider-only bunny');
     const { page, errors } = await openApp(session, '?renderer=webgl2&scene=bunny&grid=24');
     const centroid = async () => {
@@ -296,7 +305,7 @@ describe('glTF', () => {
   });
 
   test('malformed glTF files are refused with a message; the scene keeps running unchanged', async () => {
-    const good = readFileSync(join(work, 'bunny-collider.glb'));
+    const good = readFileSync(cliGlb('bunny-collider', ...BUNNY_COLLIDER_ARGS).path);
     const triangle = Buffer.alloc(36 + 12);
     [0, 0, 0, 1, 0, 0, 0, 1, 0].forEach((v, i) => triangle.writeFloatLE(v, 4 * i));
     [0, 1, 2].forEach((v, i) => triangle.writeUInt32LE(v, 36 + 4 * i));
@@ -397,9 +406,4 @@ describe('glTF', () => {
       await page.close();
     }
   });
-});
-
-// Keep the temporary folder tidy even when a test failed before `after`.
-process.on('exit', () => {
-  if (existsSync(work) && readdirSync(work).length >= 0) rmSync(work, { recursive: true, force: true });
 });

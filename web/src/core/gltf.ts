@@ -3,7 +3,7 @@
 // which fits them under the cloth exactly as it does an OBJ's (wasm/weft_wasm_gltf.c). Before the
 // reader sees the file, a few checks give a clear message for what it would refuse obscurely or
 // try to fetch: a truncated GLB, malformed JSON, external URIs, absurd counts.
-import { type Document, type Node, type Primitive, WebIO } from '@gltf-transform/core';
+import type { Document, Node, Primitive } from '@gltf-transform/core';
 import type { WeftCore } from './wasm';
 
 /** Larger files are refused before reading (as an OBJ is: memory, and the element caps below). */
@@ -199,6 +199,8 @@ function collectTriangles(document: Document): TriangleMesh {
 /** Reads a .glb or an embedded .gltf into its triangles; throws with the reason when it cannot. */
 export async function readGltfTriangles(bytes: Uint8Array): Promise<TriangleMesh> {
   const { glb, json } = preflight(bytes);
+  // Loaded on the first glTF only: the page starts without the reader.
+  const { WebIO } = await import('@gltf-transform/core');
   const io = new WebIO();
   let document: Document;
   try {
