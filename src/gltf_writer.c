@@ -752,17 +752,28 @@ weft_result weft_gltf_writer_finish(weft_gltf_writer* w, uint64_t* out_size) {
 		weft_free(&w->allocator, json);
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "glTF: internal error: the JSON outgrew its reserved size");
 	}
-	memset(text + e.size, ' ', (size_t)(w->json_reserved - e.size));
-	const uint64_t total = file_bytes(w->json_reserved, layout.bin_bytes);
+	// The JSON room not used: given back when the sink can move the binary chunk down, else spaces.
+	uint64_t json_bytes = w->json_reserved;
+	if (w->sink.move != NULL && pad4(e.size) < w->json_reserved) {
+		json_bytes = pad4(e.size);
+		const uint64_t from = bin_data_offset(w), to = from - (w->json_reserved - json_bytes);
+		if (!w->sink.move(w->sink.context, to, from, (size_t)layout.bin_bytes)) {
+			weft_free(&w->allocator, json);
+			w->failed = true;
+			return weft_fail(WEFT_ERROR_IO, "glTF: could not move the binary chunk of the .glb");
+		}
+	}
+	memset(text + e.size, ' ', (size_t)(json_bytes - e.size));
+	const uint64_t total = file_bytes(json_bytes, layout.bin_bytes);
 	memcpy(header, "glTF", 4);
 	put_u32(header + 4, 2);
 	put_u32(header + 8, (uint32_t)total);
-	put_u32(header + 12, (uint32_t)w->json_reserved);
+	put_u32(header + 12, (uint32_t)json_bytes);
 	memcpy(header + 16, "JSON", 4);
-	uint8_t* bin_header = (uint8_t*)text + w->json_reserved;
+	uint8_t* bin_header = (uint8_t*)text + json_bytes;
 	put_u32(bin_header, (uint32_t)layout.bin_bytes);
 	memcpy(bin_header + 4, "BIN\0", 4);
-	result = sink_write(w, 0, json, (size_t)w->json_reserved + GLB_HEADER_BYTES + 2 * GLB_CHUNK_HEADER_BYTES);
+	result = sink_write(w, 0, json, (size_t)json_bytes + GLB_HEADER_BYTES + 2 * GLB_CHUNK_HEADER_BYTES);
 	weft_free(&w->allocator, json);
 	if (result != WEFT_OK) return result;
 	w->finished = true;

@@ -38,6 +38,13 @@ static bool buffer_write(void* context, uint64_t offset, const void* data, size_
 	return true;
 }
 
+static bool buffer_move(void* context, uint64_t to, uint64_t from, size_t size) {
+	wasm_recording* r = context;
+	if (from > r->size || size > r->size - (size_t)from || to > from) return false;
+	memmove(r->data + to, r->data + from, size);
+	return true;
+}
+
 // Starts recording the world h (its current state is the base pose) for at most `capacity` frames
 // of its scene's frame time; cloth/colliders 1 or 0. 0 on failure (last_error says why).
 WASM_EXPORT(gltf_record_begin)
@@ -49,7 +56,7 @@ wasm_recording* wasm_gltf_record_begin(wasm_world* h, int32_t capacity, int32_t 
 	def.frame_dt = h->scene.frame_dt;
 	def.cloth = cloth != 0;
 	def.colliders = colliders != 0;
-	if (weft_gltf_writer_begin(h->world, &def, (weft_byte_sink){buffer_write, r}, &r->writer) != WEFT_OK) {
+	if (weft_gltf_writer_begin(h->world, &def, (weft_byte_sink){buffer_write, r, buffer_move}, &r->writer) != WEFT_OK) {
 		free(r->data);
 		free(r);
 		return NULL;

@@ -69,7 +69,7 @@ gltf_export* gltf_export_open(const char* path, weft_world* world, const weft_gl
 		free(e);
 		return NULL;
 	}
-	weft_byte_sink sink = {file_write, e};
+	weft_byte_sink sink = {file_write, e, NULL}; // a file keeps unused JSON room as spaces
 	if (weft_gltf_writer_begin(world, def, sink, &e->writer) != WEFT_OK) {
 		cli_error("cannot write '%s': %s%s%s", path, weft_last_error(), errno ? ": " : "",
 		          errno ? strerror(errno) : "");

@@ -498,10 +498,13 @@ const char* const* weft_scene_names(void);
 
 /// A destination for bytes: write(context, offset, data, size) puts size bytes at byte offset of
 /// the output and returns false if it cannot. Offsets mostly grow; a writer may come back once to
-/// fill in what it could only know at the end (the glTF writer's header and JSON).
+/// fill in what it could only know at the end (the glTF writer's header and JSON). move (optional,
+/// NULL for a file) moves size bytes already written from offset `from` down to `to` (memmove): a
+/// memory sink lets the glTF writer drop the JSON room it reserved and did not use.
 typedef struct weft_byte_sink {
 	bool (*write)(void* context, uint64_t offset, const void* data, size_t size);
 	void* context;
+	bool (*move)(void* context, uint64_t to, uint64_t from, size_t size);
 } weft_byte_sink;
 
 /// Most frames one .glb may hold (its weights track grows as frames²).
@@ -525,8 +528,9 @@ weft_gltf_def weft_default_gltf_def(void);
 /// spheres as one unit sphere scaled per node with a translation track, the mesh collider in world
 /// space). Nodes carry extras {"weft": "cloth" | "ground" | "sphere" | "mesh"}. The layout is fixed
 /// by frame_capacity at begin, so the binary chunk is streamed to the sink frame by frame (nothing
-/// but the base pose and one frame's scratch is held); finish writes the header and the JSON
-/// (padded with spaces when fewer frames than the capacity were added).
+/// but the base pose and one frame's scratch is held); finish writes the header and the JSON. With
+/// fewer frames than the capacity, the JSON is padded with spaces, or, when the sink can move
+/// bytes, the binary chunk is moved down and the file ends at the size finish reports.
 typedef struct weft_gltf_writer weft_gltf_writer;
 
 /// Starts a recording of world (its render data is brought up to date). WEFT_ERROR_TOO_LARGE when

@@ -65,9 +65,17 @@ static int occurrences(const char* json, const char* text) {
 	return count;
 }
 
+static bool memory_move(void* context, uint64_t to, uint64_t from, size_t size) {
+	memory_sink* m = context;
+	if (from + size > m->size || to > from) return false;
+	memmove(m->data + to, m->data + from, size);
+	return true;
+}
+
 // A sphere scene recorded for `frames` frames, every `every`-th world frame; positions[k] holds
 // frame k's xyz (frame 0 = the base pose).
-static weft_world* record(memory_sink* sink, int32_t capacity, int32_t frames, int32_t every, float** positions) {
+static weft_world* record_into(memory_sink* sink, bool movable, int32_t capacity, int32_t frames, int32_t every,
+                               float** positions, uint64_t* out_size) {
 	weft_world* world = NULL;
 	CHECK(weft_world_create_scene("sphere", 8, &world) == WEFT_OK);
 	const int32_t n = weft_world_particle_count(world);
@@ -75,7 +83,8 @@ static weft_world* record(memory_sink* sink, int32_t capacity, int32_t frames, i
 	weft_gltf_def def = weft_default_gltf_def();
 	def.frame_capacity = capacity;
 	weft_gltf_writer* writer = NULL;
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, sink}, &writer) == WEFT_OK);
+	weft_byte_sink byte_sink = {memory_write, sink, movable ? memory_move : NULL};
+	CHECK(weft_gltf_writer_begin(world, &def, byte_sink, &writer) == WEFT_OK);
 	for (int32_t k = 0; k <= frames; ++k) {
 		if (k > 0) {
 			for (int32_t s = 0; s < every; ++s) weft_world_step(world, def.frame_dt);
@@ -87,9 +96,14 @@ static weft_world* record(memory_sink* sink, int32_t capacity, int32_t frames, i
 	CHECK(weft_gltf_writer_frame_count(writer) == frames);
 	uint64_t size = 0;
 	CHECK(weft_gltf_writer_finish(writer, &size) == WEFT_OK);
-	CHECK(size == sink->size);
+	CHECK(movable ? size <= sink->size : size == sink->size);
+	if (out_size != NULL) *out_size = size;
 	weft_gltf_writer_destroy(writer);
 	return world;
+}
+
+static weft_world* record(memory_sink* sink, int32_t capacity, int32_t frames, int32_t every, float** positions) {
+	return record_into(sink, false, capacity, frames, every, positions, NULL);
 }
 
 TEST(glb_structure) {
@@ -175,6 +189,39 @@ TEST(fewer_frames_than_capacity) {
 	weft_world_destroy(world);
 }
 
+// A sink that can move bytes gets the unused JSON room back: the file is as if the capacity had
+// been the frame count.
+TEST(unused_capacity_given_back) {
+	memory_sink sink = {0};
+	float* positions = NULL;
+	uint64_t size = 0;
+	weft_world* world = record_into(&sink, true, 50, 2, 1, &positions, &size);
+	CHECK(size < sink.size);
+	CHECK(u32_at(sink.data + 8) == size);
+	const uint32_t json_length = u32_at(sink.data + 12);
+	const uint8_t* bin = sink.data + 20 + json_length;
+	CHECK(memcmp(bin + 4, "BIN\0", 4) == 0);
+	CHECK(20 + json_length + 8 + u32_at(bin) == size);
+	weft_gltf_def def = weft_default_gltf_def();
+	def.frame_capacity = 2;
+	uint64_t tight = 0;
+	CHECK(weft_gltf_size(world, &def, 2, &tight) == WEFT_OK);
+	CHECK(size == tight);
+	// Frame 2 = base + its target, read where the moved chunk now is.
+	sink.size = (size_t)size;
+	char* json = json_of(&sink);
+	const int32_t n = weft_world_particle_count(world);
+	const float* base = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 1));
+	const float* delta = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 12));
+	float worst = 0.0f;
+	for (int32_t i = 0; i < 3 * n; ++i) worst = fmaxf(worst, fabsf(base[i] + delta[i] - positions[6 * (size_t)n + i]));
+	CHECK(worst < 1e-6f);
+	free(json);
+	free(positions);
+	free(sink.data);
+	weft_world_destroy(world);
+}
+
 TEST(size_matches_the_file) {
 	memory_sink sink = {0};
 	float* positions = NULL;
@@ -198,13 +245,13 @@ TEST(failing_sink) {
 	memory_sink tiny = {0};
 	tiny.fail_after = 64;
 	weft_gltf_writer* writer = (weft_gltf_writer*)&tiny; // must be reset to NULL
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &tiny}, &writer) == WEFT_ERROR_IO);
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &tiny, NULL}, &writer) == WEFT_ERROR_IO);
 	CHECK(writer == NULL);
 	CHECK(strstr(weft_last_error(), "could not write") != NULL);
 	// Refused mid-recording: the frame fails, then the writer stays broken.
 	memory_sink later = {0};
 	later.writes_allowed = 10; // begin's: cloth 4, ground 3, sphere 3
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &later}, &writer) == WEFT_OK);
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &later, NULL}, &writer) == WEFT_OK);
 	weft_world_step(world, def.frame_dt);
 	CHECK(weft_gltf_writer_add_frame(writer, world) == WEFT_ERROR_IO);
 	weft_world_step(world, def.frame_dt);
@@ -212,7 +259,8 @@ TEST(failing_sink) {
 	CHECK(weft_gltf_writer_finish(writer, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
 	weft_gltf_writer_destroy(writer);
 	// No write function at all.
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){NULL, NULL}, &writer) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){NULL, NULL, NULL}, &writer) ==
+	      WEFT_ERROR_INVALID_ARGUMENT);
 	free(tiny.data);
 	free(later.data);
 	weft_world_destroy(world);
@@ -226,23 +274,26 @@ TEST(absurd_sizes) {
 	weft_gltf_writer* writer = NULL;
 	// 3000 frames × 65536 particles × 24 bytes: past the 4 GiB of a .glb, refused before any write.
 	def.frame_capacity = 3000;
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink}, &writer) == WEFT_ERROR_TOO_LARGE);
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink, NULL}, &writer) ==
+	      WEFT_ERROR_TOO_LARGE);
 	CHECK(strstr(weft_last_error(), "4 GiB") != NULL);
 	CHECK(sink.size == 0 && writer == NULL);
 	uint64_t size = 0;
 	CHECK(weft_gltf_size(world, &def, 3000, &size) == WEFT_ERROR_TOO_LARGE);
 	def.frame_capacity = WEFT_GLTF_MAX_FRAMES + 1;
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink}, &writer) == WEFT_ERROR_TOO_LARGE);
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink, NULL}, &writer) ==
+	      WEFT_ERROR_TOO_LARGE);
 	def.frame_capacity = -1;
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink}, &writer) == WEFT_ERROR_TOO_LARGE);
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink, NULL}, &writer) ==
+	      WEFT_ERROR_TOO_LARGE);
 	def = weft_default_gltf_def();
 	def.frame_dt = 0.0f;
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink}, &writer) ==
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink, NULL}, &writer) ==
 	      WEFT_ERROR_INVALID_ARGUMENT);
 	def = weft_default_gltf_def();
 	def.cloth = false;
 	def.colliders = false;
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink}, &writer) ==
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink, NULL}, &writer) ==
 	      WEFT_ERROR_INVALID_ARGUMENT);
 	CHECK(writer == NULL && sink.size == 0);
 	weft_world_destroy(world);
@@ -255,7 +306,7 @@ TEST(frames_out_of_order_or_past_capacity) {
 	def.frame_capacity = 1;
 	memory_sink sink = {0};
 	weft_gltf_writer* writer = NULL;
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink}, &writer) == WEFT_OK);
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink, NULL}, &writer) == WEFT_OK);
 	CHECK(weft_gltf_writer_add_frame(writer, world) == WEFT_ERROR_INVALID_ARGUMENT); // not stepped
 	weft_world_step(world, def.frame_dt);
 	CHECK(weft_gltf_writer_add_frame(writer, world) == WEFT_OK);
@@ -267,7 +318,7 @@ TEST(frames_out_of_order_or_past_capacity) {
 	CHECK(weft_gltf_writer_finish(writer, NULL) == WEFT_ERROR_INVALID_ARGUMENT); // once
 	weft_gltf_writer_destroy(writer);
 	def.frame_capacity = 2;
-	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink}, &writer) == WEFT_OK);
+	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink, NULL}, &writer) == WEFT_OK);
 	weft_world_step(other, def.frame_dt);
 	weft_world_step(other, def.frame_dt);
 	weft_world_step(other, def.frame_dt);
@@ -283,6 +334,7 @@ int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
 	RUN_TEST(glb_structure);
 	RUN_TEST(fewer_frames_than_capacity);
+	RUN_TEST(unused_capacity_given_back);
 	RUN_TEST(size_matches_the_file);
 	RUN_TEST(failing_sink);
 	RUN_TEST(absurd_sizes);
