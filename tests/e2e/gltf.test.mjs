@@ -267,6 +267,33 @@ describe('glTF', () => {
     }
   });
 
+  test('a live recording stops by itself at its length limit and when the cloth is reset, and offers what it holds', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=8');
+    try {
+      await page.evaluate(() => window.weft.pause());
+      await page.click('#record');
+      await waitFor(page, () => !document.getElementById('recording').hidden);
+      let download = page.waitForEvent('download');
+      await page.evaluate(() => window.weft.step(3700));
+      await download;
+      assert.match(await page.textContent('#messages'), /stopped: the 3600-frame limit was reached: 3600 frames, 60\.0 s/);
+      assert.equal(await page.evaluate(() => document.getElementById('recording').hidden), true);
+      await page.keyboard.press('k');
+      await page.evaluate(() => window.weft.step(3));
+      download = page.waitForEvent('download');
+      await page.evaluate(async () => {
+        await window.weft.reset();
+        await window.weft.step(1);
+      });
+      const file = await download;
+      await validate(readFileSync(await file.path()), 'recording cut by a reset');
+      assert.match(await page.textContent('#messages'), /stopped: the cloth was reset: 3 frames/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('the bunny exported as a collider-only .glb and dropped on the page drapes the cloth as the built-in bunny does', async () => {
     const bytes = readFileSync(cliGlb('bunny-collider', ...BUNNY_COLLIDER_ARGS).path);
     await validate(bytes, 'collider-only bunny');

@@ -10,6 +10,19 @@ import type { WeftWorld } from './core/world';
 
 /** Most frames one recording may hold: 60 s at the scenes' 60 frames per second. */
 export const MAX_RECORD_FRAMES = 3600;
+/** Most bytes a live recording may grow to in wasm memory (a big cloth records for less long). */
+export const MAX_RECORD_BYTES = 2 ** 30;
+
+/**
+ * Frames a live recording of `particles` particles may hold: at most MAX_RECORD_FRAMES, and few
+ * enough that the file (24 bytes a particle a frame, plus the frames² weights track) stays under
+ * MAX_RECORD_BYTES.
+ */
+export function recordingLimit(particles: number): number {
+  const perFrame = 24 * particles;
+  const frames = Math.floor((-perFrame + Math.sqrt(perFrame * perFrame + 16 * MAX_RECORD_BYTES)) / 8);
+  return Math.max(1, Math.min(MAX_RECORD_FRAMES, frames));
+}
 
 /** A .glb being written in wasm memory from one core world. */
 class GltfRecording {
@@ -22,16 +35,21 @@ class GltfRecording {
     const e = world.core.exports;
     this.handle = e.gltf_record_begin(world.coreHandle, capacity, 1, 1);
     if (!this.handle) throw new Error(world.core.lastError() || 'could not start the recording');
+    this.lastFrame = world.frame;
   }
 
   get frames(): number {
     return this.handle ? this.world.core.exports.gltf_record_frames(this.handle) : 0;
   }
 
+  /** The world's frame when the last frame (or the base pose) was recorded. */
+  lastFrame: number;
+
   /** Adds the world's current state; throws with the core's reason. */
   add(): void {
     const e = this.world.core.exports;
     if (e.gltf_record_add(this.handle, this.world.coreHandle) !== 0) throw new Error(this.world.core.lastError());
+    this.lastFrame = this.world.frame;
   }
 
   /** The finished .glb (a copy out of wasm memory); the recording is gone afterwards. */
@@ -79,10 +97,19 @@ export class Recorder {
     return this.recording?.frames ?? 0;
   }
 
-  /** Starts recording the frames the app simulates from now on (at most maxFrames). */
-  start(maxFrames = MAX_RECORD_FRAMES): Promise<void> {
+  /** Frames the recording may hold, and the seconds of one (0 when not recording). */
+  get capacity(): number {
+    return this.recording?.capacity ?? 0;
+  }
+
+  get frameDt(): number {
+    return this.recording?.world.frameDt ?? 0;
+  }
+
+  /** Starts recording the frames the app simulates from now on (at most maxFrames, recordingLimit by default). */
+  start(maxFrames?: number): Promise<void> {
     return this.app.exclusive(() => {
-      this.begin(maxFrames);
+      this.begin(maxFrames ?? recordingLimit(this.app.solver.world.particleCount));
       this.app.afterFrame = () => this.afterFrame();
     });
   }
@@ -124,6 +151,7 @@ export class Recorder {
     if (!recording) return;
     let reason: string | null = null;
     if (this.app.solver.world !== recording.world || this.app.solver.kind !== 'wasm') reason = 'the scene was rebuilt';
+    else if (recording.world.frame <= recording.lastFrame) reason = 'the cloth was reset';
     else {
       try {
         recording.add();

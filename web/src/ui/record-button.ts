@@ -59,7 +59,12 @@ export class RecordButton {
       if (this.recorder.active) this.offer(await this.recorder.stop(), 'stopped');
       else {
         await this.recorder.start();
-        this.messages.show('Recording the cloth into a .glb: press K (or the button) again to stop.', 'info', 'record');
+        const limit = this.recorder.capacity * this.recorder.frameDt;
+        this.messages.show(
+          `Recording the cloth into a .glb (at most ${limit.toFixed(0)} s): press K (or the button) again to stop.`,
+          'info',
+          'record',
+        );
       }
     } catch (error) {
       this.messages.show(`Could not record: ${(error as Error).message}.`, 'warning', 'record');
