@@ -570,6 +570,10 @@ weft_result weft_gltf_writer_begin(weft_world* world, const weft_gltf_def* def, 
 	if (out_writer == NULL) return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "glTF: out_writer is NULL");
 	*out_writer = NULL;
 	if (sink.write == NULL) return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "glTF: the sink has no write function");
+	// Arrays go out as they lie in memory; glTF is little-endian (as are x86, ARM and wasm).
+	const uint32_t one = 1;
+	if (*(const uint8_t*)&one != 1)
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "glTF: needs a little-endian machine");
 	weft_gltf_writer shape;
 	weft_result result = writer_shape(world, def, &shape);
 	if (result != WEFT_OK) return result;
