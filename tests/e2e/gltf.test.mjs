@@ -101,7 +101,21 @@ const THREE_SAMPLER = esbuild.buildSync({
           gltf.scene.traverse((o) => { if (/^sphere/.test(o.name)) spheres.push([o.position.x, o.position.y, o.position.z]); });
           samples.push({ time: track.times[k], positions, spheres });
         }
-        return { keys: track.times.length, targets: targets.length, morphRelative: geometry.morphTargetsRelative, samples };
+        // And three's WebGL renderer draws it (its morph shader compiles for this many targets).
+        const canvas = document.createElement('canvas');
+        canvas.width = canvas.height = 64;
+        const renderer = new THREE.WebGLRenderer({ canvas });
+        const shaderErrors = [];
+        renderer.debug.onShaderError = (gl, program, vs, fs) => shaderErrors.push(gl.getProgramInfoLog(program) || 'shader error');
+        const view = new THREE.Scene();
+        view.add(gltf.scene, new THREE.DirectionalLight());
+        const camera = new THREE.PerspectiveCamera(50, 1, 0.1, 100);
+        camera.position.set(0, 2, 4);
+        camera.lookAt(0, 1, 0);
+        renderer.render(view, camera);
+        const glError = renderer.getContext().getError();
+        renderer.dispose();
+        return { keys: track.times.length, targets: targets.length, morphRelative: geometry.morphTargetsRelative, samples, shaderErrors, glError };
       };`,
     resolveDir: resolve(root, 'web'),
   },
@@ -196,6 +210,7 @@ describe('glTF', () => {
       assert.equal(played.targets, 6);
       assert.equal(played.keys, 7, 'the base pose and the six sampled frames');
       assert.equal(played.morphRelative, true);
+      assert.deepEqual([played.shaderErrors, played.glError], [[], 0], 'three.js renders it');
       for (const [i, k] of [1, 3, 6].entries()) {
         const sample = played.samples[i + 1];
         assert.ok(Math.abs(sample.time - (4 * k) / 60) < 1e-5, `key ${k} at ${sample.time} s`);
