@@ -27,10 +27,12 @@ export class RecordButton {
     });
     this.badge.id = 'recording';
     this.badge.hidden = true;
+    // Top centre, beside the HUD (top left) and clear of the panel (top right).
     Object.assign(this.badge.style, {
       position: 'fixed',
-      left: '12px',
-      bottom: '70px',
+      left: '50%',
+      top: '8px',
+      transform: 'translateX(-50%)',
       font: '12px ui-monospace, monospace',
       color: '#fff',
       background: 'rgba(200, 30, 30, 0.85)',
@@ -77,9 +79,11 @@ export class RecordButton {
   /** Redraws the button and the badge (call every frame: the badge shows the time recorded). */
   refresh(): void {
     const active = this.recorder.active;
-    this.button.textContent = active ? '■ stop (K)' : '● record .glb (K)';
+    const label = active ? '■ stop (K)' : '● record .glb (K)';
+    if (this.button.textContent !== label) this.button.textContent = label;
     this.badge.hidden = !active;
-    if (active) this.badge.textContent = `● REC ${this.recorder.seconds.toFixed(1)} s (${this.recorder.frames} frames)`;
+    const badge = active ? `● REC ${this.recorder.seconds.toFixed(1)} s (${this.recorder.frames} frames)` : '';
+    if (this.badge.textContent !== badge) this.badge.textContent = badge;
   }
 
   private offer(result: Recorded | null, how: string): void {
