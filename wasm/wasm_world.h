@@ -19,6 +19,10 @@ typedef struct wasm_world {
 
 // Wraps a world built from `scene` in a handle (destroys the world if that fails). 0 on failure.
 wasm_world* wasm_world_adopt(weft_world* world, const weft_scene_def* scene);
+// The named scene (string buffer) with a mesh as its only collider besides the ground
+// (wasm/weft_wasm_gltf.c; the OBJ path uses it too). 0 on failure.
+wasm_world* wasm_world_create_scene_mesh(int32_t grid, const float* positions, int32_t vertex_count,
+                                         const uint32_t* indices, int32_t triangle_count);
 // The scene name JS wrote into the string buffer before the call (0-terminated here).
 const char* wasm_scene_name_argument(void);
 

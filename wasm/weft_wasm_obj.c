@@ -33,20 +33,8 @@ wasm_world* wasm_world_create_scene_obj(int32_t grid, const char* data, int32_t 
 	weft_mesh_data mesh;
 	if (weft_obj_parse(data, (size_t)size, name_buffer[0] ? name_buffer : NULL, NULL, &mesh) != WEFT_OK) return NULL;
 
-	weft_scene_def scene;
-	weft_world* world = NULL;
-	weft_result result = weft_scene(wasm_scene_name_argument(), grid, &scene);
-	if (result == WEFT_OK) result = weft_world_create(&scene.world, &scene.cloth, &world);
-	if (result == WEFT_OK)
-		result = weft_world_set_mesh_collider(world, mesh.positions, mesh.vertex_count, mesh.indices,
-		                                      mesh.triangle_count, true);
+	wasm_world* handle =
+	    wasm_world_create_scene_mesh(grid, mesh.positions, mesh.vertex_count, mesh.indices, mesh.triangle_count);
 	weft_mesh_data_free(&mesh);
-	if (result != WEFT_OK) {
-		weft_world_destroy(world);
-		return NULL;
-	}
-	// The handle remembers what was built: no spheres, no built-in mesh.
-	scene.sphere_count = 0;
-	scene.mesh_collider = NULL;
-	return wasm_world_adopt(world, &scene);
+	return handle;
 }

@@ -1,4 +1,5 @@
-// weft run: simulate a scene and export OBJ frames (cloth_%04d.obj) plus the colliders.
+// weft run: simulate a scene and export OBJ frames (cloth_%04d.obj) plus the colliders, or one
+// binary glTF (--export FILE.glb) with the cloth animated and the colliders.
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "gltf_export.h"
 #include "obj_export.h"
 #include "progress.h"
 #include "scene_setup.h"
@@ -42,18 +44,78 @@ static bool prepare_directory(const char* path) {
 	return true;
 }
 
+// Frames f = every, 2 every, ... and the last one, streamed into one .glb.
+static int run_gltf(const args* a, const char* path, int64_t frames, int64_t every, bool cloth) {
+	if (strlen(path) > 3900) {
+		cli_error("--export path is too long");
+		return EXIT_BAD_INPUT;
+	}
+	const int64_t samples = frames / every + (frames % every != 0);
+	if (samples > WEFT_GLTF_MAX_FRAMES) {
+		cli_error("--export '%s': %lld sampled frames; a .glb holds at most %d (raise --every)", path,
+		          (long long)samples, WEFT_GLTF_MAX_FRAMES);
+		return EXIT_BAD_INPUT;
+	}
+	scene_setup setup;
+	int code = scene_setup_create(a, &setup);
+	if (code != 0) {
+		return code;
+	}
+	weft_gltf_def def = weft_default_gltf_def();
+	def.frame_capacity = (int32_t)samples;
+	def.frame_dt = setup.frame_dt;
+	def.cloth = cloth;
+	gltf_export* out = gltf_export_open(path, setup.world, &def, &code);
+	if (out == NULL) {
+		weft_world_destroy(setup.world);
+		return code;
+	}
+	progress bar = progress_start("run", frames);
+	for (int64_t f = 1; f <= frames && code == 0; ++f) {
+		if (weft_world_step(setup.world, setup.frame_dt) != WEFT_OK) {
+			cli_error("step %lld: %s", (long long)f, weft_last_error());
+			code = 1;
+		} else if ((f % every == 0 || f == frames) && !gltf_export_frame(out, setup.world)) {
+			code = 1;
+		}
+		progress_update(&bar, f);
+	}
+	progress_finish(&bar);
+	uint64_t bytes = 0;
+	if (code != 0) {
+		gltf_export_abort(out);
+	} else if (!gltf_export_close(out, &bytes)) {
+		code = 1;
+	}
+	if (code == 0) {
+		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":1,\"export\":\"%s\",\"samples\":%lld,"
+		       "\"bytes\":%llu,\"max_stretch\":%.6f,\"nan\":%s}\n",
+		       setup.scene, (int)setup.grid, (long long)frames, path, (long long)samples, (unsigned long long)bytes,
+		       (double)weft_world_max_stretch(setup.world), weft_world_is_finite(setup.world) ? "false" : "true");
+	}
+	weft_world_destroy(setup.world);
+	return code;
+}
+
 int command_run(int argc, char** argv) {
 	static const char* const allowed[] = {"scene",      "grid",     "frames",         "export",  "every", "substeps",
-	                                      "iterations", "collider", "self-collision", "threads", NULL};
+	                                      "iterations", "collider", "self-collision", "threads", "cloth", NULL};
 	args a;
-	int64_t frames, every;
+	int64_t frames, every, cloth;
 	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 120, 1, 1000000, &frames) ||
-	    !args_int(&a, "every", 1, 1, 1000000, &every)) {
+	    !args_int(&a, "every", 1, 1, 1000000, &every) || !args_int(&a, "cloth", 1, 0, 1, &cloth)) {
 		return EXIT_BAD_INPUT;
 	}
 	const char* directory = args_get(&a, "export");
 	if (directory == NULL) {
-		cli_error("run needs --export DIR");
+		cli_error("run needs --export DIR or --export FILE.glb");
+		return EXIT_BAD_INPUT;
+	}
+	if (gltf_export_wanted(directory)) {
+		return run_gltf(&a, directory, frames, every, cloth != 0);
+	}
+	if (cloth == 0) {
+		cli_error("--cloth 0 (colliders only) is for a .glb export");
 		return EXIT_BAD_INPUT;
 	}
 	if (strlen(directory) > 3900) {

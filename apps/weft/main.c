@@ -16,6 +16,7 @@ static void usage(FILE* out) {
 	      "        [--collider FILE.obj|none] [--self-collision 0|1]\n"
 	      "  run   --scene S --grid N --frames F --export DIR [--every K] [--collider FILE.obj|none]\n"
 	      "        [--substeps S] [--iterations K] [--threads T] [--self-collision 0|1]\n"
+	      "  run   ... --export FILE.glb [--cloth 0|1]   one binary glTF: the cloth animated, the colliders\n"
 	      "scenes: hang, sphere, flag, bunny, fold\n",
 	      out);
 }

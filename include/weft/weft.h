@@ -507,6 +507,61 @@ weft_result weft_world_create_from_scene(const weft_scene_def* scene, weft_world
 /// NULL-terminated list of scene names.
 const char* const* weft_scene_names(void);
 
+/// A destination for bytes: write(context, offset, data, size) puts size bytes at byte offset of
+/// the output and returns false if it cannot. Offsets mostly grow; a writer may come back once to
+/// fill in what it could only know at the end (the glTF writer's header and JSON). move (optional,
+/// NULL for a file) moves size bytes already written from offset `from` down to `to` (memmove): a
+/// memory sink lets the glTF writer drop the JSON room it reserved and did not use.
+typedef struct weft_byte_sink {
+	bool (*write)(void* context, uint64_t offset, const void* data, size_t size);
+	void* context;
+	bool (*move)(void* context, uint64_t to, uint64_t from, size_t size);
+} weft_byte_sink;
+
+/// Most frames one .glb may hold (its weights track grows as frames²).
+#define WEFT_GLTF_MAX_FRAMES 16384
+
+/// What a binary glTF 2.0 recording holds.
+typedef struct weft_gltf_def {
+	int32_t frame_capacity; ///< most frames weft_gltf_writer_add_frame may add, 0..WEFT_GLTF_MAX_FRAMES, default 600
+	float frame_dt;         ///< s per world frame (the scene's frame_dt), (0, 1], default 1/60
+	bool cloth;             ///< the cloth, animated; default true (false: colliders only)
+	bool colliders;         ///< ground quad, spheres (animated), mesh collider; default true
+} weft_gltf_def;
+
+/// Default recording definition.
+weft_gltf_def weft_default_gltf_def(void);
+
+/// A .glb being written: the cloth (positions, normals, UVs, indices) as a mesh whose base is the
+/// world at begin and with one morph target per added frame (POSITION and NORMAL deltas from the
+/// base), played by one animation ("simulation") whose weights track shows frame k at
+/// (world frame − base frame) × frame_dt; the colliders as static meshes (ground as a 20 m quad,
+/// spheres as one unit sphere scaled per node with a translation track, the mesh collider in world
+/// space). Nodes carry extras {"weft": "cloth" | "ground" | "sphere" | "mesh"}. The layout is fixed
+/// by frame_capacity at begin, so the binary chunk is streamed to the sink frame by frame (nothing
+/// but the base pose and one frame's scratch is held); finish writes the header and the JSON. With
+/// fewer frames than the capacity, the JSON is padded with spaces, or, when the sink can move
+/// bytes, the binary chunk is moved down and the file ends at the size finish reports.
+typedef struct weft_gltf_writer weft_gltf_writer;
+
+/// Starts a recording of world (its render data is brought up to date). WEFT_ERROR_TOO_LARGE when
+/// frame_capacity frames of this world would pass the 4 GiB a .glb can hold; WEFT_ERROR_IO when the
+/// sink refuses a write. On failure *out_writer is NULL.
+weft_result weft_gltf_writer_begin(weft_world* world, const weft_gltf_def* def, weft_byte_sink sink,
+                                   weft_gltf_writer** out_writer);
+/// Adds the world's current state as the next frame (render data brought up to date).
+/// WEFT_ERROR_INVALID_ARGUMENT past the capacity, for another particle count or a frame not after
+/// the last one; WEFT_ERROR_NON_FINITE for NaN positions; WEFT_ERROR_IO when the sink refuses.
+weft_result weft_gltf_writer_add_frame(weft_gltf_writer* writer, weft_world* world);
+/// Writes the rest (animation data, JSON, header); *out_size (may be NULL) = the file's bytes.
+weft_result weft_gltf_writer_finish(weft_gltf_writer* writer, uint64_t* out_size);
+/// Frames added so far.
+int32_t weft_gltf_writer_frame_count(const weft_gltf_writer* writer);
+/// Frees the writer (finished or not; NULL is fine). It never closes the sink.
+void weft_gltf_writer_destroy(weft_gltf_writer* writer);
+/// Bytes a .glb of world with `frames` frames takes (frames ≤ def->frame_capacity), without writing.
+weft_result weft_gltf_size(const weft_world* world, const weft_gltf_def* def, int32_t frames, uint64_t* out_size);
+
 #ifdef __cplusplus
 }
 #endif

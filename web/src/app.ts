@@ -7,6 +7,7 @@
 import { OrbitCamera, type CameraObstacle } from './camera';
 import type { WeftCore } from './core/wasm';
 import { createSceneWithObj, notObjText } from './core/obj';
+import { createSceneWithMesh, readGltfTriangles, type TriangleMesh } from './core/gltf';
 import { WeftWorld, type Vec3 } from './core/world';
 import { add, dot, scale, sub } from './render/math';
 import type { ShadingMode } from './render/modes';
@@ -49,8 +50,8 @@ export interface Stats {
   selfCollision: boolean;
   /** Beyond the contract's list (docs/architecture.md; a superset): where the sphere colliders are, for tools and tests. */
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
-  /** The mesh collider: the scene's own (the bunny) or a user's OBJ (with its file name); null for none. */
-  mesh: { triangles: number; source: 'scene' | 'obj'; name: string | null; min: Vec3; max: Vec3 } | null;
+  /** The mesh collider: the scene's own (the bunny) or a user's OBJ or glTF (with its file name); null for none. */
+  mesh: { triangles: number; source: 'scene' | 'obj' | 'gltf'; name: string | null; min: Vec3; max: Vec3 } | null;
   /** The air in force, read from the core's world def (both solvers): wind m/s, gust strength, drag
    *  and lift coefficients, air density kg/m³. */
   air: { wind: Vec3; gustStrength: number; drag: number; lift: number; airDensity: number };
@@ -69,6 +70,8 @@ export interface ObjResult {
 interface UserObj {
   bytes: Uint8Array;
   name: string;
+  /** A glTF's triangles (read once), built by createSceneWithMesh instead of parsing OBJ bytes. */
+  gltf?: TriangleMesh;
 }
 
 export interface Scenario {
@@ -133,12 +136,27 @@ export class App implements Grabber {
    * running world goes on as it was, and the message names the line and the reason.
    */
   loadObj(bytes: Uint8Array, name: string): Promise<ObjResult> {
+    return this.loadCollider(async () => {
+      const binary = notObjText(bytes, name);
+      if (binary) throw new Error(binary);
+      return { bytes, name };
+    }, name);
+  }
+
+  /**
+   * The same for a glTF (.glb, or .gltf with embedded buffers): its meshes' triangles become the
+   * collider (core/gltf.ts reads them); a file that cannot be read changes nothing either.
+   */
+  loadGltf(bytes: Uint8Array, name: string): Promise<ObjResult> {
+    return this.loadCollider(async () => ({ bytes, name, gltf: await readGltfTriangles(bytes) }), name);
+  }
+
+  private loadCollider(read: () => Promise<UserObj>, name: string): Promise<ObjResult> {
     return this.enqueue(async () => {
-      const obj = { bytes, name };
       let world: WeftWorld;
+      let obj: UserObj;
       try {
-        const binary = notObjText(bytes, name);
-        if (binary) throw new Error(binary);
+        obj = await read();
         world = this.worldWithObj(this.scenario, obj);
       } catch (error) {
         const reason = (error as Error).message;
@@ -200,7 +218,9 @@ export class App implements Grabber {
 
   private worldWithObj(scenario: Scenario, obj: UserObj): WeftWorld {
     return new WeftWorld(this.core, scenario.scene, scenario.grid, () =>
-      createSceneWithObj(this.core, scenario.scene, scenario.grid, obj.bytes, obj.name),
+      obj.gltf
+        ? createSceneWithMesh(this.core, scenario.scene, scenario.grid, obj.gltf, obj.name)
+        : createSceneWithObj(this.core, scenario.scene, scenario.grid, obj.bytes, obj.name),
     );
   }
 
@@ -311,10 +331,24 @@ export class App implements Grabber {
     return this.enqueue(() => this.simulate(frames));
   }
 
+  /** Runs work between frames (after every step, rebuild or reset already queued); record.ts. */
+  exclusive<T>(work: () => Promise<T> | T): Promise<T> {
+    return this.enqueue(work);
+  }
+
+  /** Called after every simulated frame while set (a recording, record.ts); frames then go one by one. */
+  afterFrame: (() => void) | null = null;
+
   private async simulate(frames: number): Promise<void> {
     if (frames <= 0) return;
     const start = performance.now();
-    await this.solver.step(frames);
+    // While recording (record.ts) frames go one by one, each handed to the recorder.
+    if (this.afterFrame) {
+      for (let i = 0; i < frames; i++) {
+        await this.solver.step(1);
+        this.afterFrame?.();
+      }
+    } else await this.solver.step(frames);
     // A GPU solver measures its own work (timestamps, or submit to completion); the wasm step is
     // synchronous, so its wall time is its cost.
     const measured = this.solver.measuredMs?.();
@@ -391,7 +425,7 @@ export class App implements Grabber {
     const { min, max } = this.meshBounds;
     const triangles = world.meshTriangleCount;
     return this.userObj
-      ? { triangles, source: 'obj', name: this.userObj.name, min, max }
+      ? { triangles, source: this.userObj.gltf ? 'gltf' : 'obj', name: this.userObj.name, min, max }
       : { triangles, source: 'scene', name: null, min, max };
   }
 

@@ -1,5 +1,6 @@
 // window.weft: the page's contract with tests and tooling (docs/architecture.md, contracts).
 import type { App, ObjResult, Stats } from './app';
+import type { Recorder } from './record';
 import type { MessageLevel, Messages } from './ui/messages';
 
 /** What setCamera() takes: any of the orbit camera's parameters (angles in radians, metres). */
@@ -26,6 +27,10 @@ export interface WeftHooks {
   frame(): Promise<Stats['camera']>;
   /** Shows a message on the page, as the page's own are shown (tools, tests). */
   notify(text: string, level?: MessageLevel): void;
+  /** Simulates the next `frames` frames (paused or not) into a .glb and resolves to its bytes (record.ts). */
+  record(frames: number): Promise<Uint8Array>;
+  /** Makes a .glb / embedded .gltf's meshes the collider, as dropping the file does. */
+  loadGltf(bytes: ArrayBuffer | ArrayBufferView): Promise<ObjResult>;
 }
 
 declare global {
@@ -34,7 +39,7 @@ declare global {
   }
 }
 
-export function installHooks(app: App, changed: () => void, messages?: Messages): void {
+export function installHooks(app: App, changed: () => void, recorder: Recorder, messages?: Messages): void {
   window.weft = {
     stats: () => app.stats(),
     capture: () => app.capture(),
@@ -71,5 +76,14 @@ export function installHooks(app: App, changed: () => void, messages?: Messages)
       return app.stats().camera;
     },
     notify: (text: string, level: MessageLevel = 'info') => messages?.show(String(text), level),
+    // glTF (record.ts, core/gltf.ts)
+    record: (frames: number) => recorder.record(Math.floor(Number(frames))),
+    loadGltf: (bytes: ArrayBuffer | ArrayBufferView) => {
+      if (!(bytes instanceof ArrayBuffer) && !ArrayBuffer.isView(bytes)) {
+        return Promise.reject(new Error(`loadGltf(bytes) needs the file's bytes, got ${typeof bytes}`));
+      }
+      const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return app.loadGltf(view.slice(), 'loadGltf');
+    },
   };
 }

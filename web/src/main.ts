@@ -15,6 +15,8 @@ import { Input } from './ui/input';
 import { ObjDrop } from './ui/drop';
 import { Messages } from './ui/messages';
 import { Panel } from './ui/panel';
+import { Recorder } from './record';
+import { RecordButton } from './ui/record-button';
 
 const messages = new Messages(document.getElementById('messages')!);
 let canvas = document.getElementById('view') as HTMLCanvasElement;
@@ -162,13 +164,16 @@ async function boot(): Promise<void> {
     reset: () => void app.reset(),
   });
   input.attach(canvas);
-  installHooks(app, () => panel.refresh(), messages);
+  const recorder = new Recorder(app);
+  const record = new RecordButton(recorder, messages, () => `weft-${app.current.scene}.glb`);
+  installHooks(app, () => panel.refresh(), recorder, messages);
   const hud = new Hud(document.getElementById('hud')!);
   app.onFrame = (now) => {
     const world = app.solver.world;
     const stats = app.stats();
     hud.update({ ...stats, scene: app.current.scene, grid: `${world.width}×${world.height}` }, now, app.history);
     legend.visible = stats.mode === 'strain';
+    record.refresh();
   };
   app.start();
 }

@@ -116,6 +116,15 @@ export interface WeftExports extends LayoutExports {
   obj_free(data: Ptr): void;
   world_create_scene_obj(grid: number, data: Ptr, size: number): Handle;
   layout_tethers_per_particle(): number;
+  // glTF (wasm/weft_wasm_gltf.c): a recording into a .glb in memory, a mesh as the collider.
+  gltf_record_begin(world: Handle, capacity: number, cloth: number, colliders: number): Ptr;
+  gltf_record_add(recording: Ptr, world: Handle): number;
+  gltf_record_frames(recording: Ptr): number;
+  gltf_record_finish(recording: Ptr): number;
+  gltf_record_bytes(recording: Ptr): Ptr;
+  gltf_record_size(recording: Ptr): number;
+  gltf_record_destroy(recording: Ptr): void;
+  world_create_scene_mesh(grid: number, positions: Ptr, vertexCount: number, indices: Ptr, triangleCount: number): Handle;
 }
 
 /** One instance of the core. Strings cross through the module's static string buffer. */

@@ -105,6 +105,11 @@ export class WeftWorld {
     this.frameDt = e.world_frame_dt(this.handle);
   }
 
+  /** The core's handle of this world (for boundary calls that take it, e.g. recording a .glb). */
+  get coreHandle(): number {
+    return this.handle;
+  }
+
   get alive(): boolean {
     return this.handle !== 0;
   }

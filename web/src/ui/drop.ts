@@ -3,6 +3,7 @@
 // App.loadObj, which has the C core parse them and says on the page what happened.
 import type { App } from '../app';
 import { MAX_OBJ_BYTES, notObjText } from '../core/obj';
+import { isGltfName, MAX_GLTF_BYTES } from '../core/gltf';
 import type { Messages } from './messages';
 
 export class ObjDrop {
@@ -16,7 +17,7 @@ export class ObjDrop {
     private readonly overlay: HTMLElement,
   ) {
     this.picker.type = 'file';
-    this.picker.accept = '.obj,model/obj,text/plain';
+    this.picker.accept = '.obj,model/obj,text/plain,.glb,.gltf,model/gltf-binary,model/gltf+json';
     this.picker.hidden = true;
     this.picker.addEventListener('change', () => {
       const file = this.picker.files?.[0];
@@ -59,10 +60,13 @@ export class ObjDrop {
   }
 
   private async load(file: File): Promise<void> {
+    // A .glb or .gltf goes to the glTF reader (core/gltf.ts) and becomes the collider the same way.
+    const gltf = isGltfName(file.name);
+    const limit = gltf ? MAX_GLTF_BYTES : MAX_OBJ_BYTES;
     // Checked before reading: a huge file would be read into memory only to be refused.
-    if (file.size > MAX_OBJ_BYTES) {
+    if (file.size > limit) {
       this.messages.show(
-        `${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; an OBJ may have at most ${MAX_OBJ_BYTES / 2 ** 20} MiB here. The scene keeps running unchanged.`,
+        `${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; ${gltf ? 'a glTF' : 'an OBJ'} may have at most ${limit / 2 ** 20} MiB here. The scene keeps running unchanged.`,
         'warning',
         'obj',
       );
@@ -73,6 +77,10 @@ export class ObjDrop {
       bytes = new Uint8Array(await file.arrayBuffer());
     } catch (error) {
       this.messages.show(`Could not read ${file.name}: ${(error as Error).message}. The scene keeps running unchanged.`, 'warning', 'obj');
+      return;
+    }
+    if (gltf) {
+      await this.app.loadGltf(bytes, file.name);
       return;
     }
     // Text under another name is tried as OBJ (said once); a binary file is refused by App.loadObj

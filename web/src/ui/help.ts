@@ -30,6 +30,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ['F', 'frame the cloth (the camera)'],
       ['Shift + F', 'fullscreen on / off'],
       ['P', 'screenshot (downloads a PNG)'],
+      ['K', 'record the cloth into a .glb (again to stop and download)'],
       ['?  H  F1', 'this help'],
       ['Esc', 'close this help'],
     ],
@@ -37,8 +38,8 @@ const SECTIONS: [string, [string, string][]][] = [
   [
     'Files',
     [
-      ['drop an .obj on the page', 'it becomes the collider, fitted under the cloth'],
-      ['panel: "collider from .obj…"', 'the same with a file picker'],
+      ['drop an .obj, .glb or .gltf', 'it becomes the collider, fitted under the cloth'],
+      ['panel: "collider from file…"', 'the same with a file picker'],
     ],
   ],
 ];

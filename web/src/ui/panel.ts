@@ -77,7 +77,7 @@ export class Panel {
     );
     if (pickObj) {
       // Drag-and-drop does the same; this is for users who cannot drag a file onto the page.
-      scene.add({ load: pickObj }, 'load').name('collider from .obj…');
+      scene.add({ load: pickObj }, 'load').name('collider from file…');
       scene.add({ clear: () => void app.clearObj().then(() => this.refresh()) }, 'clear').name("scene's own collider");
     }
     const solver = this.gui.addFolder('Solver');

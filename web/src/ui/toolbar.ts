@@ -33,7 +33,7 @@ export class Toolbar {
     }
     const hint = document.createElement('span');
     hint.className = 'hint';
-    hint.textContent = 'press ? for help · drop an .obj: collider';
+    hint.textContent = 'press ? for help · drop an .obj or .glb: collider';
     e.append(hint);
     parent.appendChild(e);
   }
