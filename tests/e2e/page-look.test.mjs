@@ -114,12 +114,15 @@ for (const webgpu of [true, false]) {
         assert.ok((await page.evaluate(() => window.weft.stats().samples)) >= 4, 'at least 4 samples a pixel');
         await page.evaluate(async () => {
           window.weft.pause();
+          await window.weft.reset(); // the same cloth on every run, whatever ran before the pause
           await window.weft.step(60);
         });
         const url = await page.evaluate(() => window.weft.capture());
         save(`msaa-${tag}`, url);
         const edges = await smoothEdges(page, url);
-        assert.ok(edges.edges > 100 && edges.smooth > 0.3, `cloth edges have blended pixels: ${JSON.stringify(edges)}`);
+        // 4× MSAA leaves about a third of the edge pixels half-covered (0.28–0.35 here); aliased
+        // edges leave next to none (a pixel is either cloth or background).
+        assert.ok(edges.edges > 100 && edges.smooth > 0.15, `cloth edges have blended pixels: ${JSON.stringify(edges)}`);
         if (!webgpu) {
           // The page as a user sees it (the canvas is presented on WebGL2): nothing pure white
           // anywhere, in particular under the panel.
