@@ -140,7 +140,7 @@ async function boot(): Promise<void> {
       messages.show(`The screenshot failed: ${(error as Error).message}`, 'error', 'screenshot');
     }
   }
-  new Toolbar(view);
+  const toolbar = new Toolbar(view);
   const panel = new Panel(app, scenes, messages, () => drop.pick(), view);
   app.onRebuilt = () => panel.refresh();
   input = new Input(app.camera, app, {
@@ -165,7 +165,12 @@ async function boot(): Promise<void> {
   });
   input.attach(canvas);
   const recorder = new Recorder(app);
-  const record = new RecordButton(recorder, messages, () => `weft-${app.current.scene}.glb`);
+  const record = new RecordButton(
+    recorder,
+    messages,
+    () => `weft-${app.current.scene}.glb`,
+    (button) => toolbar.add(button),
+  );
   installHooks(app, () => panel.refresh(), recorder, messages);
   const hud = new Hud(document.getElementById('hud')!);
   app.onFrame = (now) => {

@@ -13,18 +13,12 @@ export class RecordButton {
     private readonly recorder: Recorder,
     private readonly messages: Messages,
     private readonly fileName: () => string,
+    place: (button: HTMLButtonElement) => void,
   ) {
     this.button.id = 'record';
     this.button.type = 'button';
     this.button.title = 'Record the cloth into a .glb (K)';
-    Object.assign(this.button.style, {
-      position: 'fixed',
-      left: '12px',
-      bottom: '40px',
-      font: '12px ui-monospace, monospace',
-      padding: '4px 10px',
-      cursor: 'pointer',
-    });
+    this.button.setAttribute('aria-label', this.button.title);
     this.badge.id = 'recording';
     this.badge.hidden = true;
     // Top centre, beside the HUD (top left) and clear of the panel (top right).
@@ -40,7 +34,8 @@ export class RecordButton {
       borderRadius: '3px',
       pointerEvents: 'none',
     });
-    document.body.append(this.button, this.badge);
+    place(this.button);
+    document.body.append(this.badge);
     this.button.addEventListener('click', () => void this.toggle());
     document.addEventListener('keydown', (event) => {
       const target = event.target as HTMLElement | null;
@@ -79,7 +74,7 @@ export class RecordButton {
   /** Redraws the button and the badge (call every frame: the badge shows the time recorded). */
   refresh(): void {
     const active = this.recorder.active;
-    const label = active ? '■ stop (K)' : '● record .glb (K)';
+    const label = active ? '■ stop' : '● record';
     if (this.button.textContent !== label) this.button.textContent = label;
     this.badge.hidden = !active;
     const badge = active ? `● REC ${this.recorder.seconds.toFixed(1)} s (${this.recorder.frames} frames)` : '';

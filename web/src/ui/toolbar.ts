@@ -1,5 +1,6 @@
 // Buttons for what the keys do (for touch screens and for finding them at all): help, frame the
-// cloth, screenshot, fullscreen. Bottom-left; the messages stack above it.
+// cloth, screenshot, fullscreen, and what others add (the record button). Bottom-left; the
+// messages stack above it.
 export interface ToolbarActions {
   help(): void;
   frame(): void;
@@ -9,6 +10,7 @@ export interface ToolbarActions {
 
 export class Toolbar {
   readonly element = document.createElement('div');
+  private readonly hint = document.createElement('span');
 
   constructor(actions: ToolbarActions, parent: HTMLElement = document.getElementById('dock') ?? document.body) {
     const e = this.element;
@@ -31,11 +33,15 @@ export class Toolbar {
       button.addEventListener('click', () => action());
       e.append(button);
     }
-    const hint = document.createElement('span');
-    hint.className = 'hint';
-    hint.textContent = 'press ? for help · drop an .obj or .glb: collider';
-    e.append(hint);
+    this.hint.className = 'hint';
+    this.hint.textContent = 'press ? for help · drop an .obj or .glb: collider';
+    e.append(this.hint);
     parent.appendChild(e);
+  }
+
+  /** Adds a button after the others (before the hint). */
+  add(button: HTMLButtonElement): void {
+    this.element.insertBefore(button, this.hint);
   }
 }
 
