@@ -2,21 +2,15 @@
 // click on the drag slider and a value typed into the wind box change the core's world def
 // (stats().air reads it back), and the flag, streaming from its pole in the gusting wind, is
 // captured to $WEFT_CAPTURE_DIR (default /tmp) as weft-flag-wasm.png and weft-flag-gpu.png, to look at.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp, openGpuApp, startBrowser } from './harness.mjs';
+import { openApp, openGpuApp, useBrowser } from './harness.mjs';
 
 const captureDir = process.env.WEFT_CAPTURE_DIR ?? '/tmp';
 
-let session;
-before(async () => {
-  session = await startBrowser({ webgpu: true });
-});
-after(async () => {
-  await session?.close();
-});
+const session = useBrowser({ webgpu: true });
 
 const controller = (page, name) =>
   page.locator('.lil-gui .lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });

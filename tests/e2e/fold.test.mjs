@@ -3,22 +3,16 @@
 // a real click on both solvers (stats().selfCollision follows), and the settled pile of the GPU
 // solver lies where the wasm solver's does. Captures of both piles go to $WEFT_CAPTURE_DIR (default
 // /tmp) as weft-fold-wasm.png and weft-fold-gpu.png, to look at.
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp, openGpuApp, runFrames, startBrowser } from './harness.mjs';
+import { openApp, openGpuApp, runFrames, useBrowser } from './harness.mjs';
 
 const FRAMES = 360;
 const captureDir = process.env.WEFT_CAPTURE_DIR ?? '/tmp';
 
-let session;
-before(async () => {
-  session = await startBrowser({ webgpu: true });
-});
-after(async () => {
-  await session?.close();
-});
+const session = useBrowser({ webgpu: true });
 
 const centroid = (x) => {
   const c = [0, 0, 0];

@@ -1,19 +1,13 @@
 // The gold shading mode reads as polished yellow gold, not pale cream, in both renderers: the
 // cloth's pixels are strongly coloured, red > green > blue, with little blue (cream has a lot).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, startBrowser } from './harness.mjs';
+import { openApp, useBrowser } from './harness.mjs';
 import { colourfulMean } from './pixels.mjs';
 
 for (const webgpu of [true, false]) {
   describe(webgpu ? 'WebGPU' : 'WebGL2', () => {
-    let session;
-    before(async () => {
-      session = await startBrowser({ webgpu });
-    });
-    after(async () => {
-      await session?.close();
-    });
+    const session = useBrowser({ webgpu });
 
     test('the gold mode is yellow gold', async () => {
       const { page, errors } = await openApp(session, `?scene=sphere&grid=32&mode=gold${webgpu ? '' : '&renderer=webgl2'}`);

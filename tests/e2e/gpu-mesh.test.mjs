@@ -6,18 +6,12 @@
 // on the bunny's back at the same height (≤ 1 cm; measured 2.7 mm) and the cloth's mean height
 // agrees (≤ 3 cm; measured 1.0 cm), where a cloth that fell through would lie on the ground, 0.6 m
 // lower. The first load compiles the mesh kernel on SwiftShader: about 15 s.
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { maxDifference, openApp, openGpuApp, runFrames, startBrowser } from './harness.mjs';
+import { maxDifference, openApp, openGpuApp, runFrames, useBrowser } from './harness.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser({ webgpu: true });
-});
-after(async () => {
-  await session?.close();
-});
+const session = useBrowser({ webgpu: true });
 
 test('?scene=bunny&solver=gpu: the GPU collides with the bunny and agrees with ?solver=wasm (bunny 24)', async () => {
   const gpu = await openGpuApp(session, '?solver=gpu&scene=bunny&grid=24');

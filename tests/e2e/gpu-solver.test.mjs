@@ -3,17 +3,11 @@
 // with ?solver=wasm (the C core) on the same scene. The page uses the tiled schedule (a different
 // Gauss-Seidel order than C, see web/src/gpu/schedule.ts), so agreement is physical: ≤ 2e-2 m
 // after 30 frames on a 2 m cloth, and ≤ 1e-6 m after one frame (still mostly free fall).
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maxDifference, openApp, openGpuApp, runFrames, startBrowser } from './harness.mjs';
+import { maxDifference, openApp, openGpuApp, runFrames, useBrowser } from './harness.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser({ webgpu: true });
-});
-after(async () => {
-  await session?.close();
-});
+const session = useBrowser({ webgpu: true });
 
 test('?solver=gpu: step(n) + positions() agree with ?solver=wasm (hang 24)', async () => {
   const gpu = await openGpuApp(session, '?solver=gpu&scene=hang&grid=24');

@@ -1,6 +1,7 @@
 // Shared by the e2e tests and the browser benchmark: serves web/dist on a free loopback port and
 // drives Debian's Chromium headless through playwright-core (no browser downloads).
 import { createRequire } from 'node:module';
+import { after, before } from 'node:test';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/static-server.mjs';
@@ -30,6 +31,28 @@ export async function startBrowser({ webgpu = true } = {}) {
     async close() {
       await browser.close().catch(() => {});
       await new Promise((done) => server.close(done));
+    },
+  };
+}
+
+/**
+ * A browser for the tests of the enclosing describe() (or file): started before them, closed
+ * after. Returns the session as startBrowser would, readable once the tests run.
+ */
+export function useBrowser(options) {
+  let live;
+  before(async () => {
+    live = await startBrowser(options);
+  });
+  after(async () => {
+    await live?.close();
+  });
+  return {
+    get url() {
+      return live.url;
+    },
+    get browser() {
+      return live.browser;
     },
   };
 }

@@ -2,10 +2,10 @@
 // window.weft.loadObj hook, malformed files (the page says which line and why, nothing changes),
 // and the bunny scene drawing its bunny. WebGPU path here (capture() reads it off-screen); the hook
 // test runs on WebGL2 too, where it costs one page.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { openApp, startBrowser, waitFor } from './harness.mjs';
+import { openApp, waitFor, useBrowser } from './harness.mjs';
 import { colourfulDifference } from './pixels.mjs';
 
 // A unit box, 6 quads (12 triangles once fan-triangulated), faces counter-clockwise from outside.
@@ -50,13 +50,7 @@ async function centreY(page) {
 }
 
 describe('WebGPU', () => {
-  let session;
-  before(async () => {
-    session = await startBrowser({ webgpu: true });
-  });
-  after(async () => {
-    await session?.close();
-  });
+  const session = useBrowser({ webgpu: true });
 
   test('dropping a box .obj replaces the sphere with the box and the cloth comes to rest on top of it', async () => {
     const { page, errors } = await openApp(session, '?scene=sphere&grid=32');
@@ -191,13 +185,7 @@ describe('WebGPU', () => {
 });
 
 describe('WebGL2', () => {
-  let session;
-  before(async () => {
-    session = await startBrowser({ webgpu: false });
-  });
-  after(async () => {
-    await session?.close();
-  });
+  const session = useBrowser({ webgpu: false });
 
   test('loadObj draws the new collider on the WebGL2 path', async () => {
     const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=32&mode=normal');

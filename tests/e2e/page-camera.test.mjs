@@ -2,9 +2,9 @@
 // mouse, touch or keyboard does; F, a double-click and the panel's button frame the cloth; a new
 // scene is framed. Real input events (playwright mouse, CDP touch, keys) on WebGPU and WebGL2;
 // state from stats().camera, pixels from capture().
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, startBrowser, waitFor } from './harness.mjs';
+import { openApp, waitFor, useBrowser } from './harness.mjs';
 import { imageStats } from './pixels.mjs';
 
 const MARGIN = 0.05; // camera.ts GROUND_MARGIN
@@ -38,13 +38,7 @@ const clothPixels = async (page) => (await imageStats(page, await page.evaluate(
 
 for (const webgpu of [true, false]) {
   describe(webgpu ? 'WebGPU' : 'WebGL2', () => {
-    let session;
-    before(async () => {
-      session = await startBrowser({ webgpu });
-    });
-    after(async () => {
-      await session?.close();
-    });
+    const session = useBrowser({ webgpu });
     const query = (q) => `${q}${webgpu ? '' : '&renderer=webgl2'}`;
 
     test('mouse and touch drags of 400 px and Shift-drags never take the eye under the ground; the cloth stays in view', async () => {
@@ -157,13 +151,7 @@ for (const webgpu of [true, false]) {
 }
 
 describe('colliders', () => {
-  let session;
-  before(async () => {
-    session = await startBrowser({ webgpu: true });
-  });
-  after(async () => {
-    await session?.close();
-  });
+  const session = useBrowser({ webgpu: true });
 
   test('the eye stays out of the sphere and the bunny', async () => {
     const { page, errors } = await openApp(session, '?scene=sphere&grid=16');

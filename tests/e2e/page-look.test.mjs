@@ -1,27 +1,20 @@
 // Issue 13, point 7: the strain legend (colour bar with the shader's percentages) in strain mode
 // only; back faces lit as cloth (gold from behind is gold, not brown cardboard); antialiased edges
 // (MSAA) in both renderers; no white rectangle under the panel in WebGL2 page screenshots.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { openApp, startBrowser, waitFor } from './harness.mjs';
-import { colourfulMean } from './pixels.mjs';
+import { openApp, waitFor, useBrowser } from './harness.mjs';
+import { colourfulMean, installDecoder } from './pixels.mjs';
 
 const SHOTS = process.env.WEFT_SHOTS;
 const save = (name, dataUrl) => SHOTS && writeFileSync(`${SHOTS}/${name}.png`, Buffer.from(dataUrl.split(',')[1], 'base64'));
 
 /** Edges between the background and strongly coloured cloth: the share that has a blended pixel. */
 async function smoothEdges(page, dataUrl) {
+  await installDecoder(page);
   return page.evaluate(async (url) => {
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.width;
-    canvas.height = image.height;
-    const context = canvas.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const { data, width, height } = context.getImageData(0, 0, image.width, image.height);
+    const { data, width, height } = await window.__weftDecodePng(url);
     const saturation = (x, y) => {
       const i = (y * width + x) * 4;
       return Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]);
@@ -44,13 +37,7 @@ async function smoothEdges(page, dataUrl) {
 
 for (const webgpu of [true, false]) {
   describe(webgpu ? 'WebGPU' : 'WebGL2', () => {
-    let session;
-    before(async () => {
-      session = await startBrowser({ webgpu });
-    });
-    after(async () => {
-      await session?.close();
-    });
+    const session = useBrowser({ webgpu });
     const query = (q) => `${q}${webgpu ? '' : '&renderer=webgl2'}`;
     const tag = webgpu ? 'webgpu' : 'webgl2';
 

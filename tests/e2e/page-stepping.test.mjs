@@ -5,7 +5,7 @@
 // frame-time graph. Both solvers, both renderers.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, openGpuApp, startBrowser, waitFor } from './harness.mjs';
+import { openApp, openGpuApp, waitFor, useBrowser } from './harness.mjs';
 
 /** Frames simulated and wall seconds passed over `ms` of page time, with the stats at the end. */
 const measure = (page, ms) =>
@@ -25,13 +25,7 @@ const hudText = (page) => page.textContent('#hud');
 
 for (const webgpu of [true, false]) {
   describe(webgpu ? 'WebGPU' : 'WebGL2', () => {
-    let session;
-    before(async () => {
-      session = await startBrowser({ webgpu });
-    });
-    after(async () => {
-      await session?.close();
-    });
+    const session = useBrowser({ webgpu });
     const query = (q) => `${q}${webgpu ? '' : '&renderer=webgl2'}`;
 
     test('a small cloth runs in real time: simulated seconds follow wall seconds, several steps per slow frame', async () => {
@@ -103,13 +97,7 @@ for (const webgpu of [true, false]) {
 }
 
 describe('GPU solver', () => {
-  let session;
-  before(async () => {
-    session = await startBrowser({ webgpu: true });
-  });
-  after(async () => {
-    await session?.close();
-  });
+  const session = useBrowser({ webgpu: true });
 
   test('?solver=gpu: sim ms is the GPU work measured (timestamps or submit→done), steps/s is what the cloth advances', async () => {
     const { page, errors } = await openGpuApp(session, '?solver=gpu&scene=hang&grid=32');

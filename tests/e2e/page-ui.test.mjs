@@ -3,23 +3,17 @@
 // panel starts collapsed below 700 px, the HUD stays visible, every control is reachable at 390×844
 // and 900×500); the screenshot (P and the button download a PNG of the view); files that are not
 // OBJ text, and collider errors that name the file and line. Real keys, clicks and drops.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openApp, startBrowser, waitFor } from './harness.mjs';
+import { openApp, waitFor, useBrowser } from './harness.mjs';
 import { imageStats } from './pixels.mjs';
 
 const box = (page, selector) => page.locator(selector).first().boundingBox();
 const overlap = (a, b) => !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 const messageCount = (page) => page.locator('#messages .message:not(.leaving)').count();
 
-let session;
-before(async () => {
-  session = await startBrowser({ webgpu: true });
-});
-after(async () => {
-  await session?.close();
-});
+const session = useBrowser({ webgpu: true });
 
 describe('messages', () => {
   test('bad URL values: at most three messages, each closable, none over the panel at 1000 px', async () => {

@@ -2,7 +2,7 @@
 
 // Installs window.__weftDecodePng(url) → ImageData in the page, once: every check below decodes
 // PNGs through it.
-async function installDecoder(page) {
+export async function installDecoder(page) {
   await page.evaluate(() => {
     if (window.__weftDecodePng) return;
     window.__weftDecodePng = async (url) => {

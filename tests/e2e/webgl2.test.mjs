@@ -3,16 +3,10 @@
 // so its pixels are read from a screenshot of the page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, startBrowser, waitFor } from './harness.mjs';
+import { openApp, waitFor, useBrowser } from './harness.mjs';
 import { imageDifference, imageStats } from './pixels.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser({ webgpu: false });
-});
-after(async () => {
-  await session?.close();
-});
+const session = useBrowser({ webgpu: false });
 
 // The overlays (HUD, panel, messages) are hidden for the shot: only the canvas's own pixels count.
 const OVERLAYS = '#hud, #dock, #messages, .weft-overlay, .lil-gui { visibility: hidden !important; }';

@@ -2,16 +2,10 @@
 // through capture(). Every wait polls a condition with a timeout; nothing sleeps and hopes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, startBrowser, waitFor } from './harness.mjs';
+import { openApp, waitFor, useBrowser } from './harness.mjs';
 import { clothCentre, imageDifference, imageStats } from './pixels.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser({ webgpu: true });
-});
-after(async () => {
-  await session?.close();
-});
+const session = useBrowser({ webgpu: true });
 
 const positions = (page) => page.evaluate(async () => Array.from(await window.weft.positions()));
 const maxDifference = (a, b) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i])), 0);
