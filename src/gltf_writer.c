@@ -25,10 +25,8 @@ _Static_assert(sizeof(float) == 4 && sizeof(uint32_t) == 4, "glTF components are
 #define GLB_CHUNK_HEADER_BYTES 8
 #define GLB_MAX_BYTES UINT32_MAX
 #define GROUND_HALF_SIZE 10.0f
-#define SPHERE_RINGS 16
-#define SPHERE_SEGMENTS 32
-#define SPHERE_VERTICES (2 + (SPHERE_RINGS - 1) * SPHERE_SEGMENTS)
-#define SPHERE_INDICES (6 * SPHERE_SEGMENTS * (SPHERE_RINGS - 1))
+#define SPHERE_VERTICES WEFT_UNIT_SPHERE_VERTICES
+#define SPHERE_INDICES (3 * WEFT_UNIT_SPHERE_TRIANGLES)
 
 enum { GL_FLOAT = 5126, GL_UNSIGNED_INT = 5125, GL_ARRAY_BUFFER = 34962, GL_ELEMENT_ARRAY_BUFFER = 34963 };
 
@@ -386,40 +384,6 @@ static void unit_normal(const float* n, float* out) {
 	}
 }
 
-// The unit sphere: two poles and rings of segments between them, counter-clockwise from outside.
-static void unit_sphere(float* positions, uint32_t* indices) {
-	const double pi = 3.14159265358979323846;
-	int32_t v = 0;
-	positions[v++] = 0.0f, positions[v++] = 1.0f, positions[v++] = 0.0f;
-	for (int32_t i = 1; i < SPHERE_RINGS; ++i) {
-		const double theta = pi * i / SPHERE_RINGS;
-		for (int32_t j = 0; j < SPHERE_SEGMENTS; ++j) {
-			const double phi = 2.0 * pi * j / SPHERE_SEGMENTS;
-			positions[v++] = (float)(sin(theta) * cos(phi));
-			positions[v++] = (float)cos(theta);
-			positions[v++] = (float)(sin(theta) * sin(phi));
-		}
-	}
-	positions[v++] = 0.0f, positions[v++] = -1.0f, positions[v++] = 0.0f;
-	const uint32_t south = SPHERE_VERTICES - 1;
-	int32_t t = 0;
-	for (int32_t j = 0; j < SPHERE_SEGMENTS; ++j) {
-		const uint32_t a = 1 + (uint32_t)j, b = 1 + (uint32_t)((j + 1) % SPHERE_SEGMENTS);
-		indices[t++] = 0, indices[t++] = b, indices[t++] = a;
-		const uint32_t c = a + (SPHERE_RINGS - 2) * SPHERE_SEGMENTS, d = b + (SPHERE_RINGS - 2) * SPHERE_SEGMENTS;
-		indices[t++] = south, indices[t++] = c, indices[t++] = d;
-	}
-	for (int32_t i = 0; i < SPHERE_RINGS - 2; ++i) {
-		for (int32_t j = 0; j < SPHERE_SEGMENTS; ++j) {
-			const uint32_t a = 1 + (uint32_t)(i * SPHERE_SEGMENTS + j);
-			const uint32_t b = 1 + (uint32_t)(i * SPHERE_SEGMENTS + (j + 1) % SPHERE_SEGMENTS);
-			const uint32_t c = a + SPHERE_SEGMENTS, d = b + SPHERE_SEGMENTS;
-			indices[t++] = a, indices[t++] = b, indices[t++] = c;
-			indices[t++] = b, indices[t++] = d, indices[t++] = c;
-		}
-	}
-}
-
 // Counts and checks, shared by begin and weft_gltf_size (no allocation).
 static weft_result writer_shape(const weft_world* world, const weft_gltf_def* def, weft_gltf_writer* w) {
 	if (world == NULL || def == NULL) return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "glTF: world and def are needed");
@@ -543,7 +507,7 @@ static weft_result write_static(weft_gltf_writer* w, weft_world* world) {
 	if (result == WEFT_OK && w->sphere_count > 0) {
 		float positions[3 * SPHERE_VERTICES];
 		uint32_t indices[SPHERE_INDICES];
-		unit_sphere(positions, indices);
+		weft_unit_sphere(positions, indices);
 		result = write_block(w, &layout, layout.sphere_positions, positions);
 		if (result == WEFT_OK) result = write_block(w, &layout, layout.sphere_normals, positions);
 		if (result == WEFT_OK) result = write_block(w, &layout, layout.sphere_indices, indices);
@@ -615,7 +579,7 @@ weft_result weft_gltf_writer_begin(weft_world* world, const weft_gltf_def* def, 
 	if (w->sphere_count > 0) {
 		float positions[3 * SPHERE_VERTICES];
 		uint32_t indices[SPHERE_INDICES];
-		unit_sphere(positions, indices);
+		weft_unit_sphere(positions, indices);
 		bounds_of(positions, SPHERE_VERTICES, 3, w->bounds[2]);
 	}
 	if (w->mesh_vertex_count > 0) {

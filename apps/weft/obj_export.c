@@ -1,6 +1,5 @@
 #include "obj_export.h"
 
-#include <math.h>
 #include <stdio.h>
 
 bool export_cloth_obj(weft_world* world, const char* path) {
@@ -27,26 +26,21 @@ bool export_cloth_obj(weft_world* world, const char* path) {
 	return fclose(file) == 0;
 }
 
-// A UV sphere: rings × segments quads, poles included, appended after `base` vertices.
+// The core's unit sphere (weft_unit_sphere, as in the .glb), placed at c with radius r, appended
+// after `base` vertices.
 static int write_sphere(FILE* file, weft_vec3 c, float r, int base) {
-	const int rings = 16, segments = 32;
-	const double pi = 3.14159265358979323846;
-	for (int i = 0; i <= rings; ++i) {
-		double theta = pi * i / rings;
-		for (int j = 0; j < segments; ++j) {
-			double phi = 2.0 * pi * j / segments;
-			fprintf(file, "v %.6f %.6f %.6f\n", c.x + r * sin(theta) * cos(phi), c.y + r * cos(theta),
-			        c.z + r * sin(theta) * sin(phi));
-		}
+	float positions[3 * WEFT_UNIT_SPHERE_VERTICES];
+	uint32_t indices[3 * WEFT_UNIT_SPHERE_TRIANGLES];
+	weft_unit_sphere(positions, indices);
+	for (int v = 0; v < WEFT_UNIT_SPHERE_VERTICES; ++v) {
+		const float* p = &positions[3 * v];
+		fprintf(file, "v %.6f %.6f %.6f\n", c.x + r * p[0], c.y + r * p[1], c.z + r * p[2]);
 	}
-	for (int i = 0; i < rings; ++i) {
-		for (int j = 0; j < segments; ++j) {
-			int a = base + i * segments + j + 1, b = base + i * segments + (j + 1) % segments + 1;
-			int c2 = a + segments, d = b + segments;
-			fprintf(file, "f %d %d %d\nf %d %d %d\n", a, b, c2, b, d, c2);
-		}
+	for (int t = 0; t < WEFT_UNIT_SPHERE_TRIANGLES; ++t) {
+		const uint32_t* tri = &indices[3 * t];
+		fprintf(file, "f %d %d %d\n", base + (int)tri[0] + 1, base + (int)tri[1] + 1, base + (int)tri[2] + 1);
 	}
-	return (rings + 1) * segments;
+	return WEFT_UNIT_SPHERE_VERTICES;
 }
 
 bool export_colliders_obj(const weft_world* world, const char* path) {

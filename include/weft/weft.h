@@ -328,6 +328,16 @@ typedef struct weft_mesh_collider_view {
 weft_result weft_world_mesh_collider(const weft_world* world, weft_mesh_collider_view* out);
 
 /// The Stanford bunny (npm package `bunny`, built into the library): 3 floats per vertex (y up,
+/// The unit sphere the exporters draw sphere colliders with: WEFT_UNIT_SPHERE_RINGS rings of
+/// WEFT_UNIT_SPHERE_SEGMENTS vertices between two poles (y = ±1), triangles counter-clockwise from
+/// outside. positions: 3 floats × WEFT_UNIT_SPHERE_VERTICES (also the normals); indices: 3 ×
+/// WEFT_UNIT_SPHERE_TRIANGLES.
+#define WEFT_UNIT_SPHERE_RINGS 16
+#define WEFT_UNIT_SPHERE_SEGMENTS 32
+#define WEFT_UNIT_SPHERE_VERTICES (2 + (WEFT_UNIT_SPHERE_RINGS - 1) * WEFT_UNIT_SPHERE_SEGMENTS)
+#define WEFT_UNIT_SPHERE_TRIANGLES (2 * WEFT_UNIT_SPHERE_SEGMENTS * (WEFT_UNIT_SPHERE_RINGS - 1))
+void weft_unit_sphere(float* positions, uint32_t* indices);
+
 /// original units) and 3 indices per triangle. Counts are 0 if the build could not generate it.
 void weft_bunny_mesh(const float** out_positions, int32_t* out_vertex_count, const uint32_t** out_indices,
                      int32_t* out_triangle_count);
