@@ -8,66 +8,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "weft/weft.h"
-
-#define FRAME_DT (1.0f / 60.0f)
-// Settling: a strong damping for 5 s brings the swinging cloth to rest (damping acts on the motion,
-// not on the static balance, so the settled shape is the default damping's).
-#define SETTLE_DAMPING 5.0f
-#define SETTLE_FRAMES 300
-
-typedef struct settled {
-	float max_stretch;
-	float lowest; // m, the lowest particle's height
-} settled;
-
-static settled settle_hang(int32_t grid, int32_t substeps, bool tethers) {
-	settled out = {NAN, NAN};
-	weft_scene_def scene;
-	if (weft_scene("hang", grid, &scene) != WEFT_OK) return out;
-	scene.world.substeps = substeps;
-	scene.world.tethers = tethers;
-	scene.world.damping = SETTLE_DAMPING;
-	weft_world* world = NULL;
-	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) return out;
-	for (int32_t f = 0; f < SETTLE_FRAMES; ++f) weft_world_step(world, FRAME_DT);
-	const float* x = weft_world_positions(world);
-	out.lowest = INFINITY;
-	for (int32_t p = 0; p < weft_world_particle_count(world); ++p) out.lowest = fminf(out.lowest, x[4 * p + 1]);
-	out.max_stretch = weft_world_max_stretch(world);
-	weft_world_destroy(world);
-	return out;
-}
-
-// Distance an unpinned 16² cloth falls in 0.5 s with no ground, damping or speed clamp.
-static double fall(int32_t substeps) {
-	weft_world_def def = weft_default_world_def();
-	def.ground_enabled = false;
-	def.damping = 0.0f;
-	def.max_speed = 0.0f;
-	def.substeps = substeps;
-	def.tethers = false;
-	weft_cloth_def cloth = weft_default_cloth_def();
-	cloth.width = cloth.height = 16;
-	cloth.pin = WEFT_PIN_NONE;
-	weft_world* world = NULL;
-	if (weft_world_create(&def, &cloth, &world) != WEFT_OK) return NAN;
-	const double start = weft_world_positions(world)[1];
-	for (int32_t f = 0; f < 30; ++f) weft_world_step(world, FRAME_DT);
-	const double fallen = start - weft_world_positions(world)[1];
-	weft_world_destroy(world);
-	return fallen;
-}
+#include "stiffness_runs.h"
 
 int main(int argc, char** argv) {
 	const bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
 	const int32_t grids[] = {32, 64, 128, 256};
 	const int32_t grid_count = quick ? 2 : 4;
-	printf("{\n  \"settle\": {\"damping\": %g, \"frames\": %d, \"substeps\": 10, \"iterations\": 1},\n", SETTLE_DAMPING,
-	       SETTLE_FRAMES);
+	printf("{\n  \"settle\": {\"damping\": %g, \"frames\": %d, \"substeps\": 10, \"iterations\": 1},\n",
+	       STIFFNESS_SETTLE_DAMPING, STIFFNESS_SETTLE_FRAMES);
 	printf("  \"stretch\": [\n");
 	for (int32_t g = 0; g < grid_count; ++g) {
-		const settled with = settle_hang(grids[g], 10, true), without = settle_hang(grids[g], 10, false);
+		const settled with = stiffness_settle_hang(grids[g], 10, true),
+		              without = stiffness_settle_hang(grids[g], 10, false);
 		printf("    {\"grid\": %d, \"max_stretch_tethers\": %.5f, \"max_stretch_no_tethers\": %.5f}%s\n", grids[g],
 		       (double)with.max_stretch, (double)without.max_stretch, g + 1 < grid_count ? "," : "");
 	}
@@ -78,7 +30,7 @@ int main(int argc, char** argv) {
 		float low = INFINITY, high = -INFINITY;
 		printf("    {\"grid\": %d, \"lowest\": {", sag_grids[g]);
 		for (int32_t k = 0; k < 4; ++k) {
-			const settled s = settle_hang(sag_grids[g], sag_substeps[k], true);
+			const settled s = stiffness_settle_hang(sag_grids[g], sag_substeps[k], true);
 			low = fminf(low, s.lowest);
 			high = fmaxf(high, s.lowest);
 			printf("\"%d\": %.5f%s", sag_substeps[k], (double)s.lowest, k < 3 ? ", " : "");
@@ -89,7 +41,7 @@ int main(int argc, char** argv) {
 	const double exact = 0.5 * 9.81 * 0.5 * 0.5;
 	const int32_t fall_substeps[] = {1, 2, 5, 10, 50, 100, 200, 500, 1000};
 	for (int32_t k = 0; k < 9; ++k) {
-		const double fallen = fall(fall_substeps[k]);
+		const double fallen = stiffness_free_fall(fall_substeps[k]);
 		printf("    {\"substeps\": %d, \"fallen_m\": %.6f, \"error\": %.6f}%s\n", fall_substeps[k], fallen,
 		       fabs(fallen - exact) / exact, k < 8 ? "," : "");
 	}
