@@ -23,8 +23,6 @@
 // intersection of several closely enough (the scale below takes up what is left).
 #define REACH_ROUNDS 4
 
-float weft_grab_tether_scale(const weft_world* world) { return weft_world_tether_scale_at(world, world->clock); }
-
 // Pins are kinematic: each is at its rest position plus its scripted path (solver.c).
 static weft_vec3 pin_path(const weft_world_def* def, double pin_time) {
 	const float travel = (float)(pin_time < (double)def->pin_motion_time ? pin_time : (double)def->pin_motion_time);
@@ -68,16 +66,13 @@ weft_vec3 weft_world_grab_position_at(const weft_world* world, double pin_time) 
 	return held;
 }
 
-float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
-	if (world == NULL || world->grabbed < 0) {
-		return 1.0f;
-	}
+// The tether scale for a hand that holds the grabbed particle at `held` (weft_world_grab_position_at).
+static float tether_scale_for(const weft_world* world, weft_vec3 held, double pin_time) {
 	// A hand that pulls beyond the cloth's reach from a pin asks for stretch somewhere: every
 	// tether (the pins' and the grab's) then allows the same stretch, so it spreads over the
 	// whole cloth instead of piling up in the edges next to the pin.
 	const int32_t g = world->grabbed;
 	const float* rest = world->rest_positions;
-	const weft_vec3 held = weft_world_grab_position_at(world, pin_time);
 	const weft_vec3 path = pin_path(&world->def, pin_time);
 	float scale = 1.0f;
 	for (int32_t q = 0; q < world->particle_count; ++q) {
@@ -91,6 +86,18 @@ float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
 		}
 	}
 	return scale < WEFT_GRAB_OVERREACH ? scale : WEFT_GRAB_OVERREACH;
+}
+
+float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
+	if (world == NULL || world->grabbed < 0) {
+		return 1.0f;
+	}
+	return tether_scale_for(world, weft_world_grab_position_at(world, pin_time), pin_time);
+}
+
+void weft_grab_prepare_frame(weft_world* world) {
+	world->grab_position = weft_world_grab_position_at(world, world->clock);
+	world->tether_scale = world->grabbed < 0 ? 1.0f : tether_scale_for(world, world->grab_position, world->clock);
 }
 
 void weft_grab_tethers(weft_world* world, int32_t begin, int32_t end) {
@@ -164,4 +171,6 @@ void weft_world_release(weft_world* world) {
 
 int32_t weft_world_grabbed(const weft_world* world) { return world ? world->grabbed : -1; }
 
-float weft_world_tether_scale(const weft_world* world) { return world != NULL ? weft_grab_tether_scale(world) : 1.0f; }
+float weft_world_tether_scale(const weft_world* world) {
+	return world != NULL ? weft_world_tether_scale_at(world, world->clock) : 1.0f;
+}

@@ -303,9 +303,8 @@ weft_result weft_world_step(weft_world* world, float dt) {
 		return WEFT_ERROR_NON_FINITE; // left as it was for inspection; the message names what is bad
 	}
 	const float h = dt / (float)world->def.substeps;
-	world->grab_position = weft_world_grab_position(world);
-	world->tether_scale = weft_grab_tether_scale(world);
-	weft_stage_list stages; // the settings may change between frames, never inside one
+	weft_grab_prepare_frame(world); // where the hand holds the cloth, and the tethers' scale
+	weft_stage_list stages;         // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);
 	if (world->pool != NULL) {
 		frame_task task = {world, &stages, h};

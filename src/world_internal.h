@@ -61,7 +61,7 @@ struct weft_world {
 	weft_mesh_collider* mesh; // static triangle mesh collider or NULL
 	weft_thread_pool* pool;   // NULL when thread_count is 1
 
-	float tether_scale; // tethers' limits × this, this frame (weft_grab_tether_scale)
+	float tether_scale; // tethers' limits × this, this frame (weft_grab_prepare_frame)
 	int32_t grabbed;    // particle or -1
 	float grabbed_inverse_mass;
 	weft_vec3 grab_target;
@@ -107,8 +107,8 @@ weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);
 void weft_tethers_build(weft_world* world);
 // Particles [begin, end): no farther from the grabbed particle than in the rest pose (grab.c).
 void weft_grab_tethers(weft_world* world, int32_t begin, int32_t end);
-// The stretch every tether allows this frame (1, or more while a hand pulls beyond reach).
-float weft_grab_tether_scale(const weft_world* world);
+// Once a frame: where the hand holds the grabbed particle and the stretch every tether allows (1, or more while a hand pulls beyond reach).
+void weft_grab_prepare_frame(weft_world* world);
 
 // Collisions with spheres and the ground (collide.c), once per substep; the mesh is mesh_collide.c.
 void weft_collide_primitives(weft_world* world);
