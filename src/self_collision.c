@@ -27,6 +27,8 @@
 #include <string.h>
 
 #include "self_collision.h"
+#include "simd4.h"
+#include "solver.h"
 #include "vec3.h"
 
 // Skin of the neighbour lists, in thicknesses.
@@ -39,20 +41,35 @@
 #define REST_TOLERANCE 1.01f
 // Below this two particles have no direction and are left alone.
 #define MIN_DISTANCE 1e-9f
+// Patches of the rebuild test: blocks of PATCH_EDGE × PATCH_EDGE grid particles (the edge doubles
+// until there are at most MAX_PATCHES). Two patches are near when their boxes at the build are
+// within NEAR_MARGIN reaches of each other; NEAR_PAIRS_PER_PATCH bounds the near pairs kept.
+#define PATCH_EDGE 8
+#define MAX_PATCHES 1024
+#define NEAR_MARGIN 1.0f
+#define NEAR_PAIRS_PER_PATCH 48
+// Far beyond every candidate: the padding after the last sorted slot.
+#define FAR_AWAY 1.0e30f
 
 struct weft_self_collision {
 	uint32_t table_size;
 	uint32_t* cell_start; // table_size + 1
 	uint32_t* particles;  // particle ids grouped by bucket, ascending in each
 	uint32_t* bucket;     // the bucket of each particle at the last rebuild
-	float* sorted;        // float4 per slot of `particles`: that particle's position (x, y, z, id bits)
+	float* sorted[3];     // per slot of `particles` (+ 4 padding): that particle's x, y and z
+	int32_t* sorted_cell; // per slot: its cell's coordinates (3 each)
+	float* sorted_rest;   // per slot: its rest position (3 each)
 	uint32_t* neighbours; // MAX_NEIGHBOURS per particle
 	uint8_t* neighbour_count;
-	float* built_positions;            // float4 per particle: positions when the lists were built
-	float* corrections;                // float4 per particle: this substep's pushes (xyz) and their count (w)
-	float bounds[WEFT_MAX_THREADS][6]; // per thread: min xyz, max xyz of the displacements
-	bool valid;                        // the lists hold for the current positions
-	bool rebuild;                      // this substep rebuilds them
+	float* built_positions; // float4 per particle: positions when the lists were built
+	float* corrections;     // float4 per particle: this substep's pushes (xyz) and their count (w)
+	int32_t patch_edge, patches_u, patch_count;
+	float* patch_moves;      // per patch: min xyz, max xyz of its displacements since the build
+	float* patch_boxes;      // per patch: min xyz, max xyz of its positions at the build
+	uint16_t* near_pairs;    // pairs (p, q), p < q, of near patches at the build
+	int32_t near_pair_count; // -1: too many to keep (the test falls back to one box for all)
+	bool valid;              // the lists hold for the current positions
+	bool rebuild;            // this substep rebuilds them
 	int64_t rebuilds;
 };
 
@@ -62,6 +79,21 @@ uint32_t weft_self_collision_table_size(int32_t particle_count) {
 		table <<= 1;
 	}
 	return table;
+}
+
+// Patch edge (grid particles) for a width × height grid: PATCH_EDGE, doubled until at most
+// MAX_PATCHES patches cover the grid.
+static int32_t patch_edge_for(int32_t width, int32_t height) {
+	int32_t edge = PATCH_EDGE;
+	while ((int64_t)((width + edge - 1) / edge) * ((height + edge - 1) / edge) > MAX_PATCHES) {
+		edge *= 2;
+	}
+	return edge;
+}
+
+int32_t weft_self_collision_patch_count(const weft_world* world) {
+	const int32_t edge = patch_edge_for(world->width, world->height);
+	return ((world->width + edge - 1) / edge) * ((world->height + edge - 1) / edge);
 }
 
 weft_result weft_self_collision_prepare(weft_world* world) {
@@ -76,20 +108,37 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	memset(s, 0, sizeof *s);
 	const size_t n = (size_t)world->particle_count;
 	s->table_size = weft_self_collision_table_size(world->particle_count);
+	s->patch_edge = patch_edge_for(world->width, world->height);
+	s->patches_u = (world->width + s->patch_edge - 1) / s->patch_edge;
+	s->patch_count = weft_self_collision_patch_count(world);
+	const size_t patches = (size_t)s->patch_count;
 	s->cell_start = weft_alloc(a, ((size_t)s->table_size + 1) * sizeof(uint32_t));
 	s->particles = weft_alloc(a, n * sizeof(uint32_t));
 	s->bucket = weft_alloc(a, n * sizeof(uint32_t));
-	s->sorted = weft_alloc(a, n * 4 * sizeof(float));
+	for (int axis = 0; axis < 3; ++axis) {
+		s->sorted[axis] = weft_alloc(a, (n + 4) * sizeof(float));
+	}
+	s->sorted_cell = weft_alloc(a, n * 3 * sizeof(int32_t));
+	s->sorted_rest = weft_alloc(a, n * 3 * sizeof(float));
 	s->neighbours = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(uint32_t));
 	s->neighbour_count = weft_alloc(a, n);
 	s->built_positions = weft_alloc(a, n * 4 * sizeof(float));
 	s->corrections = weft_alloc(a, n * 4 * sizeof(float));
+	s->patch_moves = weft_alloc(a, patches * 6 * sizeof(float));
+	s->patch_boxes = weft_alloc(a, patches * 6 * sizeof(float));
+	s->near_pairs = weft_alloc(a, patches * NEAR_PAIRS_PER_PATCH * 2 * sizeof(uint16_t));
 	world->self = s;
-	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted || !s->neighbours || !s->neighbour_count ||
-	    !s->built_positions || !s->corrections) {
+	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted[0] || !s->sorted[1] || !s->sorted[2] ||
+	    !s->sorted_cell || !s->sorted_rest || !s->neighbours || !s->neighbour_count || !s->built_positions ||
+	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
 		                 (int)world->particle_count);
+	}
+	for (int axis = 0; axis < 3; ++axis) {
+		for (size_t k = n; k < n + 4; ++k) {
+			s->sorted[axis][k] = FAR_AWAY;
+		}
 	}
 	return WEFT_OK;
 }
@@ -100,8 +149,9 @@ void weft_self_collision_destroy(weft_world* world) {
 		return;
 	}
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {s->cell_start, s->particles,       s->bucket,          s->sorted,
-	                  s->neighbours, s->neighbour_count, s->built_positions, s->corrections};
+	void* arrays[] = {s->cell_start,      s->particles,   s->bucket,      s->sorted[0],   s->sorted[1],
+	                  s->sorted[2],       s->sorted_cell, s->sorted_rest, s->neighbours,  s->neighbour_count,
+	                  s->built_positions, s->corrections, s->patch_moves, s->patch_boxes, s->near_pairs};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -136,39 +186,119 @@ void weft_self_collision_describe(const weft_world* world, weft_self_collision_v
 	out->rebuilds = world->self != NULL ? world->self->rebuilds : 0;
 }
 
-void weft_self_collision_bounds(weft_world* world, int32_t thread, int32_t begin, int32_t end) {
-	weft_self_collision* s = world->self;
-	float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
-	const float* x = world->positions;
-	const float* built = s->built_positions;
-	for (int32_t p = begin; p < end; ++p) {
-		for (int axis = 0; axis < 3; ++axis) {
-			float d = x[4 * p + axis] - built[4 * p + axis];
-			box[axis] = d < box[axis] ? d : box[axis];
-			box[3 + axis] = d > box[3 + axis] ? d : box[3 + axis];
-			if (d != d) { // NaN: rebuild
-				box[3 + axis] = INFINITY;
-			}
-		}
-	}
-	memcpy(s->bounds[thread], box, sizeof box);
+// The grid block of patch `patch`: columns [u0, u1), rows [v0, v1).
+static void patch_block(const weft_world* world, int32_t patch, int32_t* u0, int32_t* u1, int32_t* v0, int32_t* v1) {
+	const weft_self_collision* s = world->self;
+	const int32_t edge = s->patch_edge;
+	*u0 = (patch % s->patches_u) * edge;
+	*v0 = (patch / s->patches_u) * edge;
+	*u1 = *u0 + edge < world->width ? *u0 + edge : world->width;
+	*v1 = *v0 + edge < world->height ? *v0 + edge : world->height;
 }
 
-void weft_self_collision_decide(weft_world* world, int32_t thread_count) {
+static void box_empty(float* box) {
+	box[0] = box[1] = box[2] = INFINITY;
+	box[3] = box[4] = box[5] = -INFINITY;
+}
+
+static inline float smaller(float a, float b) { return b < a ? b : a; }
+static inline float larger(float a, float b) { return b > a ? b : a; }
+
+static void box_add(float* box, const float* other) {
+	for (int axis = 0; axis < 3; ++axis) {
+		box[axis] = smaller(box[axis], other[axis]);
+		box[3 + axis] = larger(box[3 + axis], other[3 + axis]);
+	}
+}
+
+// Squared diagonal of the union of two boxes (NaN-safe: a NaN corner gives +inf).
+static float union_diagonal2(const float* a, const float* b) {
+	float d2 = 0.0f;
+	for (int axis = 0; axis < 3; ++axis) {
+		float e = larger(a[3 + axis], b[3 + axis]) - smaller(a[axis], b[axis]);
+		d2 += e * e;
+	}
+	return d2 == d2 ? d2 : INFINITY;
+}
+
+void weft_self_collision_bounds(weft_world* world, int32_t begin, int32_t end) {
 	weft_self_collision* s = world->self;
-	float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
-	for (int32_t t = 0; t < thread_count; ++t) {
-		for (int axis = 0; axis < 3; ++axis) {
-			box[axis] = fminf(box[axis], s->bounds[t][axis]);
-			box[3 + axis] = fmaxf(box[3 + axis], s->bounds[t][3 + axis]);
+	const float* x = world->positions;
+	const float* built = s->built_positions;
+	for (int32_t patch = begin; patch < end; ++patch) {
+		float box[6];
+		box_empty(box);
+		bool not_finite = false;
+		int32_t u0, u1, v0, v1;
+		patch_block(world, patch, &u0, &u1, &v0, &v1);
+#if WEFT_SIMD4
+		if (weft_simd_enabled) {
+			// Lanes x, y, z, w: the w lane (inverse masses) has no displacement and is ignored.
+			weft_f4 low = weft_f4_splat(INFINITY), high = weft_f4_splat(-INFINITY), nan = weft_f4_splat(0.0f);
+			for (int32_t v = v0; v < v1; ++v) {
+				for (int32_t p = v * world->width + u0, last = v * world->width + u1; p < last; ++p) {
+					const weft_f4 d = weft_f4_sub(weft_f4_load(&x[4 * p]), weft_f4_load(&built[4 * p]));
+					low = weft_f4_min(low, d);
+					high = weft_f4_max(high, d);
+					nan = weft_f4_or(nan, weft_f4_nan(d));
+				}
+			}
+			float l[4], h[4];
+			weft_f4_store(l, low);
+			weft_f4_store(h, high);
+			memcpy(box, l, 3 * sizeof(float));
+			memcpy(&box[3], h, 3 * sizeof(float));
+			not_finite = (weft_f4_mask(nan) & 7) != 0;
+		} else
+#endif
+		{
+			for (int32_t v = v0; v < v1; ++v) {
+				for (int32_t p = v * world->width + u0, last = v * world->width + u1; p < last; ++p) {
+					for (int axis = 0; axis < 3; ++axis) {
+						float d = x[4 * p + axis] - built[4 * p + axis];
+						box[axis] = d < box[axis] ? d : box[axis];
+						box[3 + axis] = d > box[3 + axis] ? d : box[3 + axis];
+						not_finite |= d != d;
+					}
+				}
+			}
+		}
+		if (not_finite) { // NaN: rebuild
+			box[3] = INFINITY;
+		}
+		memcpy(&s->patch_moves[6 * patch], box, sizeof box);
+	}
+}
+
+// The lists hold while no unlisted pair can be closer than the thickness. A pair of near patches
+// (or of one patch) was farther than the reach r at the build, so it holds while their joint box
+// of displacements spans at most the skin; a pair of other patches was farther than r + margin,
+// so it holds while the box of all displacements spans at most skin + margin. A cloth moving as
+// one keeps its lists, and so does a pile whose parts move only far from each other.
+void weft_self_collision_decide(weft_world* world) {
+	weft_self_collision* s = world->self;
+	const float skin = world->thickness * SKIN;
+	const float far_skin = skin + NEAR_MARGIN * reach(world);
+	bool rebuild = !s->valid;
+	if (!rebuild) {
+		float all[6];
+		box_empty(all);
+		for (int32_t patch = 0; patch < s->patch_count; ++patch) {
+			const float* moves = &s->patch_moves[6 * patch];
+			box_add(all, moves);
+			rebuild |= !(union_diagonal2(moves, moves) <= skin * skin);
+		}
+		const float limit = s->near_pair_count < 0 ? skin : far_skin;
+		rebuild |= !(union_diagonal2(all, all) <= limit * limit);
+		for (int32_t k = 0; k < s->near_pair_count && !rebuild; ++k) {
+			const float* a = &s->patch_moves[6 * s->near_pairs[2 * k]];
+			const float* b = &s->patch_moves[6 * s->near_pairs[2 * k + 1]];
+			rebuild = !(union_diagonal2(a, b) <= skin * skin);
 		}
 	}
-	float dx = box[3] - box[0], dy = box[4] - box[1], dz = box[5] - box[2];
-	float skin = world->thickness * SKIN;
-	// Also rebuilds when a displacement is not finite (the comparison is then false).
-	s->rebuild = !s->valid || !(dx * dx + dy * dy + dz * dz <= skin * skin);
+	s->rebuild = rebuild;
 	s->valid = true;
-	s->rebuilds += s->rebuild;
+	s->rebuilds += rebuild;
 }
 
 void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end) {
@@ -183,6 +313,50 @@ void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end) {
 		                                   weft_self_cell_coordinate(x[4 * p + 1], inverse_cell),
 		                                   weft_self_cell_coordinate(x[4 * p + 2], inverse_cell), s->table_size);
 	}
+}
+
+// The patches' boxes at the build and the pairs of them within reach + margin (gap along the
+// axis where they are farthest apart: never more than their distance).
+static void find_near_patches(weft_world* world) {
+	weft_self_collision* s = world->self;
+	const float* x = world->positions;
+	for (int32_t patch = 0; patch < s->patch_count; ++patch) {
+		float* box = &s->patch_boxes[6 * patch];
+		box_empty(box);
+		int32_t u0, u1, v0, v1;
+		patch_block(world, patch, &u0, &u1, &v0, &v1);
+		for (int32_t v = v0; v < v1; ++v) {
+			for (int32_t p = v * world->width + u0, last = v * world->width + u1; p < last; ++p) {
+				for (int axis = 0; axis < 3; ++axis) {
+					box[axis] = smaller(box[axis], x[4 * p + axis]);
+					box[3 + axis] = larger(box[3 + axis], x[4 * p + axis]);
+				}
+			}
+		}
+	}
+	const float near = reach(world) * (1.0f + NEAR_MARGIN);
+	const int32_t capacity = s->patch_count * NEAR_PAIRS_PER_PATCH;
+	int32_t count = 0;
+	for (int32_t p = 0; p < s->patch_count && count >= 0; ++p) {
+		const float* a = &s->patch_boxes[6 * p];
+		for (int32_t q = p + 1; q < s->patch_count; ++q) {
+			const float* b = &s->patch_boxes[6 * q];
+			float gap = 0.0f;
+			for (int axis = 0; axis < 3; ++axis) {
+				gap = larger(gap, larger(a[axis] - b[3 + axis], b[axis] - a[3 + axis]));
+			}
+			if (gap <= near) {
+				if (count == capacity) {
+					count = -1;
+					break;
+				}
+				s->near_pairs[2 * count] = (uint16_t)p;
+				s->near_pairs[2 * count + 1] = (uint16_t)q;
+				count++;
+			}
+		}
+	}
+	s->near_pair_count = count;
 }
 
 void weft_self_collision_sort(weft_world* world) {
@@ -207,13 +381,19 @@ void weft_self_collision_sort(weft_world* world) {
 		start[b] = start[b - 1];
 	}
 	start[0] = 0;
-	// The positions in bucket order, so the lists' candidate loops read contiguous memory.
+	// The positions and cells in bucket order, so the lists' candidate loops read contiguous memory.
+	const float inverse_cell = 1.0f / (2.0f * reach(world));
 	const float* x = world->positions;
+	const float* rest = world->rest_positions;
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t p = s->particles[k];
-		memcpy(&s->sorted[4 * k], &x[4 * p], 3 * sizeof(float));
-		memcpy(&s->sorted[4 * k + 3], &p, sizeof p);
+		for (int axis = 0; axis < 3; ++axis) {
+			s->sorted[axis][k] = x[4 * p + axis];
+			s->sorted_cell[3 * k + axis] = weft_self_cell_coordinate(x[4 * p + axis], inverse_cell);
+			s->sorted_rest[3 * k + axis] = rest[4 * p + axis];
+		}
 	}
+	find_near_patches(world);
 }
 
 // Adds j (d2 away) to a neighbour list, keeping the nearest MAX_NEIGHBOURS.
@@ -233,8 +413,29 @@ static void list_insert(uint32_t* list, float* list_d2, int32_t* count, uint32_t
 	}
 }
 
-// Candidates within reach, gathered without a branch per candidate and checked in a batch.
-#define CANDIDATE_BATCH 64
+// Slots k in [first, last) of one bucket whose particle is within r2 of xi: bit k - first of the
+// returned masks, four slots at a time (the lanes compute the scalar expression).
+static uint32_t scan_four(const weft_self_collision* s, const float* xi, float r2, uint32_t k, uint32_t last) {
+	uint32_t mask = 0;
+#if WEFT_SIMD4
+	if (weft_simd_enabled) {
+		weft_f4 ex = weft_f4_sub(weft_f4_splat(xi[0]), weft_f4_load(&s->sorted[0][k]));
+		weft_f4 ey = weft_f4_sub(weft_f4_splat(xi[1]), weft_f4_load(&s->sorted[1][k]));
+		weft_f4 ez = weft_f4_sub(weft_f4_splat(xi[2]), weft_f4_load(&s->sorted[2][k]));
+		weft_f4 d2 = weft_f4_add(weft_f4_add(weft_f4_mul(ex, ex), weft_f4_mul(ey, ey)), weft_f4_mul(ez, ez));
+		mask = (uint32_t)weft_f4_less_mask(d2, weft_f4_splat(r2));
+	} else
+#endif
+	{
+		for (uint32_t lane = 0; lane < 4; ++lane) {
+			float ex = xi[0] - s->sorted[0][k + lane], ey = xi[1] - s->sorted[1][k + lane],
+			      ez = xi[2] - s->sorted[2][k + lane];
+			mask |= (uint32_t)(ex * ex + ey * ey + ez * ez < r2) << lane;
+		}
+	}
+	const uint32_t left = last - k;
+	return left >= 4 ? mask : mask & ((1u << left) - 1u);
+}
 
 void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	weft_self_collision* s = world->self;
@@ -245,21 +446,16 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	const float rest_limit = fmaxf(world->thickness, world->self_rest_distance) * REST_TOLERANCE;
 	const float rest_limit2 = rest_limit * rest_limit;
 	const float* x = world->positions;
-	const float* rest = world->rest_positions;
-	uint32_t batch[CANDIDATE_BATCH];
-	float batch_d2[CANDIDATE_BATCH];
 	// In bucket order: neighbouring queries then read the same buckets (the slices are of slots).
 	for (int32_t slot = begin; slot < end; ++slot) {
 		const int32_t i = (int32_t)s->particles[slot];
 		const float* xi = &x[4 * i];
-		const float* ri = &rest[4 * i];
+		const float* ri = &s->sorted_rest[3 * slot];
 		uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		float list_d2[MAX_NEIGHBOURS];
 		int32_t count = 0;
 		memcpy(&s->built_positions[4 * i], xi, 4 * sizeof(float));
-		const int32_t c[3] = {weft_self_cell_coordinate(xi[0], inverse_cell),
-		                      weft_self_cell_coordinate(xi[1], inverse_cell),
-		                      weft_self_cell_coordinate(xi[2], inverse_cell)};
+		const int32_t* c = &s->sorted_cell[3 * slot];
 		// Cells of edge 2r: the sphere of radius r around xi lies in the 2 × 2 × 2 block of its own
 		// cell and the neighbours on the sides of the cell's centre where xi sits.
 		int32_t side[3];
@@ -271,32 +467,20 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 				for (int32_t dx = side[0]; dx <= side[0] + 1; ++dx) {
 					const int32_t cell[3] = {c[0] + dx, c[1] + dy, c[2] + dz};
 					const uint32_t b = weft_self_cell_hash(cell[0], cell[1], cell[2], s->table_size);
-					for (uint32_t k = s->cell_start[b], last = s->cell_start[b + 1]; k < last;) {
-						// Gather up to a batch of the bucket's particles within reach (no branch each)...
-						uint32_t found = 0;
-						const uint32_t stop = last - k > CANDIDATE_BATCH ? k + CANDIDATE_BATCH : last;
-						for (; k < stop; ++k) {
-							const float* xj = &s->sorted[4 * k];
-							float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
-							float d2 = ex * ex + ey * ey + ez * ez;
-							batch[found] = k;
-							batch_d2[found] = d2;
-							found += d2 < r2;
-						}
-						// ...then keep those of this cell (not another sharing the bucket: no pair
-						// twice) that were not close in the rest pose.
-						for (uint32_t e = 0; e < found; ++e) {
-							const float* xj = &s->sorted[4 * batch[e]];
-							const uint32_t j = s->particles[batch[e]];
-							if (j == (uint32_t)i || weft_self_cell_coordinate(xj[0], inverse_cell) != cell[0] ||
-							    weft_self_cell_coordinate(xj[1], inverse_cell) != cell[1] ||
-							    weft_self_cell_coordinate(xj[2], inverse_cell) != cell[2]) {
-								continue;
-							}
-							const float* rj = &rest[4 * j];
+					for (uint32_t k = s->cell_start[b], last = s->cell_start[b + 1]; k < last; k += 4) {
+						// Four slots within reach at a time; keep those of this cell (not another
+						// sharing the bucket: no pair twice) that were not close in the rest pose.
+						for (uint32_t mask = scan_four(s, xi, r2, k, last); mask != 0; mask &= mask - 1) {
+							const uint32_t slot_j = k + (uint32_t)__builtin_ctz(mask);
+							const float* rj = &s->sorted_rest[3 * slot_j];
 							float rx = ri[0] - rj[0], ry = ri[1] - rj[1], rz = ri[2] - rj[2];
-							if (rx * rx + ry * ry + rz * rz > rest_limit2) {
-								list_insert(list, list_d2, &count, j, batch_d2[e]);
+							const int32_t* cj = &s->sorted_cell[3 * slot_j];
+							if (rx * rx + ry * ry + rz * rz > rest_limit2 && cj[0] == cell[0] && cj[1] == cell[1] &&
+							    cj[2] == cell[2]) {
+								const uint32_t j = s->particles[slot_j];
+								float ex = xi[0] - s->sorted[0][slot_j], ey = xi[1] - s->sorted[1][slot_j],
+								      ez = xi[2] - s->sorted[2][slot_j];
+								list_insert(list, list_d2, &count, j, ex * ex + ey * ey + ez * ez);
 							}
 						}
 					}
@@ -304,9 +488,99 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 			}
 		}
 		s->neighbour_count[i] = (uint8_t)count;
+		for (int32_t e = count; e % 4 != 0; ++e) {
+			list[e] = (uint32_t)i; // padding to whole fours: coincident with i, never a contact
+		}
 	}
 }
 
+// One contact of particle i with j (d2 < t², not coincident): its push and friction (xyz).
+static inline void contact_push(float out[3], const float* xi, const float si[3], const float* xj, const float* pj,
+                                float t, float friction) {
+	float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
+	float d2 = ex * ex + ey * ey + ez * ez;
+	const float share = xi[3] / (xi[3] + xj[3]);
+	const float d = sqrtf(d2);
+	const float inverse_d = 1.0f / d;
+	const float nx = ex * inverse_d, ny = ey * inverse_d, nz = ez * inverse_d;
+	const float push = (t - d) * share;
+	// Friction: the pair's relative slip over the substep, its tangential part.
+	float sx = si[0] - (xj[0] - pj[0]);
+	float sy = si[1] - (xj[1] - pj[1]);
+	float sz = si[2] - (xj[2] - pj[2]);
+	float along = sx * nx + sy * ny + sz * nz;
+	float f = friction * share;
+	out[0] = push * nx - f * (sx - along * nx);
+	out[1] = push * ny - f * (sy - along * ny);
+	out[2] = push * nz - f * (sz - along * nz);
+}
+
+// The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w count), in
+// entry order (the list is padded to whole fours with i itself, which is no contact). The SIMD path computes contact_push's expressions in four lanes at once.
+static void contacts_four(float out[4], const float* x, const float* previous, const float* xi, const float si[3],
+                          const uint32_t* list, int32_t e, int32_t count, float t, float friction) {
+	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
+#if WEFT_SIMD4
+	if (weft_simd_enabled) { // lists are padded to whole fours
+		const uint32_t j[4] = {list[e], list[e + 1], list[e + 2], list[e + 3]};
+		weft_f4 jx = weft_f4_load(&x[4 * j[0]]), jy = weft_f4_load(&x[4 * j[1]]);
+		weft_f4 jz = weft_f4_load(&x[4 * j[2]]), jw = weft_f4_load(&x[4 * j[3]]);
+		weft_f4_transpose(&jx, &jy, &jz, &jw);
+		const weft_f4 ex = weft_f4_sub(weft_f4_splat(xi[0]), jx);
+		const weft_f4 ey = weft_f4_sub(weft_f4_splat(xi[1]), jy);
+		const weft_f4 ez = weft_f4_sub(weft_f4_splat(xi[2]), jz);
+		const weft_f4 d2 = weft_f4_add(weft_f4_add(weft_f4_mul(ex, ex), weft_f4_mul(ey, ey)), weft_f4_mul(ez, ez));
+		const uint32_t mask =
+		    (uint32_t)weft_f4_less_mask(d2, weft_f4_splat(t2)) & ~(uint32_t)weft_f4_less_mask(d2, weft_f4_splat(min2));
+		if (mask == 0) {
+			return;
+		}
+		weft_f4 px = weft_f4_load(&previous[4 * j[0]]), py = weft_f4_load(&previous[4 * j[1]]);
+		weft_f4 pz = weft_f4_load(&previous[4 * j[2]]), pw = weft_f4_load(&previous[4 * j[3]]);
+		weft_f4_transpose(&px, &py, &pz, &pw);
+		const weft_f4 wi = weft_f4_splat(xi[3]);
+		const weft_f4 share = weft_f4_div(wi, weft_f4_add(wi, jw));
+		const weft_f4 d = weft_f4_sqrt(d2);
+		const weft_f4 inverse_d = weft_f4_div(weft_f4_splat(1.0f), d);
+		const weft_f4 nx = weft_f4_mul(ex, inverse_d), ny = weft_f4_mul(ey, inverse_d), nz = weft_f4_mul(ez, inverse_d);
+		const weft_f4 push = weft_f4_mul(weft_f4_sub(weft_f4_splat(t), d), share);
+		const weft_f4 sx = weft_f4_sub(weft_f4_splat(si[0]), weft_f4_sub(jx, px));
+		const weft_f4 sy = weft_f4_sub(weft_f4_splat(si[1]), weft_f4_sub(jy, py));
+		const weft_f4 sz = weft_f4_sub(weft_f4_splat(si[2]), weft_f4_sub(jz, pz));
+		const weft_f4 along = weft_f4_add(weft_f4_add(weft_f4_mul(sx, nx), weft_f4_mul(sy, ny)), weft_f4_mul(sz, nz));
+		const weft_f4 f = weft_f4_mul(weft_f4_splat(friction), share);
+		float cx[4], cy[4], cz[4];
+		weft_f4_store(cx, weft_f4_sub(weft_f4_mul(push, nx), weft_f4_mul(f, weft_f4_sub(sx, weft_f4_mul(along, nx)))));
+		weft_f4_store(cy, weft_f4_sub(weft_f4_mul(push, ny), weft_f4_mul(f, weft_f4_sub(sy, weft_f4_mul(along, ny)))));
+		weft_f4_store(cz, weft_f4_sub(weft_f4_mul(push, nz), weft_f4_mul(f, weft_f4_sub(sz, weft_f4_mul(along, nz)))));
+		for (uint32_t m = mask; m != 0; m &= m - 1) {
+			const int lane = __builtin_ctz(m);
+			out[0] += cx[lane];
+			out[1] += cy[lane];
+			out[2] += cz[lane];
+			out[3] += 1.0f;
+		}
+		return;
+	}
+#endif
+	(void)count;
+	for (int32_t k = e; k < e + 4; ++k) {
+		const float* xj = &x[4 * list[k]];
+		float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
+		float d2 = ex * ex + ey * ey + ez * ez;
+		if (!(d2 < t2) || d2 < min2) {
+			continue;
+		}
+		float c[3];
+		contact_push(c, xi, si, xj, &previous[4 * list[k]], t, friction);
+		out[0] += c[0];
+		out[1] += c[1];
+		out[2] += c[2];
+		out[3] += 1.0f;
+	}
+}
+
+// Response (Jacobi): each particle sums the pushes of its listed partners closer than t.
 void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end) {
 	weft_self_collision* s = world->self;
 	const float t = world->thickness;
@@ -315,37 +589,17 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 	const float* previous = world->previous_positions;
 	for (int32_t i = begin; i < end; ++i) {
 		const float* xi = &x[4 * i];
-		const float wi = xi[3];
-		if (wi == 0.0f || s->neighbour_count[i] == 0) {
+		const int32_t count = s->neighbour_count[i];
+		if (xi[3] == 0.0f || count == 0) {
 			continue; // apply skips it too
 		}
-		float* out = &s->corrections[4 * i];
-		out[0] = out[1] = out[2] = out[3] = 0.0f;
+		float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // in registers: corrections may alias x for the compiler
 		const float si[3] = {xi[0] - previous[4 * i], xi[1] - previous[4 * i + 1], xi[2] - previous[4 * i + 2]};
 		const uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
-		for (int32_t e = 0; e < s->neighbour_count[i]; ++e) {
-			const uint32_t j = list[e];
-			const float* xj = &x[4 * j];
-			float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
-			float d2 = ex * ex + ey * ey + ez * ez;
-			if (!(d2 < t * t) || d2 < MIN_DISTANCE * MIN_DISTANCE) {
-				continue;
-			}
-			const float share = wi / (wi + xj[3]);
-			const float d = sqrtf(d2);
-			const float nx = ex / d, ny = ey / d, nz = ez / d;
-			const float push = (t - d) * share;
-			// Friction: the pair's relative slip over the substep, its tangential part.
-			float sx = si[0] - (xj[0] - previous[4 * j]);
-			float sy = si[1] - (xj[1] - previous[4 * j + 1]);
-			float sz = si[2] - (xj[2] - previous[4 * j + 2]);
-			float along = sx * nx + sy * ny + sz * nz;
-			float f = friction * share;
-			out[0] += push * nx - f * (sx - along * nx);
-			out[1] += push * ny - f * (sy - along * ny);
-			out[2] += push * nz - f * (sz - along * nz);
-			out[3] += 1.0f;
+		for (int32_t e = 0; e < count; e += 4) {
+			contacts_four(sum, x, previous, xi, si, list, e, count, t, friction);
 		}
+		memcpy(&s->corrections[4 * i], sum, sizeof sum);
 	}
 }
 

@@ -15,6 +15,8 @@ void weft_self_collision_destroy(weft_world* world);
 void weft_self_collision_invalidate(weft_world* world);
 // The settings as weft_world_self_collision reports them.
 void weft_self_collision_describe(const weft_world* world, weft_self_collision_view* out);
+// Patches of the rebuild test (grid blocks) for the world's grid.
+int32_t weft_self_collision_patch_count(const weft_world* world);
 // Buckets of the hash (a power of two ≥ 2 × particles).
 uint32_t weft_self_collision_table_size(int32_t particle_count);
 
@@ -23,10 +25,11 @@ int32_t weft_self_cell_coordinate(float x, float inverse_cell);
 uint32_t weft_self_cell_hash(int32_t cx, int32_t cy, int32_t cz, uint32_t table_size);
 
 // Stages of a substep, after the constraint solve and before the colliders (solver.c):
-// particles: the box of their displacements since the lists were built (one box per thread);
-void weft_self_collision_bounds(weft_world* world, int32_t thread, int32_t begin, int32_t end);
-// whole: rebuild the lists this substep? (first time, or the boxes span more than the skin);
-void weft_self_collision_decide(weft_world* world, int32_t thread_count);
+// patches (grid blocks, weft_self_collision_patch_count of them): the boxes of their particles'
+// displacements since the lists were built;
+void weft_self_collision_bounds(weft_world* world, int32_t begin, int32_t end);
+// whole: rebuild the lists this substep? (first time, or near patches moved apart by more than the skin);
+void weft_self_collision_decide(weft_world* world);
 // particles: their hash buckets (when rebuilding);
 void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end);
 // whole: counting sort of the particles by bucket (when rebuilding);

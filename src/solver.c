@@ -199,7 +199,7 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	STAGE(WEFT_STAGE_TETHERS, 0, n, false);
 	out->solve_end = count;
 	if (world->def.self_collision) {
-		STAGE(WEFT_STAGE_SELF_BOUNDS, 0, n, false);
+		STAGE(WEFT_STAGE_SELF_BOUNDS, 0, weft_self_collision_patch_count(world), false);
 		STAGE(WEFT_STAGE_SELF_DECIDE, 0, n, true);
 		STAGE(WEFT_STAGE_SELF_KEYS, 0, n, false);
 		STAGE(WEFT_STAGE_SELF_SORT, 0, n, true);
@@ -234,8 +234,8 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_SOLVE_BATCH: weft_phase_solve_batch(world, h, begin, end); break;
 	case WEFT_STAGE_SOLVE_OVERFLOW: weft_phase_solve(world, h, begin, end); break;
 	case WEFT_STAGE_TETHERS: weft_phase_tethers(world, begin, end); break;
-	case WEFT_STAGE_SELF_BOUNDS: weft_self_collision_bounds(world, thread, begin, end); break;
-	case WEFT_STAGE_SELF_DECIDE: weft_self_collision_decide(world, thread_count); break;
+	case WEFT_STAGE_SELF_BOUNDS: weft_self_collision_bounds(world, begin, end); break;
+	case WEFT_STAGE_SELF_DECIDE: weft_self_collision_decide(world); break;
 	case WEFT_STAGE_SELF_LISTS: weft_self_collision_lists(world, begin, end); break;
 	case WEFT_STAGE_SELF_KEYS: weft_self_collision_keys(world, begin, end); break;
 	case WEFT_STAGE_SELF_SORT: weft_self_collision_sort(world); break;

@@ -16,7 +16,7 @@ typedef enum weft_stage_type {
 	WEFT_STAGE_SOLVE_BATCH,        // constraints of one colour (no two share a particle)
 	WEFT_STAGE_SOLVE_OVERFLOW,     // whole: the overflow batch in order
 	WEFT_STAGE_TETHERS,            // particles: long-range attachments to pinned anchors
-	WEFT_STAGE_SELF_BOUNDS,        // particles: displacements since the neighbour lists (self_collision.c)
+	WEFT_STAGE_SELF_BOUNDS,        // patches: displacements since the neighbour lists (self_collision.c)
 	WEFT_STAGE_SELF_DECIDE,        // whole: rebuild the lists this substep?
 	WEFT_STAGE_SELF_KEYS,          // particles: hash buckets (when rebuilding)
 	WEFT_STAGE_SELF_SORT,          // whole: counting sort by bucket (when rebuilding)
