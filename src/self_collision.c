@@ -9,12 +9,17 @@
 // slower). A bucket may also hold particles of other cells (hash collisions), which are skipped.
 // From the hash each particle gets a list of the particles within r (Verlet lists).
 //
-// The lists stay valid while no pair can have closed in by more than the skin: if Δ_i is particle
-// i's displacement since the lists were built, |Δ_i − Δ_j| is at most the diagonal of the bounding
-// box of all the Δ, so the lists are rebuilt in the first substep where that diagonal exceeds the
-// skin. A cloth in free fall or at rest (all Δ alike) keeps its lists; a cloth folding fast rebuilds
-// every substep. Every substep then tests only the listed pairs (measured at fold 128²: about 3
-// per particle, against about 38 candidates in the 27 cells of a per-substep hash).
+// The lists stay valid while no unlisted pair can have closed in by more than the skin. The test
+// works on patches (blocks of the grid): each substep takes the box of every patch's displacements
+// since the build; a pair of patches that were near at the build (boxes within reach + margin) or
+// a patch with itself holds while the union of their boxes has a diagonal of at most the skin, and
+// all other pairs, farther apart than reach + margin, while the box of all displacements spans at
+// most skin + margin. A cloth in free fall or at rest (all Δ alike) keeps its lists, and so does
+// one whose parts move only far from each other (a falling flap above a resting pile); a cloth
+// folding fast rebuilds every substep. Every substep then tests only the listed pairs (measured at
+// fold 128²: about 6 per particle in the pile, against about 38 candidates in the 27 cells of a
+// per-substep hash). Candidates, contacts and the patch boxes go four at a time (SSE2 or SIMD128,
+// simd4.h), lanes computing the scalar expressions, so SIMD on or off gives the same bits.
 //
 // Response (Jacobi, so threads and GPU invocations can each take a particle): for every listed
 // particle j closer than t, particle i moves its share w_i/(w_i+w_j) of (t − d) away along the
