@@ -100,32 +100,42 @@ void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end
 	}
 }
 
-void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
-	float* x = world->positions;
-	const int32_t per = WEFT_TETHERS_PER_PARTICLE;
-	const int32_t* anchor = world->tether_anchor;
-	const float* max_distance = world->tether_max_distance;
+// Inlined with constant strides (weft_tethers_strided), so each layout compiles to its own loop.
+static inline void tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
+                           const int32_t* anchor, const float* max_distance, int32_t per_particle, int32_t per_slot,
+                           int32_t begin, int32_t end) {
 	for (int32_t p = begin; p < end; ++p) {
-		if (x[4 * p + 3] == 0.0f) {
+		const int32_t q = stride * p;
+		if (pw[q] == 0.0f) {
 			continue;
 		}
-		for (int32_t k = p * per; k < (p + 1) * per; ++k) {
+		for (int32_t slot = 0; slot < WEFT_TETHERS_PER_PARTICLE; ++slot) {
+			const int32_t k = p * per_particle + slot * per_slot;
 			if (anchor[k] < 0) {
 				continue;
 			}
-			const float* y = &x[4 * anchor[k]];
-			float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
+			const int32_t y = stride * anchor[k];
+			float dx = px[q] - px[y], dy = py[q] - py[y], dz = pz[q] - pz[y];
 			float d2 = dx * dx + dy * dy + dz * dz;
 			float limit = max_distance[k] * world->tether_scale;
 			if (d2 > limit * limit) {
 				float s = limit / sqrtf(d2);
-				x[4 * p] = y[0] + dx * s;
-				x[4 * p + 1] = y[1] + dy * s;
-				x[4 * p + 2] = y[2] + dz * s;
+				px[q] = px[y] + dx * s;
+				py[q] = py[y] + dy * s;
+				pz[q] = pz[y] + dz * s;
 			}
 		}
 	}
-	weft_grab_tethers(world, begin, end);
+}
+
+void weft_tethers_strided(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
+                          const int32_t* anchor, const float* max_distance, int32_t per_particle, int32_t per_slot,
+                          int32_t begin, int32_t end) {
+	if (stride == 4 && per_particle == WEFT_TETHERS_PER_PARTICLE && per_slot == 1) {
+		tethers(world, px, py, pz, pw, 4, anchor, max_distance, WEFT_TETHERS_PER_PARTICLE, 1, begin, end);
+	} else {
+		tethers(world, px, py, pz, pw, stride, anchor, max_distance, per_particle, per_slot, begin, end);
+	}
 }
 
 // One component of a free particle's new velocity, and the residual its prediction carries on.
@@ -181,17 +191,18 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	const int32_t* offsets = world->color_offsets;
 	const int32_t colours = world->color_count;
 	int32_t count = 0;
-#define STAGE(type_, begin_, end_, whole_) (out->stages[count++] = (weft_stage){(type_), (begin_), (end_), (whole_)})
+#define STAGE(type_, begin_, end_, whole_) \
+	(out->stages[count++] = (weft_stage){(type_), (begin_), (end_), (whole_), -1})
 	STAGE(WEFT_STAGE_SCRIPTED, 0, world->sphere_count, true);
 	if (weft_aero_active(&world->def)) {
 		STAGE(WEFT_STAGE_AERO_FORCES, 0, world->index_count / 3, false);
 	}
 	STAGE(WEFT_STAGE_INTEGRATE, 0, n, false);
-	STAGE(WEFT_STAGE_RESET_LAMBDAS, 0, world->constraint_count, false);
 	out->solve_begin = count;
 	// Colour batches in order (each parallel inside), then the overflow batch serially, then tethers.
 	for (int32_t c = 0; c < colours; ++c) {
 		STAGE(WEFT_STAGE_SOLVE_BATCH, offsets[c], offsets[c + 1], false);
+		out->stages[count - 1].colour = c;
 	}
 	if (offsets[colours + 1] > offsets[colours]) {
 		STAGE(WEFT_STAGE_SOLVE_OVERFLOW, offsets[colours], offsets[colours + 1], true);
@@ -218,8 +229,25 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	out->count = count;
 }
 
+static int32_t slice(int32_t begin, int32_t end, int32_t k, int32_t count) {
+	return begin + (int32_t)(((int64_t)(end - begin) * k) / count);
+}
+
+// A thread's slice of colour batch `colour` (stage->begin .. stage->end): cut between groups.
+static void solve_batch_slice(weft_world* world, const weft_stage* stage, float h, int32_t thread, int32_t thread_count,
+                              bool first) {
+	const int32_t colour = stage->colour;
+	int32_t begin = slice(stage->begin, stage->end, thread, thread_count);
+	int32_t end = slice(stage->begin, stage->end, thread + 1, thread_count);
+	if (world->simd_width > 0) {
+		begin = thread == 0 ? stage->begin : weft_solver_batch_split(world, colour, begin);
+		end = thread + 1 == thread_count ? stage->end : weft_solver_batch_split(world, colour, end);
+	}
+	weft_phase_solve_batch(world, h, colour, begin, end, first);
+}
+
 static void run_stage(weft_world* world, const weft_stage* stage, float h, int32_t thread, int32_t thread_count,
-                      int32_t begin, int32_t end) {
+                      int32_t begin, int32_t end, bool first) {
 	switch (stage->type) {
 	case WEFT_STAGE_SCRIPTED:
 		weft_spheres_advance(world, h);
@@ -229,10 +257,14 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 		world->substeps_run++;
 		break;
 	case WEFT_STAGE_AERO_FORCES: weft_phase_aero_forces(world, begin, end); break;
-	case WEFT_STAGE_INTEGRATE: weft_phase_integrate(world, h, begin, end); break;
-	case WEFT_STAGE_RESET_LAMBDAS: memset(world->lambdas + begin, 0, (size_t)(end - begin) * sizeof(float)); break;
-	case WEFT_STAGE_SOLVE_BATCH: weft_phase_solve_batch(world, h, begin, end); break;
-	case WEFT_STAGE_SOLVE_OVERFLOW: weft_phase_solve(world, h, begin, end); break;
+	case WEFT_STAGE_INTEGRATE:
+		weft_phase_integrate(world, h, begin, end);
+		if (world->simd_width > 0) {
+			weft_rows_from_positions(world, begin, end); // the solve's layout (solver_simd.c)
+		}
+		break;
+	case WEFT_STAGE_SOLVE_BATCH: solve_batch_slice(world, stage, h, thread, thread_count, first); break;
+	case WEFT_STAGE_SOLVE_OVERFLOW: weft_phase_solve(world, h, begin, end, first); break;
 	case WEFT_STAGE_TETHERS: weft_phase_tethers(world, begin, end); break;
 	case WEFT_STAGE_SELF_BOUNDS: weft_self_collision_bounds(world, thread, begin, end); break;
 	case WEFT_STAGE_SELF_DECIDE: weft_self_collision_decide(world, thread_count); break;
@@ -247,21 +279,17 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	}
 }
 
-static int32_t slice(int32_t begin, int32_t end, int32_t k, int32_t count) {
-	return begin + (int32_t)(((int64_t)(end - begin) * k) / count);
-}
-
 static void run_stages(weft_world* world, const weft_stage_list* list, int32_t first, int32_t last, float h,
-                       weft_thread_pool* pool, int32_t thread, int32_t thread_count) {
+                       weft_thread_pool* pool, int32_t thread, int32_t thread_count, bool first_iteration) {
 	for (int32_t s = first; s < last; ++s) {
 		const weft_stage* stage = &list->stages[s];
 		if (stage->whole) {
 			if (thread == 0) {
-				run_stage(world, stage, h, thread, thread_count, stage->begin, stage->end);
+				run_stage(world, stage, h, thread, thread_count, stage->begin, stage->end, first_iteration);
 			}
 		} else {
 			run_stage(world, stage, h, thread, thread_count, slice(stage->begin, stage->end, thread, thread_count),
-			          slice(stage->begin, stage->end, thread + 1, thread_count));
+			          slice(stage->begin, stage->end, thread + 1, thread_count), first_iteration);
 		}
 		if (pool != NULL) {
 			weft_thread_pool_sync(pool, thread);
@@ -272,11 +300,12 @@ static void run_stages(weft_world* world, const weft_stage_list* list, int32_t f
 void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, float h, weft_thread_pool* pool,
                            int32_t thread, int32_t thread_count) {
 	for (int32_t substep = 0; substep < world->def.substeps; ++substep) {
-		run_stages(world, stages, 0, stages->solve_begin, h, pool, thread, thread_count);
+		run_stages(world, stages, 0, stages->solve_begin, h, pool, thread, thread_count, true);
 		for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
-			run_stages(world, stages, stages->solve_begin, stages->solve_end, h, pool, thread, thread_count);
+			run_stages(world, stages, stages->solve_begin, stages->solve_end, h, pool, thread, thread_count,
+			           iteration == 0);
 		}
-		run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count);
+		run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count, true);
 	}
 }
 
@@ -306,6 +335,7 @@ weft_result weft_world_step(weft_world* world, float dt) {
 	weft_grab_prepare_frame(world); // where the hand holds the cloth, and the tethers' scale
 	weft_stage_list stages;         // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);
+	world->simd_width = weft_simd_width();
 	if (world->pool != NULL) {
 		frame_task task = {world, &stages, h};
 		weft_thread_pool_run(world->pool, run_frame_task, &task);
