@@ -30,74 +30,104 @@
 #include "aerodynamics.h"
 #include "mesh.h"
 #include "self_collision.h"
+#include "simd4.h"
 #include "solver.h"
 #include "thread_pool.h"
 
-void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
+// What integrate needs of the world this substep (after the scripted stage has run).
+typedef struct integration {
+	const weft_world_def* def;
+	float h, damping, kick, pin_travel;
+	bool air, pins_move;
+} integration;
+
+static integration integration_of(const weft_world* world, float h) {
 	const weft_world_def* def = &world->def;
-	const bool air = weft_aero_active(&world->def);
-	const float damping = fmaxf(0.0f, 1.0f - def->damping * h);
+	return (integration){
+	    .def = def,
+	    .h = h,
+	    .damping = fmaxf(0.0f, 1.0f - def->damping * h),
+	    // Velocities live at half steps (leapfrog): the first substep after a reset kicks by h/2, so a
+	    // cloth let go from rest falls exactly ½ g t² at any substep count.
+	    .kick = world->stepped ? h : 0.5f * h,
+	    .pin_travel =
+	        (float)(world->clock < (double)def->pin_motion_time ? world->clock : (double)def->pin_motion_time),
+	    .air = weft_aero_active(def),
+	    .pins_move = def->pin_motion_time > 0.0f,
+	};
+}
+
+static inline void integrate_particle(weft_world* world, const integration* c, int32_t p) {
+	const weft_world_def* def = c->def;
+	const float h = c->h, kick = c->kick;
 	float* x = world->positions;
 	float* v = world->velocities;
 	float* previous = world->previous_positions;
 	const float* r = world->residuals;
-	// Velocities live at half steps (leapfrog): the first substep after a reset kicks by h/2, so a
-	// cloth let go from rest falls exactly ½ g t² at any substep count.
-	const float kick = world->stepped ? h : 0.5f * h;
-	const bool pins_move = def->pin_motion_time > 0.0f;
-	const float pin_travel =
-	    (float)(world->clock < (double)def->pin_motion_time ? world->clock : (double)def->pin_motion_time);
-	for (int32_t p = begin; p < end; ++p) {
-		previous[4 * p] = x[4 * p];
-		previous[4 * p + 1] = x[4 * p + 1];
-		previous[4 * p + 2] = x[4 * p + 2];
-		previous[4 * p + 3] = x[4 * p + 3];
-		if (x[4 * p + 3] == 0.0f) {
-			if (pins_move && world->rest_positions[4 * p + 3] == 0.0f && p != world->grabbed) {
-				// A pinned particle on its scripted path: rest + velocity × min(t, pin_motion_time).
-				const float* rest = &world->rest_positions[4 * p];
-				x[4 * p] = rest[0] + def->pin_velocity.x * pin_travel;
-				x[4 * p + 1] = rest[1] + def->pin_velocity.y * pin_travel;
-				x[4 * p + 2] = rest[2] + def->pin_velocity.z * pin_travel;
-			}
-			continue;
+	previous[4 * p] = x[4 * p];
+	previous[4 * p + 1] = x[4 * p + 1];
+	previous[4 * p + 2] = x[4 * p + 2];
+	previous[4 * p + 3] = x[4 * p + 3];
+	if (x[4 * p + 3] == 0.0f) {
+		if (c->pins_move && world->rest_positions[4 * p + 3] == 0.0f && p != world->grabbed) {
+			// A pinned particle on its scripted path: rest + velocity × min(t, pin_motion_time).
+			const float* rest = &world->rest_positions[4 * p];
+			x[4 * p] = rest[0] + def->pin_velocity.x * c->pin_travel;
+			x[4 * p + 1] = rest[1] + def->pin_velocity.y * c->pin_travel;
+			x[4 * p + 2] = rest[2] + def->pin_velocity.z * c->pin_travel;
 		}
-		float ax = def->gravity.x, ay = def->gravity.y, az = def->gravity.z;
-		if (air) {
-			// Drag and lift of the triangles around it (aerodynamics.c). One kick of air never makes
-			// the particle's speed relative to the wind grow (|d − s Δv| ≤ |d| for s ≤ 2 d·Δv/|Δv|²):
-			// a strong wind on a light cloth neither overshoots nor pumps energy in.
-			weft_vec3 a = weft_aero_acceleration(world, p);
-			const weft_vec3 relative = {world->air_wind.x - v[4 * p], world->air_wind.y - v[4 * p + 1],
-			                            world->air_wind.z - v[4 * p + 2]};
-			const weft_vec3 change = weft_scale(a, kick);
-			const float along = weft_dot(relative, change), size2 = weft_dot(change, change);
-			if (!(size2 < INFINITY) || !(along < INFINITY)) {
-				a = (weft_vec3){0.0f, 0.0f, 0.0f}; // beyond float range: no direction to trust
-			} else if (size2 > 0.0f && !(2.0f * along >= size2)) {
-				a = weft_scale(a, along > 0.0f ? 2.0f * along / size2 : 0.0f);
-			}
-			ax += a.x;
-			ay += a.y;
-			az += a.z;
-		}
-		// Damping acts on the motion so far, not on this substep's forces: a resting cloth then
-		// balances gravity exactly (the static stretch is m g α whatever the damping).
-		v[4 * p] = v[4 * p] * damping + kick * ax;
-		v[4 * p + 1] = v[4 * p + 1] * damping + kick * ay;
-		v[4 * p + 2] = v[4 * p + 2] * damping + kick * az;
-		// The prediction carries the part of earlier steps that rounding kept out of x (update).
-		x[4 * p] = previous[4 * p] + (h * v[4 * p] + r[4 * p]);
-		x[4 * p + 1] = previous[4 * p + 1] + (h * v[4 * p + 1] + r[4 * p + 1]);
-		x[4 * p + 2] = previous[4 * p + 2] + (h * v[4 * p + 2] + r[4 * p + 2]);
+		return;
 	}
+	float ax = def->gravity.x, ay = def->gravity.y, az = def->gravity.z;
+	if (c->air) {
+		// Drag and lift of the triangles around it (aerodynamics.c). One kick of air never makes
+		// the particle's speed relative to the wind grow (|d − s Δv| ≤ |d| for s ≤ 2 d·Δv/|Δv|²):
+		// a strong wind on a light cloth neither overshoots nor pumps energy in.
+		weft_vec3 a = weft_aero_acceleration(world, p);
+		const weft_vec3 relative = {world->air_wind.x - v[4 * p], world->air_wind.y - v[4 * p + 1],
+		                            world->air_wind.z - v[4 * p + 2]};
+		const weft_vec3 change = weft_scale(a, kick);
+		const float along = weft_dot(relative, change), size2 = weft_dot(change, change);
+		if (!(size2 < INFINITY) || !(along < INFINITY)) {
+			a = (weft_vec3){0.0f, 0.0f, 0.0f}; // beyond float range: no direction to trust
+		} else if (size2 > 0.0f && !(2.0f * along >= size2)) {
+			a = weft_scale(a, along > 0.0f ? 2.0f * along / size2 : 0.0f);
+		}
+		ax += a.x;
+		ay += a.y;
+		az += a.z;
+	}
+	// Damping acts on the motion so far, not on this substep's forces: a resting cloth then
+	// balances gravity exactly (the static stretch is m g α whatever the damping).
+	v[4 * p] = v[4 * p] * c->damping + kick * ax;
+	v[4 * p + 1] = v[4 * p + 1] * c->damping + kick * ay;
+	v[4 * p + 2] = v[4 * p + 2] * c->damping + kick * az;
+	// The prediction carries the part of earlier steps that rounding kept out of x (update).
+	x[4 * p] = previous[4 * p] + (h * v[4 * p] + r[4 * p]);
+	x[4 * p + 1] = previous[4 * p + 1] + (h * v[4 * p + 1] + r[4 * p + 1]);
+	x[4 * p + 2] = previous[4 * p + 2] + (h * v[4 * p + 2] + r[4 * p + 2]);
+}
+
+// The end of integrate over [begin, end): the grabbed particle, then the solve's rows.
+static void integrated(weft_world* world, int32_t begin, int32_t end) {
 	if (world->grabbed >= begin && world->grabbed < end) {
 		// The grabbed particle is kinematic (inverse mass 0): it sits where the hand holds it.
-		float* g = &x[4 * world->grabbed];
+		float* g = &world->positions[4 * world->grabbed];
 		g[0] = world->grab_position.x;
 		g[1] = world->grab_position.y;
 		g[2] = world->grab_position.z;
 	}
+	if (world->simd_width > 0) {
+		weft_rows_from_positions(world, begin, end); // the solve's layout (solver_simd.c)
+	}
+}
+
+void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
+	const integration c = integration_of(world, h);
+	for (int32_t p = begin; p < end; ++p) {
+		integrate_particle(world, &c, p);
+	}
+	integrated(world, begin, end);
 }
 
 // Inlined with constant strides (weft_tethers_strided), so each layout compiles to its own loop.
@@ -147,43 +177,102 @@ static inline float carried_velocity(const float* x, const float* previous, cons
 	return v[0] + (x[0] - predicted) * inverse_h;
 }
 
-void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
-	const float inverse_h = 1.0f / h;
-	const float max_speed = world->def.max_speed;
+static inline void update_particle(weft_world* world, int32_t p, float h, float inverse_h, float max_speed) {
 	const float* x = world->positions;
 	const float* previous = world->previous_positions;
 	float* v = world->velocities;
 	float* r = world->residuals;
-	for (int32_t p = begin; p < end; ++p) {
-		float vx, vy, vz;
-		if (x[4 * p + 3] == 0.0f) {
-			// Kinematic (pinned, on a scripted path, grabbed): the velocity of its motion.
-			vx = (x[4 * p] - previous[4 * p]) * inverse_h;
-			vy = (x[4 * p + 1] - previous[4 * p + 1]) * inverse_h;
-			vz = (x[4 * p + 2] - previous[4 * p + 2]) * inverse_h;
-		} else {
-			// Float32 positions lose every increment below half an ulp of x (at 1000 substeps a
-			// falling cloth would not move), so the velocity is state and the rounding is carried:
-			// v gains what the solve and the colliders did to the prediction, and the residual of
-			// the prediction's rounding joins the next one (compensated summation). The
-			// prediction is recomputed with integrate's expression: the same bits.
-			vx = carried_velocity(&x[4 * p], &previous[4 * p], &v[4 * p], &r[4 * p], h, inverse_h);
-			vy = carried_velocity(&x[4 * p + 1], &previous[4 * p + 1], &v[4 * p + 1], &r[4 * p + 1], h, inverse_h);
-			vz = carried_velocity(&x[4 * p + 2], &previous[4 * p + 2], &v[4 * p + 2], &r[4 * p + 2], h, inverse_h);
-		}
-		if (max_speed > 0.0f) {
-			float speed2 = vx * vx + vy * vy + vz * vz;
-			if (speed2 > max_speed * max_speed) {
-				float s = max_speed / sqrtf(speed2);
-				vx *= s;
-				vy *= s;
-				vz *= s;
-			}
-		}
-		v[4 * p] = vx;
-		v[4 * p + 1] = vy;
-		v[4 * p + 2] = vz;
+	float vx, vy, vz;
+	if (x[4 * p + 3] == 0.0f) {
+		// Kinematic (pinned, on a scripted path, grabbed): the velocity of its motion.
+		vx = (x[4 * p] - previous[4 * p]) * inverse_h;
+		vy = (x[4 * p + 1] - previous[4 * p + 1]) * inverse_h;
+		vz = (x[4 * p + 2] - previous[4 * p + 2]) * inverse_h;
+	} else {
+		// Float32 positions lose every increment below half an ulp of x (at 1000 substeps a
+		// falling cloth would not move), so the velocity is state and the rounding is carried:
+		// v gains what the solve and the colliders did to the prediction, and the residual of
+		// the prediction's rounding joins the next one (compensated summation). The
+		// prediction is recomputed with integrate's expression: the same bits.
+		vx = carried_velocity(&x[4 * p], &previous[4 * p], &v[4 * p], &r[4 * p], h, inverse_h);
+		vy = carried_velocity(&x[4 * p + 1], &previous[4 * p + 1], &v[4 * p + 1], &r[4 * p + 1], h, inverse_h);
+		vz = carried_velocity(&x[4 * p + 2], &previous[4 * p + 2], &v[4 * p + 2], &r[4 * p + 2], h, inverse_h);
 	}
+	if (max_speed > 0.0f) {
+		float speed2 = vx * vx + vy * vy + vz * vz;
+		if (speed2 > max_speed * max_speed) {
+			float s = max_speed / sqrtf(speed2);
+			vx *= s;
+			vy *= s;
+			vz *= s;
+		}
+	}
+	v[4 * p] = vx;
+	v[4 * p + 1] = vy;
+	v[4 * p + 2] = vz;
+}
+
+void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
+	const float inverse_h = 1.0f / h, max_speed = world->def.max_speed;
+	for (int32_t p = begin; p < end; ++p) {
+		update_particle(world, p, h, inverse_h, max_speed);
+	}
+}
+
+void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
+	// One pass instead of two: each particle's update, then its next integrate (bit for bit the
+	// two phases, which never look at another particle; the scripted stage between them has run).
+	const float inverse_h = 1.0f / h, max_speed = world->def.max_speed;
+	const integration c = integration_of(world, h);
+#if defined(WEFT_SIMD)
+	if (!c.air) {
+		// A free particle's x, y, z in the lanes of one vector, the scalar expressions lane for lane;
+		// the w lanes keep their bits (vxyz_w). Kinematic particles take the scalar code.
+		float* x = world->positions;
+		float* previous = world->previous_positions;
+		float* v = world->velocities;
+		float* r = world->residuals;
+		const vf h4 = vsplat(h), inverse_h4 = vsplat(inverse_h), damping = vsplat(c.damping);
+		const vf kick = vsplat(c.kick);
+		const float g[4] = {c.def->gravity.x, c.def->gravity.y, c.def->gravity.z, 0.0f};
+		const vf gravity = vload(g);
+		for (int32_t p = begin; p < end; ++p) {
+			const vf X = vload(&x[4 * p]);
+			if (x[4 * p + 3] == 0.0f) {
+				update_particle(world, p, h, inverse_h, max_speed);
+				integrate_particle(world, &c, p);
+				continue;
+			}
+			const vf P = vload(&previous[4 * p]), V = vload(&v[4 * p]), R = vload(&r[4 * p]);
+			// update: carried_velocity per lane
+			const vf step = vadd(vmul(h4, V), R);
+			const vf predicted = vadd(P, step);
+			const vf R1 = vxyz_w(vsub(step, vsub(predicted, P)), R);
+			vf V1 = vadd(V, vmul(vsub(X, predicted), inverse_h4));
+			if (max_speed > 0.0f) {
+				const float vx = vlane(V1, 0), vy = vlane(V1, 1), vz = vlane(V1, 2);
+				const float speed2 = vx * vx + vy * vy + vz * vz;
+				if (speed2 > max_speed * max_speed) {
+					V1 = vmul(V1, vsplat(max_speed / sqrtf(speed2)));
+				}
+			}
+			// integrate: previous = x, v = v damping + kick g, x = previous + (h v + r)
+			const vf V2 = vxyz_w(vadd(vmul(V1, damping), vmul(kick, gravity)), V);
+			const vf X2 = vxyz_w(vadd(X, vadd(vmul(h4, V2), R1)), X);
+			vstore(&previous[4 * p], X);
+			vstore(&v[4 * p], V2);
+			vstore(&r[4 * p], R1);
+			vstore(&x[4 * p], X2);
+		}
+		integrated(world, begin, end);
+		return;
+	}
+#endif
+	for (int32_t p = begin; p < end; ++p) {
+		update_particle(world, p, h, inverse_h, max_speed);
+		integrate_particle(world, &c, p);
+	}
+	integrated(world, begin, end);
 }
 
 void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
@@ -225,8 +314,13 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 		STAGE(WEFT_STAGE_COLLIDE_MESH, 0, n, world->mesh->edge_contacts);
 	}
 	STAGE(WEFT_STAGE_UPDATE, 0, n, false);
-#undef STAGE
 	out->count = count;
+	// Between substeps: the next substep's scripted stage, then update and integrate in one pass,
+	// unless the air has to see every velocity updated before integrate gathers its forces.
+	out->fused = !weft_aero_active(&world->def);
+	STAGE(WEFT_STAGE_SCRIPTED, 0, world->sphere_count, true);
+	STAGE(WEFT_STAGE_UPDATE_INTEGRATE, 0, n, false);
+#undef STAGE
 }
 
 static int32_t slice(int32_t begin, int32_t end, int32_t k, int32_t count) {
@@ -257,12 +351,7 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 		world->substeps_run++;
 		break;
 	case WEFT_STAGE_AERO_FORCES: weft_phase_aero_forces(world, begin, end); break;
-	case WEFT_STAGE_INTEGRATE:
-		weft_phase_integrate(world, h, begin, end);
-		if (world->simd_width > 0) {
-			weft_rows_from_positions(world, begin, end); // the solve's layout (solver_simd.c)
-		}
-		break;
+	case WEFT_STAGE_INTEGRATE: weft_phase_integrate(world, h, begin, end); break;
 	case WEFT_STAGE_SOLVE_BATCH: solve_batch_slice(world, stage, h, thread, thread_count, first); break;
 	case WEFT_STAGE_SOLVE_OVERFLOW: weft_phase_solve(world, h, begin, end, first); break;
 	case WEFT_STAGE_TETHERS: weft_phase_tethers(world, begin, end); break;
@@ -276,9 +365,11 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world); break;
 	case WEFT_STAGE_COLLIDE_MESH: weft_mesh_collide_range(world, begin, end, stage->whole); break;
 	case WEFT_STAGE_UPDATE: weft_phase_update(world, h, begin, end); break;
+	case WEFT_STAGE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end); break;
 	}
 }
 
+// Stages [first, last) of the list.
 static void run_stages(weft_world* world, const weft_stage_list* list, int32_t first, int32_t last, float h,
                        weft_thread_pool* pool, int32_t thread, int32_t thread_count, bool first_iteration) {
 	for (int32_t s = first; s < last; ++s) {
@@ -299,13 +390,22 @@ static void run_stages(weft_world* world, const weft_stage_list* list, int32_t f
 
 void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, float h, weft_thread_pool* pool,
                            int32_t thread, int32_t thread_count) {
-	for (int32_t substep = 0; substep < world->def.substeps; ++substep) {
-		run_stages(world, stages, 0, stages->solve_begin, h, pool, thread, thread_count, true);
+	const int32_t substeps = world->def.substeps;
+	for (int32_t substep = 0; substep < substeps; ++substep) {
+		if (substep == 0 || !stages->fused) {
+			run_stages(world, stages, 0, stages->solve_begin, h, pool, thread, thread_count, true);
+		}
 		for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
 			run_stages(world, stages, stages->solve_begin, stages->solve_end, h, pool, thread, thread_count,
 			           iteration == 0);
 		}
-		run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count, true);
+		if (substep + 1 < substeps && stages->fused) {
+			// Up to the update, then the next substep's scripted stage and update + integrate.
+			run_stages(world, stages, stages->solve_end, stages->count - 1, h, pool, thread, thread_count, true);
+			run_stages(world, stages, stages->count, stages->count + 2, h, pool, thread, thread_count, true);
+		} else {
+			run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count, true);
+		}
 	}
 }
 

@@ -25,6 +25,7 @@ typedef enum weft_stage_type {
 	WEFT_STAGE_COLLIDE_PRIMITIVES, // whole: spheres and ground
 	WEFT_STAGE_COLLIDE_MESH,       // particles (whole with edge contacts, which move two particles)
 	WEFT_STAGE_UPDATE,             // particles: v += (x − (x_prev + h v))/h with the speed clamp
+	WEFT_STAGE_UPDATE_INTEGRATE,   // particles: update, then the next substep's integrate (one pass)
 } weft_stage_type;
 
 typedef struct weft_stage {
@@ -34,14 +35,21 @@ typedef struct weft_stage {
 	int32_t colour;     // the colour of a SOLVE_BATCH stage (-1 for the others)
 } weft_stage;
 
+// Below this a distance constraint has no direction and is skipped (every path's test).
+#define MIN_LENGTH 1e-9f
+
 // Stages of one substep: the solve (colours, overflow, tethers) and a handful of others.
 #define WEFT_MAX_STAGES (WEFT_COLOR_BUDGET + 16)
 
-// stages[0 .. solve_begin) once, [solve_begin .. solve_end) `iterations` times, then the rest once.
+// stages[0 .. solve_begin) once, [solve_begin .. solve_end) `iterations` times, then the rest once
+// (the last of them is the update). When fused, every substep but the last ends instead with
+// stages[count] (the next substep's scripted stage) and stages[count + 1] (update + integrate), and
+// the next substep starts at the solve.
 typedef struct weft_stage_list {
-	weft_stage stages[WEFT_MAX_STAGES];
+	weft_stage stages[WEFT_MAX_STAGES + 2];
 	int32_t count;
 	int32_t solve_begin, solve_end;
+	bool fused;
 } weft_stage_list;
 
 // The substep of the world's current settings (rebuilt at the start of every frame; cheap).
@@ -57,6 +65,7 @@ void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, flo
 void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end);
 void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end);
 void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end);
+void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end);
 // Constraints one after the other (any range, e.g. the overflow batch).
 void weft_phase_solve(weft_world* world, float h, int32_t begin, int32_t end, bool first);
 // Constraints [begin, end) of colour `colour` (no two share a particle): on the rows with

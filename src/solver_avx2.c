@@ -11,7 +11,6 @@
 #if defined(__x86_64__) && defined(__AVX2__) && !defined(__FMA__)
 #include <immintrin.h>
 
-#define MIN_LENGTH 1e-9f
 #define LANES 8
 #define KERNEL(name) name##_8
 

@@ -124,20 +124,68 @@ static inline void KERNEL(solve_strided)(weft_world* world, const weft_solve_seg
 	}
 }
 
+// Constraints [begin, end) of a gather segment, LANES at a time: indices from the constraints, the
+// particles gathered into lanes and scattered back (a batch shares no particle, so this is safe).
+// A short last group leaves its spare lanes on particle 0 and never writes them.
+static inline void KERNEL(solve_gathered)(weft_world* world, int32_t begin, int32_t end, float inverse_h2_scalar,
+                                          bool first) {
+	const int32_t stride = world->soa_stride;
+	float* X = world->soa;
+	float* Y = X + stride;
+	float* Z = Y + stride;
+	const float* W = Z + stride;
+	const weft_constraint* constraints = world->constraints;
+	const vf inverse_h2 = vsplat(inverse_h2_scalar);
+	for (int32_t k = begin; k < end; k += LANES) {
+		const int32_t n = end - k < LANES ? end - k : LANES;
+		int32_t ia[LANES], ib[LANES];
+		float rest[LANES], compliance[LANES], lambda[LANES];
+		for (int32_t i = 0; i < LANES; ++i) {
+			const bool real = i < n;
+			ia[i] = real ? (int32_t)constraints[k + i].a : 0;
+			ib[i] = real ? (int32_t)constraints[k + i].b : 0;
+			rest[i] = real ? constraints[k + i].rest_length : 1.0f;
+			compliance[i] = real ? constraints[k + i].compliance : 0.0f;
+			lambda[i] = real && !first ? world->lambdas[k + i] : 0.0f;
+		}
+		const vf all = vnonzero(vsplat(1.0f));
+		vf ax = vgather(X, ia, all), ay = vgather(Y, ia, all), az = vgather(Z, ia, all);
+		vf bx = vgather(X, ib, all), by = vgather(Y, ib, all), bz = vgather(Z, ib, all);
+		KERNEL(solve_group)
+		(&ax, &ay, &az, vgather(W, ia, all), &bx, &by, &bz, vgather(W, ib, all), vload(rest), vload(compliance),
+		 inverse_h2, lambda, first, false);
+		float out[6][LANES];
+		vstore(out[0], ax);
+		vstore(out[1], ay);
+		vstore(out[2], az);
+		vstore(out[3], bx);
+		vstore(out[4], by);
+		vstore(out[5], bz);
+		for (int32_t i = 0; i < n; ++i) {
+			X[ia[i]] = out[0][i];
+			Y[ia[i]] = out[1][i];
+			Z[ia[i]] = out[2][i];
+			X[ib[i]] = out[3][i];
+			Y[ib[i]] = out[4][i];
+			Z[ib[i]] = out[5][i];
+			world->lambdas[k + i] = lambda[i];
+		}
+	}
+}
+
 // Constraints [begin, end) of colour `colour` on the rows (boundaries from weft_solver_batch_split).
 void KERNEL(weft_solve_batch_rows)(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
                                    bool first) {
-	const int32_t stride = world->soa_stride;
-	float* X = world->soa;
 	for (int32_t j = world->batch_segments[colour]; j < world->batch_segments[colour + 1]; ++j) {
 		const weft_solve_segment* s = &world->segments[j];
 		const int32_t from = s->begin > begin ? s->begin : begin, to = s->end < end ? s->end : end;
 		if (from >= to) {
 			continue;
 		}
-		if (s->kind == WEFT_SEGMENT_GATHER) {
-			weft_solve_constraints(X, X + stride, X + 2 * stride, X + 3 * stride, 1, world->lambdas, world->constraints,
-			                       inverse_h2, from, to, first);
+		if (s->kind == WEFT_SEGMENT_GATHER && first) {
+			KERNEL(solve_gathered)(world, from, to, inverse_h2, true);
+		} else if (s->kind == WEFT_SEGMENT_GATHER) {
+			KERNEL(solve_gathered)(world, from, to, inverse_h2, false);
 		} else if (first) {
 			KERNEL(solve_strided)(world, s, from, to, inverse_h2, true);
 		} else {
