@@ -17,110 +17,193 @@
 // association and negation), and skipped constraints keep their bits through a select: the results
 // are bit-identical to solve_constraints in solver_simd.c, whichever width runs.
 
+// One group of LANES constraints: their particles' rows (x, y, z, inverse mass) and their values.
+typedef struct KERNEL(group) {
+	vf ax, ay, az, aw, bx, by, bz, bw, rest, compliance;
+	float* lambdas;
+} KERNEL(group);
+
+// U groups side by side (each statement for every group before the next one). One is what runs:
+// two measured slower (16 vector registers do not hold two groups).
+static inline void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2, bool first, bool lanes_order) {
+	vf w[2], dx[2], dy[2], dz[2], length[2], mask[2], alpha[2], delta_lambda[2], lambda_after[2], s[2];
+	for (int u = 0; u < U; ++u) {
+		w[u] = vadd(g[u].aw, g[u].bw);
+		dx[u] = vsub(g[u].ax, g[u].bx);
+		dy[u] = vsub(g[u].ay, g[u].by);
+		dz[u] = vsub(g[u].az, g[u].bz);
+	}
+	for (int u = 0; u < U; ++u) {
+		length[u] = vsqrt(vadd(vadd(vmul(dx[u], dx[u]), vmul(dy[u], dy[u])), vmul(dz[u], dz[u])));
+	}
+	for (int u = 0; u < U; ++u) {
+		mask[u] = vactive(w[u], length[u]);
+		alpha[u] = vmul(g[u].compliance, inverse_h2);
+	}
+	for (int u = 0; u < U; ++u) {
+		if (first) {
+			// λ = 0 at the start of a substep: −α̃λ is +0, and x − (+0) is x, so the term is dropped.
+			delta_lambda[u] = vdiv(vneg(vsub(length[u], g[u].rest)), vadd(w[u], alpha[u]));
+			lambda_after[u] = vselect(mask[u], vadd(vzero(), delta_lambda[u]), vzero());
+		} else {
+			const vf lambda = lanes_order ? vload_lanes(g[u].lambdas) : vload(g[u].lambdas);
+			delta_lambda[u] =
+			    vdiv(vsub(vneg(vsub(length[u], g[u].rest)), vmul(alpha[u], lambda)), vadd(w[u], alpha[u]));
+			lambda_after[u] = vselect(mask[u], vadd(lambda, delta_lambda[u]), lambda);
+		}
+	}
+	for (int u = 0; u < U; ++u) {
+		s[u] = vdiv(delta_lambda[u], length[u]);
+	}
+	for (int u = 0; u < U; ++u) {
+		if (lanes_order) {
+			vstore_lanes(g[u].lambdas, lambda_after[u]);
+		} else {
+			vstore(g[u].lambdas, lambda_after[u]);
+		}
+		const vf as = vmul(g[u].aw, s[u]), bs = vmul(g[u].bw, s[u]);
+		g[u].ax = vselect(mask[u], vadd(g[u].ax, vmul(as, dx[u])), g[u].ax);
+		g[u].ay = vselect(mask[u], vadd(g[u].ay, vmul(as, dy[u])), g[u].ay);
+		g[u].az = vselect(mask[u], vadd(g[u].az, vmul(as, dz[u])), g[u].az);
+		g[u].bx = vselect(mask[u], vsub(g[u].bx, vmul(bs, dx[u])), g[u].bx);
+		g[u].by = vselect(mask[u], vsub(g[u].by, vmul(bs, dy[u])), g[u].by);
+		g[u].bz = vselect(mask[u], vsub(g[u].bz, vmul(bs, dz[u])), g[u].bz);
+	}
+}
+
 // One group of LANES constraints: a and b are their particles' rows (x, y, z, inverse mass).
 static inline void KERNEL(solve_group)(vf* ax, vf* ay, vf* az, vf aw, vf* bx, vf* by, vf* bz, vf bw, vf rest,
                                        vf compliance, vf inverse_h2, float* lambdas, bool first, bool lanes_order) {
-	const vf w = vadd(aw, bw);
-	const vf dx = vsub(*ax, *bx), dy = vsub(*ay, *by), dz = vsub(*az, *bz);
-	const vf length = vsqrt(vadd(vadd(vmul(dx, dx), vmul(dy, dy)), vmul(dz, dz)));
-	const vf mask = vactive(w, length);
-	const vf alpha = vmul(compliance, inverse_h2);
-	vf delta_lambda, lambda_after;
-	if (first) {
-		// λ = 0 at the start of a substep: −α̃λ is +0, and x − (+0) is x, so the term is dropped.
-		delta_lambda = vdiv(vneg(vsub(length, rest)), vadd(w, alpha));
-		lambda_after = vselect(mask, vadd(vzero(), delta_lambda), vzero());
-	} else {
-		const vf lambda = lanes_order ? vload_lanes(lambdas) : vload(lambdas);
-		delta_lambda = vdiv(vsub(vneg(vsub(length, rest)), vmul(alpha, lambda)), vadd(w, alpha));
-		lambda_after = vselect(mask, vadd(lambda, delta_lambda), lambda);
-	}
-	if (lanes_order) {
-		vstore_lanes(lambdas, lambda_after);
-	} else {
-		vstore(lambdas, lambda_after);
-	}
-	const vf s = vdiv(delta_lambda, length);
-	const vf as = vmul(aw, s), bs = vmul(bw, s);
-	*ax = vselect(mask, vadd(*ax, vmul(as, dx)), *ax);
-	*ay = vselect(mask, vadd(*ay, vmul(as, dy)), *ay);
-	*az = vselect(mask, vadd(*az, vmul(as, dz)), *az);
-	*bx = vselect(mask, vsub(*bx, vmul(bs, dx)), *bx);
-	*by = vselect(mask, vsub(*by, vmul(bs, dy)), *by);
-	*bz = vselect(mask, vsub(*bz, vmul(bs, dz)), *bz);
+	KERNEL(group) g = {*ax, *ay, *az, aw, *bx, *by, *bz, bw, rest, compliance, lambdas};
+	KERNEL(solve_groups)(&g, 1, inverse_h2, first, lanes_order);
+	*ax = g.ax;
+	*ay = g.ay;
+	*az = g.az;
+	*bx = g.bx;
+	*by = g.by;
+	*bz = g.bz;
 }
 
-// Constraints [begin, end) of a strided segment (begin − s->begin and end − begin whole groups).
-static inline void KERNEL(solve_strided)(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
-                                         float inverse_h2_scalar, bool first) {
+// The rows of the strided segment's group at constraint k, and back.
+static inline void KERNEL(load_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind, int32_t k,
+                                      KERNEL(group) * g) {
 	const int32_t stride = world->soa_stride;
 	float* X = world->soa;
 	float* Y = X + stride;
 	float* Z = Y + stride;
 	const float* W = Z + stride;
-	const float* rest_lengths = world->rest_lengths;
-	const float* compliances = world->compliances;
-	float* lambdas = world->lambdas;
-	const vf inverse_h2 = vsplat(inverse_h2_scalar);
-	if (s->kind == WEFT_SEGMENT_CONTIGUOUS) {
-		const int32_t d = s->d;
-		for (int32_t k = begin; k < end; k += LANES) {
-			const int32_t a = s->a0 + (k - s->begin), b = a + d;
-			vf ax = vload(X + a), ay = vload(Y + a), az = vload(Z + a);
-			vf bx = vload(X + b), by = vload(Y + b), bz = vload(Z + b);
-			KERNEL(solve_group)
-			(&ax, &ay, &az, vload(W + a), &bx, &by, &bz, vload(W + b), vload(rest_lengths + k), vload(compliances + k),
-			 inverse_h2, lambdas + k, first, false);
-			vstore(X + a, ax);
-			vstore(Y + a, ay);
-			vstore(Z + a, az);
-			vstore(X + b, bx);
-			vstore(Y + b, by);
-			vstore(Z + b, bz);
-		}
+	g->lambdas = world->lambdas + k;
+	if (kind == WEFT_SEGMENT_CONTIGUOUS) {
+		const int32_t a = s->a0 + (k - s->begin), b = a + s->d;
+		g->ax = vload(X + a);
+		g->ay = vload(Y + a);
+		g->az = vload(Z + a);
+		g->aw = vload(W + a);
+		g->bx = vload(X + b);
+		g->by = vload(Y + b);
+		g->bz = vload(Z + b);
+		g->bw = vload(W + b);
+		g->rest = vload(world->rest_lengths + k);
+		g->compliance = vload(world->compliances + k);
 		return;
 	}
-	const bool paired = s->kind == WEFT_SEGMENT_PAIRED;
+	// The group's 2·LANES particles are one block: [p, p + 2·LANES).
+	const int32_t p = s->a0 + 2 * (k - s->begin);
+	if (kind == WEFT_SEGMENT_PAIRED) {
+		vsplit_paired(vload(X + p), vload(X + p + LANES), &g->ax, &g->bx);
+		vsplit_paired(vload(Y + p), vload(Y + p + LANES), &g->ay, &g->by);
+		vsplit_paired(vload(Z + p), vload(Z + p + LANES), &g->az, &g->bz);
+		vsplit_paired(vload(W + p), vload(W + p + LANES), &g->aw, &g->bw);
+	} else {
+		vsplit_interleaved(vload(X + p), vload(X + p + LANES), &g->ax, &g->bx);
+		vsplit_interleaved(vload(Y + p), vload(Y + p + LANES), &g->ay, &g->by);
+		vsplit_interleaved(vload(Z + p), vload(Z + p + LANES), &g->az, &g->bz);
+		vsplit_interleaved(vload(W + p), vload(W + p + LANES), &g->aw, &g->bw);
+	}
+	g->rest = vload_lanes(world->rest_lengths + k);
+	g->compliance = vload_lanes(world->compliances + k);
+}
+
+static inline void KERNEL(store_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
+                                       int32_t k, const KERNEL(group) * g) {
+	const int32_t stride = world->soa_stride;
+	float* X = world->soa;
+	float* Y = X + stride;
+	float* Z = Y + stride;
+	if (kind == WEFT_SEGMENT_CONTIGUOUS) {
+		const int32_t a = s->a0 + (k - s->begin), b = a + s->d;
+		vstore(X + a, g->ax);
+		vstore(Y + a, g->ay);
+		vstore(Z + a, g->az);
+		vstore(X + b, g->bx);
+		vstore(Y + b, g->by);
+		vstore(Z + b, g->bz);
+		return;
+	}
+	const int32_t p = s->a0 + 2 * (k - s->begin);
+	vf v0, v1;
+	if (kind == WEFT_SEGMENT_PAIRED) {
+		vjoin_paired(g->ax, g->bx, &v0, &v1);
+		vstore(X + p, v0);
+		vstore(X + p + LANES, v1);
+		vjoin_paired(g->ay, g->by, &v0, &v1);
+		vstore(Y + p, v0);
+		vstore(Y + p + LANES, v1);
+		vjoin_paired(g->az, g->bz, &v0, &v1);
+		vstore(Z + p, v0);
+		vstore(Z + p + LANES, v1);
+	} else {
+		vjoin_interleaved(g->ax, g->bx, &v0, &v1);
+		vstore(X + p, v0);
+		vstore(X + p + LANES, v1);
+		vjoin_interleaved(g->ay, g->by, &v0, &v1);
+		vstore(Y + p, v0);
+		vstore(Y + p + LANES, v1);
+		vjoin_interleaved(g->az, g->bz, &v0, &v1);
+		vstore(Z + p, v0);
+		vstore(Z + p + LANES, v1);
+	}
+}
+
+// Constraints [begin, end) of a strided segment (begin − s->begin and end − begin whole groups),
+// two groups at a time.
+static inline void KERNEL(solve_strided_kind)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
+                                              int32_t begin, int32_t end, float inverse_h2_scalar, bool first) {
+	const vf inverse_h2 = vsplat(inverse_h2_scalar);
+	const bool lanes_order = kind != WEFT_SEGMENT_CONTIGUOUS;
 	for (int32_t k = begin; k < end; k += LANES) {
-		// The group's 2·LANES particles are one block: [p, p + 2·LANES).
-		const int32_t p = s->a0 + 2 * (k - s->begin);
-		vf ax, ay, az, aw, bx, by, bz, bw;
-		if (paired) {
-			vsplit_paired(vload(X + p), vload(X + p + LANES), &ax, &bx);
-			vsplit_paired(vload(Y + p), vload(Y + p + LANES), &ay, &by);
-			vsplit_paired(vload(Z + p), vload(Z + p + LANES), &az, &bz);
-			vsplit_paired(vload(W + p), vload(W + p + LANES), &aw, &bw);
+		KERNEL(group) g;
+		KERNEL(load_group)(world, s, kind, k, &g);
+		KERNEL(solve_groups)(&g, 1, inverse_h2, first, lanes_order);
+		KERNEL(store_group)(world, s, kind, k, &g);
+	}
+}
+
+static void KERNEL(solve_strided)(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                                  float inverse_h2, bool first) {
+	switch ((weft_segment_kind)s->kind) {
+	case WEFT_SEGMENT_CONTIGUOUS:
+		if (first) {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_CONTIGUOUS, begin, end, inverse_h2, true);
 		} else {
-			vsplit_interleaved(vload(X + p), vload(X + p + LANES), &ax, &bx);
-			vsplit_interleaved(vload(Y + p), vload(Y + p + LANES), &ay, &by);
-			vsplit_interleaved(vload(Z + p), vload(Z + p + LANES), &az, &bz);
-			vsplit_interleaved(vload(W + p), vload(W + p + LANES), &aw, &bw);
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_CONTIGUOUS, begin, end, inverse_h2, false);
 		}
-		KERNEL(solve_group)
-		(&ax, &ay, &az, aw, &bx, &by, &bz, bw, vload_lanes(rest_lengths + k), vload_lanes(compliances + k), inverse_h2,
-		 lambdas + k, first, true);
-		vf v0, v1;
-		if (paired) {
-			vjoin_paired(ax, bx, &v0, &v1);
-			vstore(X + p, v0);
-			vstore(X + p + LANES, v1);
-			vjoin_paired(ay, by, &v0, &v1);
-			vstore(Y + p, v0);
-			vstore(Y + p + LANES, v1);
-			vjoin_paired(az, bz, &v0, &v1);
-			vstore(Z + p, v0);
-			vstore(Z + p + LANES, v1);
+		break;
+	case WEFT_SEGMENT_INTERLEAVED:
+		if (first) {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_INTERLEAVED, begin, end, inverse_h2, true);
 		} else {
-			vjoin_interleaved(ax, bx, &v0, &v1);
-			vstore(X + p, v0);
-			vstore(X + p + LANES, v1);
-			vjoin_interleaved(ay, by, &v0, &v1);
-			vstore(Y + p, v0);
-			vstore(Y + p + LANES, v1);
-			vjoin_interleaved(az, bz, &v0, &v1);
-			vstore(Z + p, v0);
-			vstore(Z + p + LANES, v1);
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_INTERLEAVED, begin, end, inverse_h2, false);
 		}
+		break;
+	case WEFT_SEGMENT_PAIRED:
+		if (first) {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_PAIRED, begin, end, inverse_h2, true);
+		} else {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_PAIRED, begin, end, inverse_h2, false);
+		}
+		break;
+	default: break;
 	}
 }
 
@@ -186,10 +269,8 @@ void KERNEL(weft_solve_batch_rows)(weft_world* world, int32_t colour, int32_t be
 			KERNEL(solve_gathered)(world, from, to, inverse_h2, true);
 		} else if (s->kind == WEFT_SEGMENT_GATHER) {
 			KERNEL(solve_gathered)(world, from, to, inverse_h2, false);
-		} else if (first) {
-			KERNEL(solve_strided)(world, s, from, to, inverse_h2, true);
 		} else {
-			KERNEL(solve_strided)(world, s, from, to, inverse_h2, false);
+			KERNEL(solve_strided)(world, s, from, to, inverse_h2, first);
 		}
 	}
 }
