@@ -219,7 +219,7 @@ void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
 	}
 }
 
-void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
+void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end, bool ground) {
 	// One pass instead of two: each particle's update, then its next integrate (bit for bit the
 	// two phases, which never look at another particle; the scripted stage between them has run).
 	const float inverse_h = 1.0f / h, max_speed = world->def.max_speed;
@@ -237,6 +237,9 @@ void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int3
 		const float g[4] = {c.def->gravity.x, c.def->gravity.y, c.def->gravity.z, 0.0f};
 		const vf gravity = vload(g);
 		for (int32_t p = begin; p < end; ++p) {
+			if (ground) {
+				weft_collide_ground(world, p);
+			}
 			const vf X = vload(&x[4 * p]);
 			if (x[4 * p + 3] == 0.0f) {
 				update_particle(world, p, h, inverse_h, max_speed);
@@ -269,6 +272,9 @@ void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int3
 	}
 #endif
 	for (int32_t p = begin; p < end; ++p) {
+		if (ground) {
+			weft_collide_ground(world, p);
+		}
 		update_particle(world, p, h, inverse_h, max_speed);
 		integrate_particle(world, &c, p);
 	}
@@ -307,7 +313,7 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 		STAGE(WEFT_STAGE_SELF_CONTACTS, 0, n, false);
 		STAGE(WEFT_STAGE_SELF_APPLY, 0, n, false);
 	}
-	STAGE(WEFT_STAGE_COLLIDE_PRIMITIVES, 0, n, true);
+	STAGE(WEFT_STAGE_COLLIDE_PRIMITIVES, 0, n, false);
 	if (world->mesh != NULL) {
 		// The mesh push-out (the dearest part of a bunny frame) is per particle; edge contacts move
 		// two particles each, so with them the stage runs on one thread.
@@ -317,9 +323,12 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	out->count = count;
 	// Between substeps: the next substep's scripted stage, then update and integrate in one pass,
 	// unless the air has to see every velocity updated before integrate gathers its forces.
+	// With nothing but the ground to collide with (static; spheres move in the scripted stage), the
+	// ground joins that pass too.
 	out->fused = !weft_aero_active(&world->def);
+	out->fused_ground = out->fused && world->sphere_count == 0 && world->mesh == NULL && !world->def.self_collision;
 	STAGE(WEFT_STAGE_SCRIPTED, 0, world->sphere_count, true);
-	STAGE(WEFT_STAGE_UPDATE_INTEGRATE, 0, n, false);
+	STAGE(out->fused_ground ? WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE : WEFT_STAGE_UPDATE_INTEGRATE, 0, n, false);
 #undef STAGE
 }
 
@@ -362,10 +371,11 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_SELF_SORT: weft_self_collision_sort(world); break;
 	case WEFT_STAGE_SELF_CONTACTS: weft_self_collision_contacts(world, begin, end); break;
 	case WEFT_STAGE_SELF_APPLY: weft_self_collision_apply(world, begin, end); break;
-	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world); break;
+	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world, begin, end); break;
 	case WEFT_STAGE_COLLIDE_MESH: weft_mesh_collide_range(world, begin, end, stage->whole); break;
 	case WEFT_STAGE_UPDATE: weft_phase_update(world, h, begin, end); break;
-	case WEFT_STAGE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end); break;
+	case WEFT_STAGE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end, false); break;
+	case WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end, true); break;
 	}
 }
 
@@ -400,8 +410,9 @@ void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, flo
 			           iteration == 0);
 		}
 		if (substep + 1 < substeps && stages->fused) {
-			// Up to the update, then the next substep's scripted stage and update + integrate.
-			run_stages(world, stages, stages->solve_end, stages->count - 1, h, pool, thread, thread_count, true);
+			// Up to the update (or the ground), then the next substep's scripted stage and the fused pass.
+			run_stages(world, stages, stages->solve_end, stages->count - (stages->fused_ground ? 2 : 1), h, pool,
+			           thread, thread_count, true);
 			run_stages(world, stages, stages->count, stages->count + 2, h, pool, thread, thread_count, true);
 		} else {
 			run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count, true);

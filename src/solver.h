@@ -22,10 +22,11 @@ typedef enum weft_stage_type {
 	WEFT_STAGE_SELF_LISTS,         // particles: neighbour lists from the hash (when rebuilding)
 	WEFT_STAGE_SELF_CONTACTS,      // particles: pushes and friction from other layers (Jacobi)
 	WEFT_STAGE_SELF_APPLY,         // particles: x += the mean push
-	WEFT_STAGE_COLLIDE_PRIMITIVES, // whole: spheres and ground
+	WEFT_STAGE_COLLIDE_PRIMITIVES, // particles: spheres and ground
 	WEFT_STAGE_COLLIDE_MESH,       // particles (whole with edge contacts, which move two particles)
 	WEFT_STAGE_UPDATE,             // particles: v += (x − (x_prev + h v))/h with the speed clamp
 	WEFT_STAGE_UPDATE_INTEGRATE,   // particles: update, then the next substep's integrate (one pass)
+	WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE, // particles: the ground, update, the next integrate (one pass)
 } weft_stage_type;
 
 typedef struct weft_stage {
@@ -49,7 +50,8 @@ typedef struct weft_stage_list {
 	weft_stage stages[WEFT_MAX_STAGES + 2];
 	int32_t count;
 	int32_t solve_begin, solve_end;
-	bool fused;
+	bool fused;        // the next substep's integrate joins this one's update
+	bool fused_ground; // the ground collision too (stages[count − 2]; no spheres, mesh or self-collision)
 } weft_stage_list;
 
 // The substep of the world's current settings (rebuilt at the start of every frame; cheap).
@@ -65,7 +67,7 @@ void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, flo
 void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end);
 void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end);
 void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end);
-void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end);
+void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end, bool ground);
 // Constraints one after the other (any range, e.g. the overflow batch).
 void weft_phase_solve(weft_world* world, float h, int32_t begin, int32_t end, bool first);
 // Constraints [begin, end) of colour `colour` (no two share a particle): on the rows with

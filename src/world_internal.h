@@ -148,7 +148,8 @@ void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const
 void weft_grab_prepare_frame(weft_world* world);
 
 // Collisions with spheres and the ground (collide.c), once per substep; the mesh is mesh_collide.c.
-void weft_collide_primitives(weft_world* world);
+void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end); // particles [begin, end)
+void weft_collide_ground(weft_world* world, int32_t p);                      // particle p, the ground only
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
 void weft_spheres_reset(weft_world* world);
