@@ -224,6 +224,10 @@ void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int3
 	// two phases, which never look at another particle; the scripted stage between them has run).
 	const float inverse_h = 1.0f / h, max_speed = world->def.max_speed;
 	const integration c = integration_of(world, h);
+	// Below this a particle may touch the ground (weft_collide_ground decides); -inf: never.
+	const float floor_y = ground && world->def.ground_enabled
+	                          ? world->def.ground_height + world->def.collision_margin
+	                          : -INFINITY;
 #if defined(WEFT_SIMD)
 	if (!c.air) {
 		// A free particle's x, y, z in the lanes of one vector, the scalar expressions lane for lane;
@@ -237,8 +241,8 @@ void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int3
 		const float g[4] = {c.def->gravity.x, c.def->gravity.y, c.def->gravity.z, 0.0f};
 		const vf gravity = vload(g);
 		for (int32_t p = begin; p < end; ++p) {
-			if (ground) {
-				weft_collide_ground(world, p);
+			if (x[4 * p + 1] < floor_y) {
+				weft_collide_ground(world, p); // a contact (it tests again, and the inverse mass)
 			}
 			const vf X = vload(&x[4 * p]);
 			if (x[4 * p + 3] == 0.0f) {
@@ -272,7 +276,7 @@ void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int3
 	}
 #endif
 	for (int32_t p = begin; p < end; ++p) {
-		if (ground) {
+		if (world->positions[4 * p + 1] < floor_y) {
 			weft_collide_ground(world, p);
 		}
 		update_particle(world, p, h, inverse_h, max_speed);

@@ -97,6 +97,9 @@ void weft_solve_batch_rows_4(weft_world* world, int32_t colour, int32_t begin, i
 void weft_solve_batch_rows_8(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
                              bool first);
 void weft_tethers_rows_4(weft_world* world, int32_t begin, int32_t end);
+// A strided segment's constraints [begin, end) four at a time (the 8-lane path's last odd group).
+void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                               float inverse_h2, bool first);
 void weft_tethers_rows_8(weft_world* world, int32_t begin, int32_t end);
 
 // The plan (solver_plan.c): built with the world, freed with it.

@@ -165,18 +165,24 @@ static inline void KERNEL(store_group)(weft_world* world, const weft_solve_segme
 	}
 }
 
-// Constraints [begin, end) of a strided segment (begin − s->begin and end − begin whole groups),
-// two groups at a time.
+// Constraints [begin, end) of a strided segment (begin − s->begin and end − begin whole groups of 4),
+// LANES at a time.
 static inline void KERNEL(solve_strided_kind)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
                                               int32_t begin, int32_t end, float inverse_h2_scalar, bool first) {
 	const vf inverse_h2 = vsplat(inverse_h2_scalar);
 	const bool lanes_order = kind != WEFT_SEGMENT_CONTIGUOUS;
-	for (int32_t k = begin; k < end; k += LANES) {
+	int32_t k = begin;
+	for (; k + LANES <= end; k += LANES) {
 		KERNEL(group) g;
 		KERNEL(load_group)(world, s, kind, k, &g);
 		KERNEL(solve_groups)(&g, 1, inverse_h2, first, lanes_order);
 		KERNEL(store_group)(world, s, kind, k, &g);
 	}
+#if LANES > 4
+	if (k < end) {
+		weft_solve_strided_rows_4(world, s, k, end, inverse_h2_scalar, first); // runs hold groups of 4
+	}
+#endif
 }
 
 static void KERNEL(solve_strided)(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
@@ -206,6 +212,13 @@ static void KERNEL(solve_strided)(weft_world* world, const weft_solve_segment* s
 	default: break;
 	}
 }
+
+#if LANES == 4
+void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                               float inverse_h2, bool first) {
+	KERNEL(solve_strided)(world, s, begin, end, inverse_h2, first);
+}
+#endif
 
 // Constraints [begin, end) of a gather segment, LANES at a time: indices from the constraints, the
 // particles gathered into lanes and scattered back (a batch shares no particle, so this is safe).
@@ -265,7 +278,13 @@ void KERNEL(weft_solve_batch_rows)(weft_world* world, int32_t colour, int32_t be
 		if (from >= to) {
 			continue;
 		}
-		if (s->kind == WEFT_SEGMENT_GATHER && first) {
+		if (s->kind == WEFT_SEGMENT_GATHER && to - from < 4) {
+			// A row's last few: gathering them into lanes costs more than it saves.
+			float* X = world->soa;
+			const int32_t stride = world->soa_stride;
+			weft_solve_constraints(X, X + stride, X + 2 * stride, X + 3 * stride, 1, world->lambdas, world->constraints,
+			                       inverse_h2, from, to, first);
+		} else if (s->kind == WEFT_SEGMENT_GATHER && first) {
 			KERNEL(solve_gathered)(world, from, to, inverse_h2, true);
 		} else if (s->kind == WEFT_SEGMENT_GATHER) {
 			KERNEL(solve_gathered)(world, from, to, inverse_h2, false);

@@ -5,16 +5,17 @@
 // bend pair each particle of a row with the one a fixed offset away (a = a0 + i, b = a + d), the
 // horizontal stretch pairs neighbours (a = a0 + 2i, b = a + 1), the horizontal bend pairs particles
 // two apart in pairs of columns (a = a0 + 4⌊i/2⌋ + i mod 2, b = a + 2). With positions as rows of x,
-// y, z and inverse mass, a group of 8 such constraints is a few vector loads and in-register
+// y, z and inverse mass, a group of 4 or 8 such constraints is a few vector loads and in-register
 // shuffles instead of 16 gathers and transposes (solver_kernels.h). Nothing here assumes a grid:
-// each group of 8 is checked against the constraints themselves, and whatever fits no pattern is
+// each group of 4 is checked against the constraints themselves, and whatever fits no pattern is
 // solved one constraint at a time from its indices (any topology; the overflow batch likewise).
 #include <string.h>
 
 #include "solver.h"
 
-// Constraints per strided group: the widest vector path (AVX2: 8 lanes); 4-lane paths run half groups.
-#define GROUP 8
+// Strided runs hold whole groups of 4 constraints (the 4-lane paths' vector); the 8-lane path runs
+// them two at a time and hands a last odd group to the 4-lane code.
+#define GROUP 4
 
 static bool group_fits(const weft_constraint* c, weft_segment_kind kind, int32_t* out_d) {
 	const int64_t a0 = c[0].a, d = (int64_t)c[0].b - (int64_t)c[0].a;
@@ -43,8 +44,8 @@ static bool group_fits(const weft_constraint* c, weft_segment_kind kind, int32_t
 	return true;
 }
 
-// Particles a strided group's first constraint is ahead of the previous group's.
-static int32_t group_step(weft_segment_kind kind) { return kind == WEFT_SEGMENT_CONTIGUOUS ? GROUP : 2 * GROUP; }
+// Particles a strided run's a0 moves per constraint.
+static int32_t particle_step(weft_segment_kind kind) { return kind == WEFT_SEGMENT_CONTIGUOUS ? 1 : 2; }
 
 // The segments of constraints [begin, end) of one colour; writes them when out is not NULL.
 static int32_t plan_batch(const weft_constraint* constraints, int32_t begin, int32_t end, weft_solve_segment* out) {
@@ -64,7 +65,7 @@ static int32_t plan_batch(const weft_constraint* constraints, int32_t begin, int
 		const bool continues =
 		    current.end > current.begin && kind == (weft_segment_kind)current.kind &&
 		    (kind == WEFT_SEGMENT_GATHER ||
-		     (d == current.d && a0 == current.a0 + (current.end - current.begin) / GROUP * group_step(kind)));
+		     (d == current.d && a0 == current.a0 + (current.end - current.begin) * particle_step(kind)));
 		if (!continues) {
 			if (current.end > current.begin) {
 				if (out != NULL) out[count] = current;

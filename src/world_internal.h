@@ -20,7 +20,7 @@ typedef struct weft_thread_pool weft_thread_pool;       // worker threads (threa
 // A run of one colour's constraints [begin, end) at fixed strides on the grid (solver_plan.c):
 // CONTIGUOUS a = a0 + i, b = a + d; INTERLEAVED a = a0 + 2i, b = a + 1 (horizontal stretch);
 // PAIRED a = a0 + 4⌊i/2⌋ + (i mod 2), b = a + 2 (horizontal bend); i = k − begin. Strided runs hold
-// whole groups of 8. GATHER is anything else: indices read from the constraints, one at a time.
+// whole groups of 4. GATHER is anything else: indices read from the constraints, one at a time.
 typedef enum weft_segment_kind {
 	WEFT_SEGMENT_GATHER,
 	WEFT_SEGMENT_CONTIGUOUS,
