@@ -404,20 +404,34 @@ static void run_stages(weft_world* world, const weft_stage_list* list, int32_t f
 
 void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, float h, weft_thread_pool* pool,
                            int32_t thread, int32_t thread_count) {
-	const int32_t substeps = world->def.substeps;
+	const int32_t substeps = world->def.substeps, iterations = world->def.iterations;
+	const int32_t tethers = stages->solve_end - 1, scripted = stages->count, fused = stages->count + 1;
 	for (int32_t substep = 0; substep < substeps; ++substep) {
+		const bool fuse = substep + 1 < substeps && stages->fused;
 		if (substep == 0 || !stages->fused) {
 			run_stages(world, stages, 0, stages->solve_begin, h, pool, thread, thread_count, true);
 		}
-		for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
-			run_stages(world, stages, stages->solve_begin, stages->solve_end, h, pool, thread, thread_count,
-			           iteration == 0);
+		for (int32_t iteration = 0; iteration < iterations; ++iteration) {
+			if (fuse && stages->fused_ground && iteration + 1 == iterations) {
+				// Nothing between the tethers and the fused pass: the next substep's scripted stage
+				// (clock, wind; no spheres) runs on thread 0 beside the tethers, which never read
+				// what it writes, and the tethers' barrier orders it before the pass.
+				run_stages(world, stages, stages->solve_begin, tethers, h, pool, thread, thread_count, iteration == 0);
+				if (thread == 0) {
+					run_stage(world, &stages->stages[scripted], h, thread, thread_count, 0, 0, true);
+				}
+				run_stages(world, stages, tethers, tethers + 1, h, pool, thread, thread_count, iteration == 0);
+			} else {
+				run_stages(world, stages, stages->solve_begin, stages->solve_end, h, pool, thread, thread_count,
+				           iteration == 0);
+			}
 		}
-		if (substep + 1 < substeps && stages->fused) {
-			// Up to the update (or the ground), then the next substep's scripted stage and the fused pass.
-			run_stages(world, stages, stages->solve_end, stages->count - (stages->fused_ground ? 2 : 1), h, pool,
-			           thread, thread_count, true);
-			run_stages(world, stages, stages->count, stages->count + 2, h, pool, thread, thread_count, true);
+		if (fuse && stages->fused_ground) {
+			run_stages(world, stages, fused, fused + 1, h, pool, thread, thread_count, true);
+		} else if (fuse) {
+			// Up to the update, then the next substep's scripted stage and the fused pass.
+			run_stages(world, stages, stages->solve_end, stages->count - 1, h, pool, thread, thread_count, true);
+			run_stages(world, stages, scripted, fused + 1, h, pool, thread, thread_count, true);
 		} else {
 			run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count, true);
 		}
