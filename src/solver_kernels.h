@@ -17,6 +17,14 @@
 // association and negation), and skipped constraints keep their bits through a select: the results
 // are bit-identical to solve_constraints in solver_simd.c, whichever width runs.
 
+// Inlined into each caller (their constants, the kind and first, then fold away; the group stays in
+// registers, not in memory: in wasm, memory is the linear memory's shadow stack).
+#if defined(__GNUC__) || defined(__clang__)
+#define INLINE inline __attribute__((always_inline))
+#else
+#define INLINE inline
+#endif
+
 // One group of LANES constraints: their particles' rows (x, y, z, inverse mass) and their values.
 typedef struct KERNEL(group) {
 	vf ax, ay, az, aw, bx, by, bz, bw, rest, compliance;
@@ -25,7 +33,7 @@ typedef struct KERNEL(group) {
 
 // U groups side by side (each statement for every group before the next one). One is what runs:
 // two measured slower (16 vector registers do not hold two groups).
-static inline void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2, bool first, bool lanes_order) {
+static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2, bool first, bool lanes_order) {
 	vf w[2], dx[2], dy[2], dz[2], length[2], mask[2], alpha[2], delta_lambda[2], lambda_after[2], s[2];
 	for (int u = 0; u < U; ++u) {
 		w[u] = vadd(g[u].aw, g[u].bw);
@@ -72,7 +80,7 @@ static inline void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2,
 }
 
 // One group of LANES constraints: a and b are their particles' rows (x, y, z, inverse mass).
-static inline void KERNEL(solve_group)(vf* ax, vf* ay, vf* az, vf aw, vf* bx, vf* by, vf* bz, vf bw, vf rest,
+static INLINE void KERNEL(solve_group)(vf* ax, vf* ay, vf* az, vf aw, vf* bx, vf* by, vf* bz, vf bw, vf rest,
                                        vf compliance, vf inverse_h2, float* lambdas, bool first, bool lanes_order) {
 	KERNEL(group) g = {*ax, *ay, *az, aw, *bx, *by, *bz, bw, rest, compliance, lambdas};
 	KERNEL(solve_groups)(&g, 1, inverse_h2, first, lanes_order);
@@ -85,7 +93,7 @@ static inline void KERNEL(solve_group)(vf* ax, vf* ay, vf* az, vf aw, vf* bx, vf
 }
 
 // The rows of the strided segment's group at constraint k, and back.
-static inline void KERNEL(load_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind, int32_t k,
+static INLINE void KERNEL(load_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind, int32_t k,
                                       KERNEL(group) * g) {
 	const int32_t stride = world->soa_stride;
 	float* X = world->soa;
@@ -124,7 +132,7 @@ static inline void KERNEL(load_group)(weft_world* world, const weft_solve_segmen
 	g->compliance = vload_lanes(world->compliances + k);
 }
 
-static inline void KERNEL(store_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
+static INLINE void KERNEL(store_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
                                        int32_t k, const KERNEL(group) * g) {
 	const int32_t stride = world->soa_stride;
 	float* X = world->soa;
@@ -167,7 +175,7 @@ static inline void KERNEL(store_group)(weft_world* world, const weft_solve_segme
 
 // Constraints [begin, end) of a strided segment (begin − s->begin and end − begin whole groups of 4),
 // LANES at a time.
-static inline void KERNEL(solve_strided_kind)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
+static INLINE void KERNEL(solve_strided_kind)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
                                               int32_t begin, int32_t end, float inverse_h2_scalar, bool first) {
 	const vf inverse_h2 = vsplat(inverse_h2_scalar);
 	const bool lanes_order = kind != WEFT_SEGMENT_CONTIGUOUS;
@@ -223,7 +231,7 @@ void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, i
 // Constraints [begin, end) of a gather segment, LANES at a time: indices from the constraints, the
 // particles gathered into lanes and scattered back (a batch shares no particle, so this is safe).
 // A short last group leaves its spare lanes on particle 0 and never writes them.
-static inline void KERNEL(solve_gathered)(weft_world* world, int32_t begin, int32_t end, float inverse_h2_scalar,
+static INLINE void KERNEL(solve_gathered)(weft_world* world, int32_t begin, int32_t end, float inverse_h2_scalar,
                                           bool first) {
 	const int32_t stride = world->soa_stride;
 	float* X = world->soa;
