@@ -23,7 +23,10 @@
 // (thread_pool.c) every thread walks it too, each on its slice of a stage, with a barrier after each.
 // Inside a colour batch no two constraints share a particle, so slices never race, and every particle
 // sees exactly the operations in exactly the order of the serial step: the result is bit-identical for
-// any thread count. solver_simd.c solves a batch four constraints at a time. Nothing here allocates.
+// any thread count. While the constraints are solved, positions are rows of x, y, z and inverse mass,
+// and solver_simd.c / solver_avx2.c solve a batch 4 or 8 constraints at a time from the runs at
+// grid strides that solver_plan.c found. Between substeps, update and the next integrate are one
+// pass over the particles. Nothing here allocates.
 #include <math.h>
 #include <string.h>
 
@@ -225,9 +228,8 @@ void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int3
 	const float inverse_h = 1.0f / h, max_speed = world->def.max_speed;
 	const integration c = integration_of(world, h);
 	// Below this a particle may touch the ground (weft_collide_ground decides); -inf: never.
-	const float floor_y = ground && world->def.ground_enabled
-	                          ? world->def.ground_height + world->def.collision_margin
-	                          : -INFINITY;
+	const float floor_y =
+	    ground && world->def.ground_enabled ? world->def.ground_height + world->def.collision_margin : -INFINITY;
 #if defined(WEFT_SIMD)
 	if (!c.air) {
 		// A free particle's x, y, z in the lanes of one vector, the scalar expressions lane for lane;

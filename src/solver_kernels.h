@@ -221,18 +221,11 @@ static void KERNEL(solve_strided)(weft_world* world, const weft_solve_segment* s
 	}
 }
 
-#if LANES == 4
-void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
-                               float inverse_h2, bool first) {
-	KERNEL(solve_strided)(world, s, begin, end, inverse_h2, first);
-}
-#endif
-
-// Constraints [begin, end) of a gather segment, LANES at a time: indices from the constraints, the
-// particles gathered into lanes and scattered back (a batch shares no particle, so this is safe).
-// A short last group leaves its spare lanes on particle 0 and never writes them.
-static INLINE void KERNEL(solve_gathered)(weft_world* world, int32_t begin, int32_t end, float inverse_h2_scalar,
-                                          bool first) {
+// The constraints list[0 .. count), LANES at a time: indices from the constraints, the particles
+// gathered into lanes and scattered back (a batch shares no particle, so this is safe). A short last
+// group leaves its spare lanes on particle 0 and never writes them.
+static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list, int32_t count,
+                                          float inverse_h2_scalar, bool first) {
 	const int32_t stride = world->soa_stride;
 	float* X = world->soa;
 	float* Y = X + stride;
@@ -240,31 +233,40 @@ static INLINE void KERNEL(solve_gathered)(weft_world* world, int32_t begin, int3
 	const float* W = Z + stride;
 	const weft_constraint* constraints = world->constraints;
 	const vf inverse_h2 = vsplat(inverse_h2_scalar);
-	for (int32_t k = begin; k < end; k += LANES) {
-		const int32_t n = end - k < LANES ? end - k : LANES;
+	for (int32_t j = 0; j < count; j += LANES) {
+		const int32_t n = count - j < LANES ? count - j : LANES;
 		int32_t ia[LANES], ib[LANES];
 		float rest[LANES], compliance[LANES], lambda[LANES];
 		for (int32_t i = 0; i < LANES; ++i) {
 			const bool real = i < n;
-			ia[i] = real ? (int32_t)constraints[k + i].a : 0;
-			ib[i] = real ? (int32_t)constraints[k + i].b : 0;
-			rest[i] = real ? constraints[k + i].rest_length : 1.0f;
-			compliance[i] = real ? constraints[k + i].compliance : 0.0f;
-			lambda[i] = real && !first ? world->lambdas[k + i] : 0.0f;
+			const int32_t k = list[real ? j + i : j];
+			ia[i] = real ? (int32_t)constraints[k].a : 0;
+			ib[i] = real ? (int32_t)constraints[k].b : 0;
+			rest[i] = real ? constraints[k].rest_length : 1.0f;
+			compliance[i] = real ? constraints[k].compliance : 0.0f;
+			lambda[i] = real && !first ? world->lambdas[k] : 0.0f;
 		}
 		const vf all = vnonzero(vsplat(1.0f));
-		vf ax = vgather(X, ia, all), ay = vgather(Y, ia, all), az = vgather(Z, ia, all);
-		vf bx = vgather(X, ib, all), by = vgather(Y, ib, all), bz = vgather(Z, ib, all);
-		KERNEL(solve_group)
-		(&ax, &ay, &az, vgather(W, ia, all), &bx, &by, &bz, vgather(W, ib, all), vload(rest), vload(compliance),
-		 inverse_h2, lambda, first, false);
+		KERNEL(group)
+		g = {vgather(X, ia, all),
+		     vgather(Y, ia, all),
+		     vgather(Z, ia, all),
+		     vgather(W, ia, all),
+		     vgather(X, ib, all),
+		     vgather(Y, ib, all),
+		     vgather(Z, ib, all),
+		     vgather(W, ib, all),
+		     vload(rest),
+		     vload(compliance),
+		     lambda};
+		KERNEL(solve_groups)(&g, 1, inverse_h2, first, false);
 		float out[6][LANES];
-		vstore(out[0], ax);
-		vstore(out[1], ay);
-		vstore(out[2], az);
-		vstore(out[3], bx);
-		vstore(out[4], by);
-		vstore(out[5], bz);
+		vstore(out[0], g.ax);
+		vstore(out[1], g.ay);
+		vstore(out[2], g.az);
+		vstore(out[3], g.bx);
+		vstore(out[4], g.by);
+		vstore(out[5], g.bz);
 		for (int32_t i = 0; i < n; ++i) {
 			X[ia[i]] = out[0][i];
 			Y[ia[i]] = out[1][i];
@@ -272,9 +274,29 @@ static INLINE void KERNEL(solve_gathered)(weft_world* world, int32_t begin, int3
 			X[ib[i]] = out[3][i];
 			Y[ib[i]] = out[4][i];
 			Z[ib[i]] = out[5][i];
-			world->lambdas[k + i] = lambda[i];
+			world->lambdas[list[j + i]] = lambda[i];
 		}
 	}
+}
+
+#if LANES == 4
+void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                               float inverse_h2, bool first) {
+	KERNEL(solve_strided)(world, s, begin, end, inverse_h2, first);
+}
+#endif
+
+// The first entry of list[from .. to) (sorted) that is not below value.
+static inline int32_t KERNEL(lower_bound)(const int32_t* list, int32_t from, int32_t to, int32_t value) {
+	while (from < to) {
+		const int32_t mid = from + (to - from) / 2;
+		if (list[mid] < value) {
+			from = mid + 1;
+		} else {
+			to = mid;
+		}
+	}
+	return from;
 }
 
 // Constraints [begin, end) of colour `colour` on the rows (boundaries from weft_solver_batch_split).
@@ -283,22 +305,19 @@ void KERNEL(weft_solve_batch_rows)(weft_world* world, int32_t colour, int32_t be
 	for (int32_t j = world->batch_segments[colour]; j < world->batch_segments[colour + 1]; ++j) {
 		const weft_solve_segment* s = &world->segments[j];
 		const int32_t from = s->begin > begin ? s->begin : begin, to = s->end < end ? s->end : end;
-		if (from >= to) {
-			continue;
-		}
-		if (s->kind == WEFT_SEGMENT_GATHER && to - from < 4) {
-			// A row's last few: gathering them into lanes costs more than it saves.
-			float* X = world->soa;
-			const int32_t stride = world->soa_stride;
-			weft_solve_constraints(X, X + stride, X + 2 * stride, X + 3 * stride, 1, world->lambdas, world->constraints,
-			                       inverse_h2, from, to, first);
-		} else if (s->kind == WEFT_SEGMENT_GATHER && first) {
-			KERNEL(solve_gathered)(world, from, to, inverse_h2, true);
-		} else if (s->kind == WEFT_SEGMENT_GATHER) {
-			KERNEL(solve_gathered)(world, from, to, inverse_h2, false);
-		} else {
+		if (from < to && s->kind != WEFT_SEGMENT_GATHER) {
 			KERNEL(solve_strided)(world, s, from, to, inverse_h2, first);
 		}
+	}
+	// The gathered ones of this slice, all together.
+	const int32_t* list = world->gathered;
+	const int32_t from =
+	    KERNEL(lower_bound)(list, world->batch_gathered[colour], world->batch_gathered[colour + 1], begin);
+	const int32_t to = KERNEL(lower_bound)(list, from, world->batch_gathered[colour + 1], end);
+	if (from < to && first) {
+		KERNEL(solve_gathered)(world, list + from, to - from, inverse_h2, true);
+	} else if (from < to) {
+		KERNEL(solve_gathered)(world, list + from, to - from, inverse_h2, false);
 	}
 }
 

@@ -100,8 +100,9 @@ weft_result weft_solver_plan_build(weft_world* world) {
 	world->tether_distance_rows = weft_alloc(allocator, rows * sizeof(float));
 	world->tether_groups = weft_alloc(allocator, rows / 4 * sizeof(int32_t));
 	world->segments = weft_alloc(allocator, (size_t)segment_count * sizeof(weft_solve_segment));
+	world->gathered = weft_alloc(allocator, (size_t)count * sizeof(int32_t));
 	if (!world->soa || !world->rest_lengths || !world->compliances || !world->tether_anchor_rows ||
-	    !world->tether_distance_rows || !world->tether_groups || !world->segments) {
+	    !world->tether_distance_rows || !world->tether_groups || !world->segments || !world->gathered) {
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for the solver's plan (%d constraints)", (int)count);
 	}
 	memset(world->soa, 0, rows * sizeof(float));
@@ -135,6 +136,20 @@ weft_result weft_solver_plan_build(weft_world* world) {
 	}
 	world->batch_segments[colours] = written;
 	world->segment_count = written;
+	// The gather segments' constraints of a colour in one list: solved LANES at a time whatever run
+	// they came from (a row's last few constraints fill a vector together; order inside a batch
+	// does not matter, no two of its constraints share a particle).
+	int32_t gathered = 0;
+	for (int32_t c = 0; c < colours; ++c) {
+		world->batch_gathered[c] = gathered;
+		for (int32_t j = world->batch_segments[c]; j < world->batch_segments[c + 1]; ++j) {
+			const weft_solve_segment* segment = &world->segments[j];
+			for (int32_t k = segment->begin; segment->kind == WEFT_SEGMENT_GATHER && k < segment->end; ++k) {
+				world->gathered[gathered++] = k;
+			}
+		}
+	}
+	world->batch_gathered[colours] = gathered;
 	return WEFT_OK;
 }
 
@@ -147,6 +162,7 @@ void weft_solver_plan_free(weft_world* world) {
 	weft_free(allocator, world->tether_distance_rows);
 	weft_free(allocator, world->tether_groups);
 	weft_free(allocator, world->segments);
+	weft_free(allocator, world->gathered);
 }
 
 int32_t weft_solver_batch_split(const weft_world* world, int32_t colour, int32_t position) {

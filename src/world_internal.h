@@ -73,6 +73,8 @@ struct weft_world {
 	weft_solve_segment* segments;
 	int32_t segment_count;
 	int32_t batch_segments[WEFT_COLOR_BUDGET + 1];
+	int32_t* gathered; // the constraints of every colour's gather segments, colour after colour
+	int32_t batch_gathered[WEFT_COLOR_BUDGET + 1];
 	int32_t simd_width; // lanes of the solve this frame: 0 scalar (positions in place), 4 or 8
 
 	// cold data
