@@ -4,12 +4,12 @@
 # command per C unit test (build-wasm/tests/test_*.wasm) that Node runs through node:wasi.
 BUILD_PARTS += wasm
 TEST_SUITES += test-wasm
-BENCH_PARTS += bench-wasm
+BENCH_PARTS += bench-wasm bench-peers
 
 WASM_DIR := build-wasm
 WASM_UNIT_TESTS := $(patsubst tests/unit/%.c,$(WASM_DIR)/tests/%.wasm,$(wildcard tests/unit/test_*.c))
 
-.PHONY: wasm test-wasm bench-wasm
+.PHONY: wasm test-wasm bench-wasm bench-peers
 # Vite serves web/public/ as is; the copy is refreshed only when the module changed, so the web
 # bundle (which depends on it) is not rebuilt for nothing.
 wasm:
@@ -24,3 +24,8 @@ test-wasm: wasm
 
 bench-wasm: wasm native
 	@node --no-warnings bench/wasm.mjs --native $(BUILD_DIR)/weft
+
+# weft's wasm next to Jolt Physics' soft body (npm jolt-physics, its wasm build) on `hang` 128² in one
+# Node process (bench/peers.mjs): bench/results/<machine>/peers.json.
+bench-peers: wasm
+	@node --no-warnings bench/peers.mjs

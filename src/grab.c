@@ -100,28 +100,29 @@ void weft_grab_prepare_frame(weft_world* world) {
 	world->tether_scale = world->grabbed < 0 ? 1.0f : tether_scale_for(world, world->grab_position, world->clock);
 }
 
-void weft_grab_tethers(weft_world* world, int32_t begin, int32_t end) {
+void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
+                       int32_t begin, int32_t end) {
 	const int32_t g = world->grabbed;
 	if (g < 0) {
 		return;
 	}
-	float* x = world->positions;
 	const float* rest = world->rest_positions;
-	const float* y = &x[4 * g];
+	const float y[3] = {px[stride * g], py[stride * g], pz[stride * g]};
 	const float* rg = &rest[4 * g];
 	for (int32_t p = begin; p < end; ++p) {
-		if (x[4 * p + 3] == 0.0f) {
+		const int32_t q = stride * p;
+		if (pw[q] == 0.0f) {
 			continue;
 		}
 		float rx = rest[4 * p] - rg[0], ry = rest[4 * p + 1] - rg[1], rz = rest[4 * p + 2] - rg[2];
 		float limit = sqrtf(rx * rx + ry * ry + rz * rz) * (1.0f + GRAB_TETHER_SLACK) * world->tether_scale;
-		float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
+		float dx = px[q] - y[0], dy = py[q] - y[1], dz = pz[q] - y[2];
 		float d2 = dx * dx + dy * dy + dz * dz;
 		if (d2 > limit * limit) {
 			float s = limit / sqrtf(d2);
-			x[4 * p] = y[0] + dx * s;
-			x[4 * p + 1] = y[1] + dy * s;
-			x[4 * p + 2] = y[2] + dz * s;
+			px[q] = y[0] + dx * s;
+			py[q] = y[1] + dy * s;
+			pz[q] = y[2] + dz * s;
 		}
 	}
 }

@@ -75,6 +75,7 @@ struct weft_self_collision {
 	int32_t near_pair_count; // -1: too many to keep (the test falls back to one box for all)
 	bool valid;              // the lists hold for the current positions
 	bool rebuild;            // this substep rebuilds them
+	bool simd;               // the 4-lane paths run (this frame's solve is vectorised)
 	int64_t rebuilds;
 };
 
@@ -236,24 +237,24 @@ void weft_self_collision_bounds(weft_world* world, int32_t begin, int32_t end) {
 		bool not_finite = false;
 		int32_t u0, u1, v0, v1;
 		patch_block(world, patch, &u0, &u1, &v0, &v1);
-#if WEFT_SIMD4
-		if (weft_simd_enabled) {
+#if defined(WEFT_SIMD)
+		if (world->simd_width > 0) {
 			// Lanes x, y, z, w: the w lane (inverse masses) has no displacement and is ignored.
-			weft_f4 low = weft_f4_splat(INFINITY), high = weft_f4_splat(-INFINITY), nan = weft_f4_splat(0.0f);
+			vf low = vsplat(INFINITY), high = vsplat(-INFINITY), nan = vsplat(0.0f);
 			for (int32_t v = v0; v < v1; ++v) {
 				for (int32_t p = v * world->width + u0, last = v * world->width + u1; p < last; ++p) {
-					const weft_f4 d = weft_f4_sub(weft_f4_load(&x[4 * p]), weft_f4_load(&built[4 * p]));
-					low = weft_f4_min(low, d);
-					high = weft_f4_max(high, d);
-					nan = weft_f4_or(nan, weft_f4_nan(d));
+					const vf d = vsub(vload(&x[4 * p]), vload(&built[4 * p]));
+					low = vmin(low, d);
+					high = vmax(high, d);
+					nan = vor(nan, visnan(d));
 				}
 			}
 			float l[4], h[4];
-			weft_f4_store(l, low);
-			weft_f4_store(h, high);
+			vstore(l, low);
+			vstore(h, high);
 			memcpy(box, l, 3 * sizeof(float));
 			memcpy(&box[3], h, 3 * sizeof(float));
-			not_finite = (weft_f4_mask(nan) & 7) != 0;
+			not_finite = (vbits(nan) & 7) != 0;
 		} else
 #endif
 		{
@@ -302,6 +303,7 @@ void weft_self_collision_decide(weft_world* world) {
 		}
 	}
 	s->rebuild = rebuild;
+	s->simd = world->simd_width > 0;
 	s->valid = true;
 	s->rebuilds += rebuild;
 }
@@ -422,13 +424,13 @@ static void list_insert(uint32_t* list, float* list_d2, int32_t* count, uint32_t
 // returned masks, four slots at a time (the lanes compute the scalar expression).
 static uint32_t scan_four(const weft_self_collision* s, const float* xi, float r2, uint32_t k, uint32_t last) {
 	uint32_t mask = 0;
-#if WEFT_SIMD4
-	if (weft_simd_enabled) {
-		weft_f4 ex = weft_f4_sub(weft_f4_splat(xi[0]), weft_f4_load(&s->sorted[0][k]));
-		weft_f4 ey = weft_f4_sub(weft_f4_splat(xi[1]), weft_f4_load(&s->sorted[1][k]));
-		weft_f4 ez = weft_f4_sub(weft_f4_splat(xi[2]), weft_f4_load(&s->sorted[2][k]));
-		weft_f4 d2 = weft_f4_add(weft_f4_add(weft_f4_mul(ex, ex), weft_f4_mul(ey, ey)), weft_f4_mul(ez, ez));
-		mask = (uint32_t)weft_f4_less_mask(d2, weft_f4_splat(r2));
+#if defined(WEFT_SIMD)
+	if (s->simd) {
+		vf ex = vsub(vsplat(xi[0]), vload(&s->sorted[0][k]));
+		vf ey = vsub(vsplat(xi[1]), vload(&s->sorted[1][k]));
+		vf ez = vsub(vsplat(xi[2]), vload(&s->sorted[2][k]));
+		vf d2 = vadd(vadd(vmul(ex, ex), vmul(ey, ey)), vmul(ez, ez));
+		mask = (uint32_t)vless_bits(d2, vsplat(r2));
 	} else
 #endif
 	{
@@ -521,43 +523,43 @@ static inline void contact_push(float out[3], const float* xi, const float si[3]
 }
 
 // The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w count), in
-// entry order (the list is padded to whole fours with i itself, which is no contact). The SIMD path computes contact_push's expressions in four lanes at once.
-static void contacts_four(float out[4], const float* x, const float* previous, const float* xi, const float si[3],
-                          const uint32_t* list, int32_t e, int32_t count, float t, float friction) {
+// entry order (the list is padded to whole fours with i itself, which is no contact). The SIMD
+// path computes contact_push's expressions in four lanes at once.
+static void contacts_four(float out[4], bool simd, const float* x, const float* previous, const float* xi,
+                          const float si[3], const uint32_t* list, int32_t e, float t, float friction) {
 	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
-#if WEFT_SIMD4
-	if (weft_simd_enabled) { // lists are padded to whole fours
+#if defined(WEFT_SIMD)
+	if (simd) { // lists are padded to whole fours
 		const uint32_t j[4] = {list[e], list[e + 1], list[e + 2], list[e + 3]};
-		weft_f4 jx = weft_f4_load(&x[4 * j[0]]), jy = weft_f4_load(&x[4 * j[1]]);
-		weft_f4 jz = weft_f4_load(&x[4 * j[2]]), jw = weft_f4_load(&x[4 * j[3]]);
-		weft_f4_transpose(&jx, &jy, &jz, &jw);
-		const weft_f4 ex = weft_f4_sub(weft_f4_splat(xi[0]), jx);
-		const weft_f4 ey = weft_f4_sub(weft_f4_splat(xi[1]), jy);
-		const weft_f4 ez = weft_f4_sub(weft_f4_splat(xi[2]), jz);
-		const weft_f4 d2 = weft_f4_add(weft_f4_add(weft_f4_mul(ex, ex), weft_f4_mul(ey, ey)), weft_f4_mul(ez, ez));
-		const uint32_t mask =
-		    (uint32_t)weft_f4_less_mask(d2, weft_f4_splat(t2)) & ~(uint32_t)weft_f4_less_mask(d2, weft_f4_splat(min2));
+		vf jx = vload(&x[4 * j[0]]), jy = vload(&x[4 * j[1]]);
+		vf jz = vload(&x[4 * j[2]]), jw = vload(&x[4 * j[3]]);
+		transpose(&jx, &jy, &jz, &jw);
+		const vf ex = vsub(vsplat(xi[0]), jx);
+		const vf ey = vsub(vsplat(xi[1]), jy);
+		const vf ez = vsub(vsplat(xi[2]), jz);
+		const vf d2 = vadd(vadd(vmul(ex, ex), vmul(ey, ey)), vmul(ez, ez));
+		const uint32_t mask = (uint32_t)vless_bits(d2, vsplat(t2)) & ~(uint32_t)vless_bits(d2, vsplat(min2));
 		if (mask == 0) {
 			return;
 		}
-		weft_f4 px = weft_f4_load(&previous[4 * j[0]]), py = weft_f4_load(&previous[4 * j[1]]);
-		weft_f4 pz = weft_f4_load(&previous[4 * j[2]]), pw = weft_f4_load(&previous[4 * j[3]]);
-		weft_f4_transpose(&px, &py, &pz, &pw);
-		const weft_f4 wi = weft_f4_splat(xi[3]);
-		const weft_f4 share = weft_f4_div(wi, weft_f4_add(wi, jw));
-		const weft_f4 d = weft_f4_sqrt(d2);
-		const weft_f4 inverse_d = weft_f4_div(weft_f4_splat(1.0f), d);
-		const weft_f4 nx = weft_f4_mul(ex, inverse_d), ny = weft_f4_mul(ey, inverse_d), nz = weft_f4_mul(ez, inverse_d);
-		const weft_f4 push = weft_f4_mul(weft_f4_sub(weft_f4_splat(t), d), share);
-		const weft_f4 sx = weft_f4_sub(weft_f4_splat(si[0]), weft_f4_sub(jx, px));
-		const weft_f4 sy = weft_f4_sub(weft_f4_splat(si[1]), weft_f4_sub(jy, py));
-		const weft_f4 sz = weft_f4_sub(weft_f4_splat(si[2]), weft_f4_sub(jz, pz));
-		const weft_f4 along = weft_f4_add(weft_f4_add(weft_f4_mul(sx, nx), weft_f4_mul(sy, ny)), weft_f4_mul(sz, nz));
-		const weft_f4 f = weft_f4_mul(weft_f4_splat(friction), share);
+		vf px = vload(&previous[4 * j[0]]), py = vload(&previous[4 * j[1]]);
+		vf pz = vload(&previous[4 * j[2]]), pw = vload(&previous[4 * j[3]]);
+		transpose(&px, &py, &pz, &pw);
+		const vf wi = vsplat(xi[3]);
+		const vf share = vdiv(wi, vadd(wi, jw));
+		const vf d = vsqrt(d2);
+		const vf inverse_d = vdiv(vsplat(1.0f), d);
+		const vf nx = vmul(ex, inverse_d), ny = vmul(ey, inverse_d), nz = vmul(ez, inverse_d);
+		const vf push = vmul(vsub(vsplat(t), d), share);
+		const vf sx = vsub(vsplat(si[0]), vsub(jx, px));
+		const vf sy = vsub(vsplat(si[1]), vsub(jy, py));
+		const vf sz = vsub(vsplat(si[2]), vsub(jz, pz));
+		const vf along = vadd(vadd(vmul(sx, nx), vmul(sy, ny)), vmul(sz, nz));
+		const vf f = vmul(vsplat(friction), share);
 		float cx[4], cy[4], cz[4];
-		weft_f4_store(cx, weft_f4_sub(weft_f4_mul(push, nx), weft_f4_mul(f, weft_f4_sub(sx, weft_f4_mul(along, nx)))));
-		weft_f4_store(cy, weft_f4_sub(weft_f4_mul(push, ny), weft_f4_mul(f, weft_f4_sub(sy, weft_f4_mul(along, ny)))));
-		weft_f4_store(cz, weft_f4_sub(weft_f4_mul(push, nz), weft_f4_mul(f, weft_f4_sub(sz, weft_f4_mul(along, nz)))));
+		vstore(cx, vsub(vmul(push, nx), vmul(f, vsub(sx, vmul(along, nx)))));
+		vstore(cy, vsub(vmul(push, ny), vmul(f, vsub(sy, vmul(along, ny)))));
+		vstore(cz, vsub(vmul(push, nz), vmul(f, vsub(sz, vmul(along, nz)))));
 		for (uint32_t m = mask; m != 0; m &= m - 1) {
 			const int lane = __builtin_ctz(m);
 			out[0] += cx[lane];
@@ -568,7 +570,6 @@ static void contacts_four(float out[4], const float* x, const float* previous, c
 		return;
 	}
 #endif
-	(void)count;
 	for (int32_t k = e; k < e + 4; ++k) {
 		const float* xj = &x[4 * list[k]];
 		float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
@@ -602,7 +603,7 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 		const float si[3] = {xi[0] - previous[4 * i], xi[1] - previous[4 * i + 1], xi[2] - previous[4 * i + 2]};
 		const uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		for (int32_t e = 0; e < count; e += 4) {
-			contacts_four(sum, x, previous, xi, si, list, e, count, t, friction);
+			contacts_four(sum, s->simd, x, previous, xi, si, list, e, t, friction);
 		}
 		memcpy(&s->corrections[4 * i], sum, sizeof sum);
 	}

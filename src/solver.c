@@ -23,109 +23,152 @@
 // (thread_pool.c) every thread walks it too, each on its slice of a stage, with a barrier after each.
 // Inside a colour batch no two constraints share a particle, so slices never race, and every particle
 // sees exactly the operations in exactly the order of the serial step: the result is bit-identical for
-// any thread count. solver_simd.c solves a batch four constraints at a time. Nothing here allocates.
+// any thread count. While the constraints are solved, positions are rows of x, y, z and inverse mass,
+// and solver_simd.c / solver_avx2.c solve a batch 4 or 8 constraints at a time from the runs at
+// grid strides that solver_plan.c found. Between substeps, update and the next integrate are one
+// pass over the particles. Nothing here allocates.
 #include <math.h>
 #include <string.h>
 
 #include "aerodynamics.h"
 #include "mesh.h"
 #include "self_collision.h"
+#include "simd4.h"
 #include "solver.h"
 #include "thread_pool.h"
 
-void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
+// What integrate needs of the world this substep (after the scripted stage has run).
+typedef struct integration {
+	const weft_world_def* def;
+	float h, damping, kick, pin_travel;
+	bool air, pins_move;
+} integration;
+
+static integration integration_of(const weft_world* world, float h) {
 	const weft_world_def* def = &world->def;
-	const bool air = weft_aero_active(&world->def);
-	const float damping = fmaxf(0.0f, 1.0f - def->damping * h);
+	return (integration){
+	    .def = def,
+	    .h = h,
+	    .damping = fmaxf(0.0f, 1.0f - def->damping * h),
+	    // Velocities live at half steps (leapfrog): the first substep after a reset kicks by h/2, so a
+	    // cloth let go from rest falls exactly ½ g t² at any substep count.
+	    .kick = world->stepped ? h : 0.5f * h,
+	    .pin_travel =
+	        (float)(world->clock < (double)def->pin_motion_time ? world->clock : (double)def->pin_motion_time),
+	    .air = weft_aero_active(def),
+	    .pins_move = def->pin_motion_time > 0.0f,
+	};
+}
+
+static inline void integrate_particle(weft_world* world, const integration* c, int32_t p) {
+	const weft_world_def* def = c->def;
+	const float h = c->h, kick = c->kick;
 	float* x = world->positions;
 	float* v = world->velocities;
 	float* previous = world->previous_positions;
 	const float* r = world->residuals;
-	// Velocities live at half steps (leapfrog): the first substep after a reset kicks by h/2, so a
-	// cloth let go from rest falls exactly ½ g t² at any substep count.
-	const float kick = world->stepped ? h : 0.5f * h;
-	const bool pins_move = def->pin_motion_time > 0.0f;
-	const float pin_travel =
-	    (float)(world->clock < (double)def->pin_motion_time ? world->clock : (double)def->pin_motion_time);
-	for (int32_t p = begin; p < end; ++p) {
-		previous[4 * p] = x[4 * p];
-		previous[4 * p + 1] = x[4 * p + 1];
-		previous[4 * p + 2] = x[4 * p + 2];
-		previous[4 * p + 3] = x[4 * p + 3];
-		if (x[4 * p + 3] == 0.0f) {
-			if (pins_move && world->rest_positions[4 * p + 3] == 0.0f && p != world->grabbed) {
-				// A pinned particle on its scripted path: rest + velocity × min(t, pin_motion_time).
-				const float* rest = &world->rest_positions[4 * p];
-				x[4 * p] = rest[0] + def->pin_velocity.x * pin_travel;
-				x[4 * p + 1] = rest[1] + def->pin_velocity.y * pin_travel;
-				x[4 * p + 2] = rest[2] + def->pin_velocity.z * pin_travel;
-			}
-			continue;
+	previous[4 * p] = x[4 * p];
+	previous[4 * p + 1] = x[4 * p + 1];
+	previous[4 * p + 2] = x[4 * p + 2];
+	previous[4 * p + 3] = x[4 * p + 3];
+	if (x[4 * p + 3] == 0.0f) {
+		if (c->pins_move && world->rest_positions[4 * p + 3] == 0.0f && p != world->grabbed) {
+			// A pinned particle on its scripted path: rest + velocity × min(t, pin_motion_time).
+			const float* rest = &world->rest_positions[4 * p];
+			x[4 * p] = rest[0] + def->pin_velocity.x * c->pin_travel;
+			x[4 * p + 1] = rest[1] + def->pin_velocity.y * c->pin_travel;
+			x[4 * p + 2] = rest[2] + def->pin_velocity.z * c->pin_travel;
 		}
-		float ax = def->gravity.x, ay = def->gravity.y, az = def->gravity.z;
-		if (air) {
-			// Drag and lift of the triangles around it (aerodynamics.c). One kick of air never makes
-			// the particle's speed relative to the wind grow (|d − s Δv| ≤ |d| for s ≤ 2 d·Δv/|Δv|²):
-			// a strong wind on a light cloth neither overshoots nor pumps energy in.
-			weft_vec3 a = weft_aero_acceleration(world, p);
-			const weft_vec3 relative = {world->air_wind.x - v[4 * p], world->air_wind.y - v[4 * p + 1],
-			                            world->air_wind.z - v[4 * p + 2]};
-			const weft_vec3 change = weft_scale(a, kick);
-			const float along = weft_dot(relative, change), size2 = weft_dot(change, change);
-			if (!(size2 < INFINITY) || !(along < INFINITY)) {
-				a = (weft_vec3){0.0f, 0.0f, 0.0f}; // beyond float range: no direction to trust
-			} else if (size2 > 0.0f && !(2.0f * along >= size2)) {
-				a = weft_scale(a, along > 0.0f ? 2.0f * along / size2 : 0.0f);
-			}
-			ax += a.x;
-			ay += a.y;
-			az += a.z;
-		}
-		// Damping acts on the motion so far, not on this substep's forces: a resting cloth then
-		// balances gravity exactly (the static stretch is m g α whatever the damping).
-		v[4 * p] = v[4 * p] * damping + kick * ax;
-		v[4 * p + 1] = v[4 * p + 1] * damping + kick * ay;
-		v[4 * p + 2] = v[4 * p + 2] * damping + kick * az;
-		// The prediction carries the part of earlier steps that rounding kept out of x (update).
-		x[4 * p] = previous[4 * p] + (h * v[4 * p] + r[4 * p]);
-		x[4 * p + 1] = previous[4 * p + 1] + (h * v[4 * p + 1] + r[4 * p + 1]);
-		x[4 * p + 2] = previous[4 * p + 2] + (h * v[4 * p + 2] + r[4 * p + 2]);
+		return;
 	}
+	float ax = def->gravity.x, ay = def->gravity.y, az = def->gravity.z;
+	if (c->air) {
+		// Drag and lift of the triangles around it (aerodynamics.c). One kick of air never makes
+		// the particle's speed relative to the wind grow (|d − s Δv| ≤ |d| for s ≤ 2 d·Δv/|Δv|²):
+		// a strong wind on a light cloth neither overshoots nor pumps energy in.
+		weft_vec3 a = weft_aero_acceleration(world, p);
+		const weft_vec3 relative = {world->air_wind.x - v[4 * p], world->air_wind.y - v[4 * p + 1],
+		                            world->air_wind.z - v[4 * p + 2]};
+		const weft_vec3 change = weft_scale(a, kick);
+		const float along = weft_dot(relative, change), size2 = weft_dot(change, change);
+		if (!(size2 < INFINITY) || !(along < INFINITY)) {
+			a = (weft_vec3){0.0f, 0.0f, 0.0f}; // beyond float range: no direction to trust
+		} else if (size2 > 0.0f && !(2.0f * along >= size2)) {
+			a = weft_scale(a, along > 0.0f ? 2.0f * along / size2 : 0.0f);
+		}
+		ax += a.x;
+		ay += a.y;
+		az += a.z;
+	}
+	// Damping acts on the motion so far, not on this substep's forces: a resting cloth then
+	// balances gravity exactly (the static stretch is m g α whatever the damping).
+	v[4 * p] = v[4 * p] * c->damping + kick * ax;
+	v[4 * p + 1] = v[4 * p + 1] * c->damping + kick * ay;
+	v[4 * p + 2] = v[4 * p + 2] * c->damping + kick * az;
+	// The prediction carries the part of earlier steps that rounding kept out of x (update).
+	x[4 * p] = previous[4 * p] + (h * v[4 * p] + r[4 * p]);
+	x[4 * p + 1] = previous[4 * p + 1] + (h * v[4 * p + 1] + r[4 * p + 1]);
+	x[4 * p + 2] = previous[4 * p + 2] + (h * v[4 * p + 2] + r[4 * p + 2]);
+}
+
+// The end of integrate over [begin, end): the grabbed particle, then the solve's rows.
+static void integrated(weft_world* world, int32_t begin, int32_t end) {
 	if (world->grabbed >= begin && world->grabbed < end) {
 		// The grabbed particle is kinematic (inverse mass 0): it sits where the hand holds it.
-		float* g = &x[4 * world->grabbed];
+		float* g = &world->positions[4 * world->grabbed];
 		g[0] = world->grab_position.x;
 		g[1] = world->grab_position.y;
 		g[2] = world->grab_position.z;
 	}
+	if (world->simd_width > 0) {
+		weft_rows_from_positions(world, begin, end); // the solve's layout (solver_simd.c)
+	}
 }
 
-void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
-	float* x = world->positions;
-	const int32_t per = WEFT_TETHERS_PER_PARTICLE;
-	const int32_t* anchor = world->tether_anchor;
-	const float* max_distance = world->tether_max_distance;
+void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
+	const integration c = integration_of(world, h);
 	for (int32_t p = begin; p < end; ++p) {
-		if (x[4 * p + 3] == 0.0f) {
+		integrate_particle(world, &c, p);
+	}
+	integrated(world, begin, end);
+}
+
+// Inlined with constant strides (weft_tethers_strided), so each layout compiles to its own loop.
+static inline void tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
+                           const int32_t* anchor, const float* max_distance, int32_t per_particle, int32_t per_slot,
+                           int32_t begin, int32_t end) {
+	for (int32_t p = begin; p < end; ++p) {
+		const int32_t q = stride * p;
+		if (pw[q] == 0.0f) {
 			continue;
 		}
-		for (int32_t k = p * per; k < (p + 1) * per; ++k) {
+		for (int32_t slot = 0; slot < WEFT_TETHERS_PER_PARTICLE; ++slot) {
+			const int32_t k = p * per_particle + slot * per_slot;
 			if (anchor[k] < 0) {
 				continue;
 			}
-			const float* y = &x[4 * anchor[k]];
-			float dx = x[4 * p] - y[0], dy = x[4 * p + 1] - y[1], dz = x[4 * p + 2] - y[2];
+			const int32_t y = stride * anchor[k];
+			float dx = px[q] - px[y], dy = py[q] - py[y], dz = pz[q] - pz[y];
 			float d2 = dx * dx + dy * dy + dz * dz;
 			float limit = max_distance[k] * world->tether_scale;
 			if (d2 > limit * limit) {
 				float s = limit / sqrtf(d2);
-				x[4 * p] = y[0] + dx * s;
-				x[4 * p + 1] = y[1] + dy * s;
-				x[4 * p + 2] = y[2] + dz * s;
+				px[q] = px[y] + dx * s;
+				py[q] = py[y] + dy * s;
+				pz[q] = pz[y] + dz * s;
 			}
 		}
 	}
-	weft_grab_tethers(world, begin, end);
+}
+
+void weft_tethers_strided(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
+                          const int32_t* anchor, const float* max_distance, int32_t per_particle, int32_t per_slot,
+                          int32_t begin, int32_t end) {
+	if (stride == 4 && per_particle == WEFT_TETHERS_PER_PARTICLE && per_slot == 1) {
+		tethers(world, px, py, pz, pw, 4, anchor, max_distance, WEFT_TETHERS_PER_PARTICLE, 1, begin, end);
+	} else {
+		tethers(world, px, py, pz, pw, stride, anchor, max_distance, per_particle, per_slot, begin, end);
+	}
 }
 
 // One component of a free particle's new velocity, and the residual its prediction carries on.
@@ -137,43 +180,111 @@ static inline float carried_velocity(const float* x, const float* previous, cons
 	return v[0] + (x[0] - predicted) * inverse_h;
 }
 
-void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
-	const float inverse_h = 1.0f / h;
-	const float max_speed = world->def.max_speed;
+static inline void update_particle(weft_world* world, int32_t p, float h, float inverse_h, float max_speed) {
 	const float* x = world->positions;
 	const float* previous = world->previous_positions;
 	float* v = world->velocities;
 	float* r = world->residuals;
-	for (int32_t p = begin; p < end; ++p) {
-		float vx, vy, vz;
-		if (x[4 * p + 3] == 0.0f) {
-			// Kinematic (pinned, on a scripted path, grabbed): the velocity of its motion.
-			vx = (x[4 * p] - previous[4 * p]) * inverse_h;
-			vy = (x[4 * p + 1] - previous[4 * p + 1]) * inverse_h;
-			vz = (x[4 * p + 2] - previous[4 * p + 2]) * inverse_h;
-		} else {
-			// Float32 positions lose every increment below half an ulp of x (at 1000 substeps a
-			// falling cloth would not move), so the velocity is state and the rounding is carried:
-			// v gains what the solve and the colliders did to the prediction, and the residual of
-			// the prediction's rounding joins the next one (compensated summation). The
-			// prediction is recomputed with integrate's expression: the same bits.
-			vx = carried_velocity(&x[4 * p], &previous[4 * p], &v[4 * p], &r[4 * p], h, inverse_h);
-			vy = carried_velocity(&x[4 * p + 1], &previous[4 * p + 1], &v[4 * p + 1], &r[4 * p + 1], h, inverse_h);
-			vz = carried_velocity(&x[4 * p + 2], &previous[4 * p + 2], &v[4 * p + 2], &r[4 * p + 2], h, inverse_h);
-		}
-		if (max_speed > 0.0f) {
-			float speed2 = vx * vx + vy * vy + vz * vz;
-			if (speed2 > max_speed * max_speed) {
-				float s = max_speed / sqrtf(speed2);
-				vx *= s;
-				vy *= s;
-				vz *= s;
-			}
-		}
-		v[4 * p] = vx;
-		v[4 * p + 1] = vy;
-		v[4 * p + 2] = vz;
+	float vx, vy, vz;
+	if (x[4 * p + 3] == 0.0f) {
+		// Kinematic (pinned, on a scripted path, grabbed): the velocity of its motion.
+		vx = (x[4 * p] - previous[4 * p]) * inverse_h;
+		vy = (x[4 * p + 1] - previous[4 * p + 1]) * inverse_h;
+		vz = (x[4 * p + 2] - previous[4 * p + 2]) * inverse_h;
+	} else {
+		// Float32 positions lose every increment below half an ulp of x (at 1000 substeps a
+		// falling cloth would not move), so the velocity is state and the rounding is carried:
+		// v gains what the solve and the colliders did to the prediction, and the residual of
+		// the prediction's rounding joins the next one (compensated summation). The
+		// prediction is recomputed with integrate's expression: the same bits.
+		vx = carried_velocity(&x[4 * p], &previous[4 * p], &v[4 * p], &r[4 * p], h, inverse_h);
+		vy = carried_velocity(&x[4 * p + 1], &previous[4 * p + 1], &v[4 * p + 1], &r[4 * p + 1], h, inverse_h);
+		vz = carried_velocity(&x[4 * p + 2], &previous[4 * p + 2], &v[4 * p + 2], &r[4 * p + 2], h, inverse_h);
 	}
+	if (max_speed > 0.0f) {
+		float speed2 = vx * vx + vy * vy + vz * vz;
+		if (speed2 > max_speed * max_speed) {
+			float s = max_speed / sqrtf(speed2);
+			vx *= s;
+			vy *= s;
+			vz *= s;
+		}
+	}
+	v[4 * p] = vx;
+	v[4 * p + 1] = vy;
+	v[4 * p + 2] = vz;
+}
+
+void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
+	const float inverse_h = 1.0f / h, max_speed = world->def.max_speed;
+	for (int32_t p = begin; p < end; ++p) {
+		update_particle(world, p, h, inverse_h, max_speed);
+	}
+}
+
+void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end, bool ground) {
+	// One pass instead of two: each particle's update, then its next integrate (bit for bit the
+	// two phases, which never look at another particle; the scripted stage between them has run).
+	const float inverse_h = 1.0f / h, max_speed = world->def.max_speed;
+	const integration c = integration_of(world, h);
+	// Below this a particle may touch the ground (weft_collide_ground decides); -inf: never.
+	const float floor_y =
+	    ground && world->def.ground_enabled ? world->def.ground_height + world->def.collision_margin : -INFINITY;
+#if defined(WEFT_SIMD)
+	if (!c.air) {
+		// A free particle's x, y, z in the lanes of one vector, the scalar expressions lane for lane;
+		// the w lanes keep their bits (vxyz_w). Kinematic particles take the scalar code.
+		float* x = world->positions;
+		float* previous = world->previous_positions;
+		float* v = world->velocities;
+		float* r = world->residuals;
+		const vf h4 = vsplat(h), inverse_h4 = vsplat(inverse_h), damping = vsplat(c.damping);
+		const vf kick = vsplat(c.kick);
+		const float g[4] = {c.def->gravity.x, c.def->gravity.y, c.def->gravity.z, 0.0f};
+		const vf gravity = vload(g);
+		for (int32_t p = begin; p < end; ++p) {
+			if (x[4 * p + 1] < floor_y) {
+				weft_collide_ground(world, p); // a contact (it tests again, and the inverse mass)
+			}
+			const vf X = vload(&x[4 * p]);
+			if (x[4 * p + 3] == 0.0f) {
+				update_particle(world, p, h, inverse_h, max_speed);
+				integrate_particle(world, &c, p);
+				continue;
+			}
+			const vf P = vload(&previous[4 * p]), V = vload(&v[4 * p]), R = vload(&r[4 * p]);
+			// update: carried_velocity per lane
+			const vf step = vadd(vmul(h4, V), R);
+			const vf predicted = vadd(P, step);
+			const vf R1 = vxyz_w(vsub(step, vsub(predicted, P)), R);
+			vf V1 = vadd(V, vmul(vsub(X, predicted), inverse_h4));
+			if (max_speed > 0.0f) {
+				const float vx = vlane(V1, 0), vy = vlane(V1, 1), vz = vlane(V1, 2);
+				const float speed2 = vx * vx + vy * vy + vz * vz;
+				if (speed2 > max_speed * max_speed) {
+					V1 = vmul(V1, vsplat(max_speed / sqrtf(speed2)));
+				}
+			}
+			// integrate: previous = x, v = v damping + kick g, x = previous + (h v + r)
+			const vf V2 = vxyz_w(vadd(vmul(V1, damping), vmul(kick, gravity)), V);
+			const vf X2 = vxyz_w(vadd(X, vadd(vmul(h4, V2), R1)), X);
+			vstore(&previous[4 * p], X);
+			vstore(&v[4 * p], V2);
+			vstore(&r[4 * p], R1);
+			vstore(&x[4 * p], X2);
+		}
+		integrated(world, begin, end);
+		return;
+	}
+#endif
+	for (int32_t p = begin; p < end; ++p) {
+		if (world->positions[4 * p + 1] < floor_y) {
+			weft_collide_ground(world, p);
+		}
+		update_particle(world, p, h, inverse_h, max_speed);
+		integrate_particle(world, &c, p);
+	}
+	integrated(world, begin, end);
 }
 
 void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
@@ -181,17 +292,18 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	const int32_t* offsets = world->color_offsets;
 	const int32_t colours = world->color_count;
 	int32_t count = 0;
-#define STAGE(type_, begin_, end_, whole_) (out->stages[count++] = (weft_stage){(type_), (begin_), (end_), (whole_)})
+#define STAGE(type_, begin_, end_, whole_) \
+	(out->stages[count++] = (weft_stage){(type_), (begin_), (end_), (whole_), -1})
 	STAGE(WEFT_STAGE_SCRIPTED, 0, world->sphere_count, true);
 	if (weft_aero_active(&world->def)) {
 		STAGE(WEFT_STAGE_AERO_FORCES, 0, world->index_count / 3, false);
 	}
 	STAGE(WEFT_STAGE_INTEGRATE, 0, n, false);
-	STAGE(WEFT_STAGE_RESET_LAMBDAS, 0, world->constraint_count, false);
 	out->solve_begin = count;
 	// Colour batches in order (each parallel inside), then the overflow batch serially, then tethers.
 	for (int32_t c = 0; c < colours; ++c) {
 		STAGE(WEFT_STAGE_SOLVE_BATCH, offsets[c], offsets[c + 1], false);
+		out->stages[count - 1].colour = c;
 	}
 	if (offsets[colours + 1] > offsets[colours]) {
 		STAGE(WEFT_STAGE_SOLVE_OVERFLOW, offsets[colours], offsets[colours + 1], true);
@@ -207,19 +319,44 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 		STAGE(WEFT_STAGE_SELF_CONTACTS, 0, n, false);
 		STAGE(WEFT_STAGE_SELF_APPLY, 0, n, false);
 	}
-	STAGE(WEFT_STAGE_COLLIDE_PRIMITIVES, 0, n, true);
+	STAGE(WEFT_STAGE_COLLIDE_PRIMITIVES, 0, n, false);
 	if (world->mesh != NULL) {
 		// The mesh push-out (the dearest part of a bunny frame) is per particle; edge contacts move
 		// two particles each, so with them the stage runs on one thread.
 		STAGE(WEFT_STAGE_COLLIDE_MESH, 0, n, world->mesh->edge_contacts);
 	}
 	STAGE(WEFT_STAGE_UPDATE, 0, n, false);
-#undef STAGE
 	out->count = count;
+	// Between substeps: the next substep's scripted stage, then update and integrate in one pass,
+	// unless the air has to see every velocity updated before integrate gathers its forces.
+	// With nothing but the ground to collide with (static; spheres move in the scripted stage), the
+	// ground joins that pass too.
+	out->fused = !weft_aero_active(&world->def);
+	out->fused_ground = out->fused && world->sphere_count == 0 && world->mesh == NULL && !world->def.self_collision;
+	STAGE(WEFT_STAGE_SCRIPTED, 0, world->sphere_count, true);
+	STAGE(out->fused_ground ? WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE : WEFT_STAGE_UPDATE_INTEGRATE, 0, n, false);
+#undef STAGE
+}
+
+static int32_t slice(int32_t begin, int32_t end, int32_t k, int32_t count) {
+	return begin + (int32_t)(((int64_t)(end - begin) * k) / count);
+}
+
+// A thread's slice of colour batch `colour` (stage->begin .. stage->end): cut between groups.
+static void solve_batch_slice(weft_world* world, const weft_stage* stage, float h, int32_t thread, int32_t thread_count,
+                              bool first) {
+	const int32_t colour = stage->colour;
+	int32_t begin = slice(stage->begin, stage->end, thread, thread_count);
+	int32_t end = slice(stage->begin, stage->end, thread + 1, thread_count);
+	if (world->simd_width > 0) {
+		begin = thread == 0 ? stage->begin : weft_solver_batch_split(world, colour, begin);
+		end = thread + 1 == thread_count ? stage->end : weft_solver_batch_split(world, colour, end);
+	}
+	weft_phase_solve_batch(world, h, colour, begin, end, first);
 }
 
 static void run_stage(weft_world* world, const weft_stage* stage, float h, int32_t thread, int32_t thread_count,
-                      int32_t begin, int32_t end) {
+                      int32_t begin, int32_t end, bool first) {
 	switch (stage->type) {
 	case WEFT_STAGE_SCRIPTED:
 		weft_spheres_advance(world, h);
@@ -230,9 +367,8 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 		break;
 	case WEFT_STAGE_AERO_FORCES: weft_phase_aero_forces(world, begin, end); break;
 	case WEFT_STAGE_INTEGRATE: weft_phase_integrate(world, h, begin, end); break;
-	case WEFT_STAGE_RESET_LAMBDAS: memset(world->lambdas + begin, 0, (size_t)(end - begin) * sizeof(float)); break;
-	case WEFT_STAGE_SOLVE_BATCH: weft_phase_solve_batch(world, h, begin, end); break;
-	case WEFT_STAGE_SOLVE_OVERFLOW: weft_phase_solve(world, h, begin, end); break;
+	case WEFT_STAGE_SOLVE_BATCH: solve_batch_slice(world, stage, h, thread, thread_count, first); break;
+	case WEFT_STAGE_SOLVE_OVERFLOW: weft_phase_solve(world, h, begin, end, first); break;
 	case WEFT_STAGE_TETHERS: weft_phase_tethers(world, begin, end); break;
 	case WEFT_STAGE_SELF_BOUNDS: weft_self_collision_bounds(world, begin, end); break;
 	case WEFT_STAGE_SELF_DECIDE: weft_self_collision_decide(world); break;
@@ -241,27 +377,26 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_SELF_SORT: weft_self_collision_sort(world); break;
 	case WEFT_STAGE_SELF_CONTACTS: weft_self_collision_contacts(world, begin, end); break;
 	case WEFT_STAGE_SELF_APPLY: weft_self_collision_apply(world, begin, end); break;
-	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world); break;
+	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world, begin, end); break;
 	case WEFT_STAGE_COLLIDE_MESH: weft_mesh_collide_range(world, begin, end, stage->whole); break;
 	case WEFT_STAGE_UPDATE: weft_phase_update(world, h, begin, end); break;
+	case WEFT_STAGE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end, false); break;
+	case WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end, true); break;
 	}
 }
 
-static int32_t slice(int32_t begin, int32_t end, int32_t k, int32_t count) {
-	return begin + (int32_t)(((int64_t)(end - begin) * k) / count);
-}
-
+// Stages [first, last) of the list.
 static void run_stages(weft_world* world, const weft_stage_list* list, int32_t first, int32_t last, float h,
-                       weft_thread_pool* pool, int32_t thread, int32_t thread_count) {
+                       weft_thread_pool* pool, int32_t thread, int32_t thread_count, bool first_iteration) {
 	for (int32_t s = first; s < last; ++s) {
 		const weft_stage* stage = &list->stages[s];
 		if (stage->whole) {
 			if (thread == 0) {
-				run_stage(world, stage, h, thread, thread_count, stage->begin, stage->end);
+				run_stage(world, stage, h, thread, thread_count, stage->begin, stage->end, first_iteration);
 			}
 		} else {
 			run_stage(world, stage, h, thread, thread_count, slice(stage->begin, stage->end, thread, thread_count),
-			          slice(stage->begin, stage->end, thread + 1, thread_count));
+			          slice(stage->begin, stage->end, thread + 1, thread_count), first_iteration);
 		}
 		if (pool != NULL) {
 			weft_thread_pool_sync(pool, thread);
@@ -271,12 +406,37 @@ static void run_stages(weft_world* world, const weft_stage_list* list, int32_t f
 
 void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, float h, weft_thread_pool* pool,
                            int32_t thread, int32_t thread_count) {
-	for (int32_t substep = 0; substep < world->def.substeps; ++substep) {
-		run_stages(world, stages, 0, stages->solve_begin, h, pool, thread, thread_count);
-		for (int32_t iteration = 0; iteration < world->def.iterations; ++iteration) {
-			run_stages(world, stages, stages->solve_begin, stages->solve_end, h, pool, thread, thread_count);
+	const int32_t substeps = world->def.substeps, iterations = world->def.iterations;
+	const int32_t tethers = stages->solve_end - 1, scripted = stages->count, fused = stages->count + 1;
+	for (int32_t substep = 0; substep < substeps; ++substep) {
+		const bool fuse = substep + 1 < substeps && stages->fused;
+		if (substep == 0 || !stages->fused) {
+			run_stages(world, stages, 0, stages->solve_begin, h, pool, thread, thread_count, true);
 		}
-		run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count);
+		for (int32_t iteration = 0; iteration < iterations; ++iteration) {
+			if (fuse && stages->fused_ground && iteration + 1 == iterations) {
+				// Nothing between the tethers and the fused pass: the next substep's scripted stage
+				// (clock, wind; no spheres) runs on thread 0 beside the tethers, which never read
+				// what it writes, and the tethers' barrier orders it before the pass.
+				run_stages(world, stages, stages->solve_begin, tethers, h, pool, thread, thread_count, iteration == 0);
+				if (thread == 0) {
+					run_stage(world, &stages->stages[scripted], h, thread, thread_count, 0, 0, true);
+				}
+				run_stages(world, stages, tethers, tethers + 1, h, pool, thread, thread_count, iteration == 0);
+			} else {
+				run_stages(world, stages, stages->solve_begin, stages->solve_end, h, pool, thread, thread_count,
+				           iteration == 0);
+			}
+		}
+		if (fuse && stages->fused_ground) {
+			run_stages(world, stages, fused, fused + 1, h, pool, thread, thread_count, true);
+		} else if (fuse) {
+			// Up to the update, then the next substep's scripted stage and the fused pass.
+			run_stages(world, stages, stages->solve_end, stages->count - 1, h, pool, thread, thread_count, true);
+			run_stages(world, stages, scripted, fused + 1, h, pool, thread, thread_count, true);
+		} else {
+			run_stages(world, stages, stages->solve_end, stages->count, h, pool, thread, thread_count, true);
+		}
 	}
 }
 
@@ -306,6 +466,7 @@ weft_result weft_world_step(weft_world* world, float dt) {
 	weft_grab_prepare_frame(world); // where the hand holds the cloth, and the tethers' scale
 	weft_stage_list stages;         // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);
+	world->simd_width = weft_simd_width();
 	if (world->pool != NULL) {
 		frame_task task = {world, &stages, h};
 		weft_thread_pool_run(world->pool, run_frame_task, &task);

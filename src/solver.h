@@ -11,11 +11,10 @@
 typedef enum weft_stage_type {
 	WEFT_STAGE_SCRIPTED,           // whole: scripted motion over the substep (spheres, the clock, gusts)
 	WEFT_STAGE_AERO_FORCES,        // triangles: drag and lift in the wind (aerodynamics.c; before anything moves)
-	WEFT_STAGE_INTEGRATE,          // particles: forces, damping, x_prev = x, x += h v; the grab target
-	WEFT_STAGE_RESET_LAMBDAS,      // constraints: λ = 0 at the start of the substep
+	WEFT_STAGE_INTEGRATE,          // particles: forces, damping, x_prev = x, x += h v; the grab target (and the rows)
 	WEFT_STAGE_SOLVE_BATCH,        // constraints of one colour (no two share a particle)
 	WEFT_STAGE_SOLVE_OVERFLOW,     // whole: the overflow batch in order
-	WEFT_STAGE_TETHERS,            // particles: long-range attachments to pinned anchors
+	WEFT_STAGE_TETHERS,            // particles: long-range attachments to pinned anchors (then float4 positions)
 	WEFT_STAGE_SELF_BOUNDS,        // patches: displacements since the neighbour lists (self_collision.c)
 	WEFT_STAGE_SELF_DECIDE,        // whole: rebuild the lists this substep?
 	WEFT_STAGE_SELF_KEYS,          // particles: hash buckets (when rebuilding)
@@ -23,25 +22,36 @@ typedef enum weft_stage_type {
 	WEFT_STAGE_SELF_LISTS,         // particles: neighbour lists from the hash (when rebuilding)
 	WEFT_STAGE_SELF_CONTACTS,      // particles: pushes and friction from other layers (Jacobi)
 	WEFT_STAGE_SELF_APPLY,         // particles: x += the mean push
-	WEFT_STAGE_COLLIDE_PRIMITIVES, // whole: spheres and ground
+	WEFT_STAGE_COLLIDE_PRIMITIVES, // particles: spheres and ground
 	WEFT_STAGE_COLLIDE_MESH,       // particles (whole with edge contacts, which move two particles)
 	WEFT_STAGE_UPDATE,             // particles: v += (x − (x_prev + h v))/h with the speed clamp
+	WEFT_STAGE_UPDATE_INTEGRATE,   // particles: update, then the next substep's integrate (one pass)
+	WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE, // particles: the ground, update, the next integrate (one pass)
 } weft_stage_type;
 
 typedef struct weft_stage {
 	weft_stage_type type;
 	int32_t begin, end; // the particles or constraints it covers
 	bool whole;         // run by one thread, not sliced
+	int32_t colour;     // the colour of a SOLVE_BATCH stage (-1 for the others)
 } weft_stage;
+
+// Below this a distance constraint has no direction and is skipped (every path's test).
+#define MIN_LENGTH 1e-9f
 
 // Stages of one substep: the solve (colours, overflow, tethers) and a handful of others.
 #define WEFT_MAX_STAGES (WEFT_COLOR_BUDGET + 16)
 
-// stages[0 .. solve_begin) once, [solve_begin .. solve_end) `iterations` times, then the rest once.
+// stages[0 .. solve_begin) once, [solve_begin .. solve_end) `iterations` times, then the rest once
+// (the last of them is the update). When fused, every substep but the last ends instead with
+// stages[count] (the next substep's scripted stage) and stages[count + 1] (update + integrate), and
+// the next substep starts at the solve.
 typedef struct weft_stage_list {
-	weft_stage stages[WEFT_MAX_STAGES];
+	weft_stage stages[WEFT_MAX_STAGES + 2];
 	int32_t count;
 	int32_t solve_begin, solve_end;
+	bool fused;        // the next substep's integrate joins this one's update
+	bool fused_ground; // the ground collision too (stages[count − 2]; no spheres, mesh or self-collision)
 } weft_stage_list;
 
 // The substep of the world's current settings (rebuilt at the start of every frame; cheap).
@@ -52,15 +62,50 @@ typedef struct weft_thread_pool weft_thread_pool;
 void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, float h, weft_thread_pool* pool,
                            int32_t thread, int32_t thread_count);
 
-// Phases over particles or constraints [begin, end).
+// Phases over particles or constraints [begin, end). The solve's first iteration of a substep
+// (first) treats λ as 0, which is what it is then: no pass clears it.
 void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end);
 void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end);
 void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end);
+void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end, bool ground);
 // Constraints one after the other (any range, e.g. the overflow batch).
-void weft_phase_solve(weft_world* world, float h, int32_t begin, int32_t end);
-// Constraints that share no particle (a colour batch or a slice of one): SIMD when the build has it
-// and weft_simd_enabled is true, bit-identical to weft_phase_solve either way (solver_simd.c).
-void weft_phase_solve_batch(weft_world* world, float h, int32_t begin, int32_t end);
-extern bool weft_simd_enabled;
+void weft_phase_solve(weft_world* world, float h, int32_t begin, int32_t end, bool first);
+// Constraints [begin, end) of colour `colour` (no two share a particle): on the rows with
+// world->simd_width lanes, or weft_phase_solve when it is 0; bit-identical either way. A slice of a
+// batch must start and end at weft_solver_batch_split boundaries.
+void weft_phase_solve_batch(weft_world* world, float h, int32_t colour, int32_t begin, int32_t end, bool first);
+
+// The SIMD solve's rows (solver_simd.c): float4 positions → rows, and back, for particles [begin, end).
+void weft_rows_from_positions(weft_world* world, int32_t begin, int32_t end);
+void weft_positions_from_rows(weft_world* world, int32_t begin, int32_t end);
+// AVX2 on this CPU (and in this build: x86-64), tested once (solver_avx2.c).
+bool weft_avx2_available(void);
+
+// The solve of constraints [begin, end) one at a time: particle p at px[stride p] .. pw[stride p]
+// (the float4 positions: stride 4; the rows: stride 1). The reference every vector path reproduces.
+void weft_solve_constraints(float* px, float* py, float* pz, const float* pw, int32_t stride, float* lambdas,
+                            const weft_constraint* constraints, float inverse_h2, int32_t begin, int32_t end,
+                            bool first);
+// The pins' tethers of particles [begin, end) with the same addressing; tether k of particle p is
+// anchor[p per_particle + k per_slot] (the world's arrays: WEFT_TETHERS_PER_PARTICLE, 1; the rows: 1, stride).
+void weft_tethers_strided(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
+                          const int32_t* anchor, const float* max_distance, int32_t per_particle, int32_t per_slot,
+                          int32_t begin, int32_t end);
+// The vector paths on the rows (solver_kernels.h): 4 lanes (solver_simd.c), 8 lanes (solver_avx2.c).
+void weft_solve_batch_rows_4(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
+                             bool first);
+void weft_solve_batch_rows_8(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
+                             bool first);
+void weft_tethers_rows_4(weft_world* world, int32_t begin, int32_t end);
+// A strided segment's constraints [begin, end) four at a time (the 8-lane path's last odd group).
+void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                               float inverse_h2, bool first);
+void weft_tethers_rows_8(weft_world* world, int32_t begin, int32_t end);
+
+// The plan (solver_plan.c): built with the world, freed with it.
+weft_result weft_solver_plan_build(weft_world* world);
+void weft_solver_plan_free(weft_world* world);
+// position (in colour's constraints) rounded down to a group boundary of the strided run it falls in.
+int32_t weft_solver_batch_split(const weft_world* world, int32_t colour, int32_t position);
 
 #endif

@@ -6,6 +6,7 @@
 #include "aerodynamics.h"
 #include "mesh.h"
 #include "self_collision.h"
+#include "solver.h"
 #include "thread_pool.h"
 #include "world_internal.h"
 
@@ -15,8 +16,9 @@
 static uint64_t world_bytes(int64_t particles, int64_t constraints, int64_t indices) {
 	uint64_t per_particle = 4 * 4 * sizeof(float) * 2 /* hot + rest/normals/scratch */ +
 	                        4 * sizeof(float) /* residuals */ + 2 * sizeof(float) + sizeof(float) * 2 +
-	                        sizeof(int32_t) * 2;
-	uint64_t per_constraint = sizeof(weft_constraint) + sizeof(float) + 1 + /* build scratch */ 16;
+	                        sizeof(int32_t) * 2 + 12 * sizeof(float) /* the solve's rows and tether rows */;
+	uint64_t per_constraint = sizeof(weft_constraint) + sizeof(float) + 1 + /* build scratch */ 16 +
+	                          2 * sizeof(float) /* the plan's values */ + sizeof(weft_solve_segment);
 	return (uint64_t)particles * per_particle + (uint64_t)constraints * per_constraint +
 	       (uint64_t)indices * sizeof(uint32_t);
 }
@@ -59,6 +61,7 @@ void weft_world_destroy(weft_world* world) {
 	weft_mesh_collider_destroy(world->mesh, &allocator);
 	weft_thread_pool_destroy(world->pool, &allocator);
 	weft_self_collision_destroy(world);
+	weft_solver_plan_free(world);
 	free_arrays(world);
 	weft_free(&allocator, world);
 }
@@ -135,6 +138,11 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	weft_tethers_build(world);
+	result = weft_solver_plan_build(world);
+	if (result != WEFT_OK) {
+		weft_world_destroy(world);
+		return result;
+	}
 	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : grid_spacing(cloth_def);
 	world->self_rest_distance = 2.0f * grid_spacing(cloth_def);
 	result = weft_aero_active(&world->def) ? weft_aero_prepare(world) : WEFT_OK;
@@ -229,6 +237,7 @@ weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type ty
 	for (int32_t k = 0; k < world->constraint_count; ++k) {
 		if (world->types[k] == (uint8_t)type) {
 			world->constraints[k].compliance = compliance;
+			world->compliances[k] = compliance;
 		}
 	}
 	return WEFT_OK;

@@ -17,6 +17,23 @@ typedef struct weft_self_collision weft_self_collision; // self_collision.c, opt
 typedef struct weft_mesh_collider weft_mesh_collider;   // mesh collision (mesh.h), optional
 typedef struct weft_thread_pool weft_thread_pool;       // worker threads (thread_pool.c), optional
 
+// A run of one colour's constraints [begin, end) at fixed strides on the grid (solver_plan.c):
+// CONTIGUOUS a = a0 + i, b = a + d; INTERLEAVED a = a0 + 2i, b = a + 1 (horizontal stretch);
+// PAIRED a = a0 + 4⌊i/2⌋ + (i mod 2), b = a + 2 (horizontal bend); i = k − begin. Strided runs hold
+// whole groups of 4. GATHER is anything else: indices read from the constraints, one at a time.
+typedef enum weft_segment_kind {
+	WEFT_SEGMENT_GATHER,
+	WEFT_SEGMENT_CONTIGUOUS,
+	WEFT_SEGMENT_INTERLEAVED,
+	WEFT_SEGMENT_PAIRED,
+} weft_segment_kind;
+
+typedef struct weft_solve_segment {
+	int32_t begin, end;
+	int32_t kind; // weft_segment_kind
+	int32_t a0, d;
+} weft_solve_segment;
+
 struct weft_world {
 	weft_world_def def;
 	weft_allocator allocator;
@@ -40,6 +57,25 @@ struct weft_world {
 	// tethers: WEFT_TETHERS_PER_PARTICLE anchors (-1 none) and max distances per particle
 	int32_t* tether_anchor;
 	float* tether_max_distance;
+
+	// The SIMD solve's private layout (solver_plan.c): while the constraints are solved, positions
+	// live in soa as four rows of soa_stride floats (x, y, z, inverse mass), so a batch whose
+	// constraints sit at fixed strides on the grid loads whole vectors, no gathers. Constraint values
+	// in constraint order, the tethers per slot (row k holds every particle's k-th tether), and each
+	// colour's runs of strided constraints (segments[batch_segments[c] .. batch_segments[c + 1])).
+	float* soa;
+	int32_t soa_stride;
+	float* rest_lengths;
+	float* compliances;
+	int32_t* tether_anchor_rows;
+	float* tether_distance_rows;
+	int32_t* tether_groups; // per slot and 4 particles: their one anchor, -1 no tether, -2 mixed
+	weft_solve_segment* segments;
+	int32_t segment_count;
+	int32_t batch_segments[WEFT_COLOR_BUDGET + 1];
+	int32_t* gathered; // the constraints of every colour's gather segments, colour after colour
+	int32_t batch_gathered[WEFT_COLOR_BUDGET + 1];
+	int32_t simd_width; // lanes of the solve this frame: 0 scalar (positions in place), 4 or 8
 
 	// cold data
 	float* rest_positions;
@@ -106,12 +142,16 @@ weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);
 // Tethers (tethers.c): nearest and outermost pinned particles in the rest pose.
 void weft_tethers_build(weft_world* world);
 // Particles [begin, end): no farther from the grabbed particle than in the rest pose (grab.c).
-void weft_grab_tethers(weft_world* world, int32_t begin, int32_t end);
+// Particle p's coordinates are px[stride p], py[stride p], pz[stride p], inverse mass pw[stride p]:
+// the float4 positions (stride 4) or the SIMD solve's rows (stride 1).
+void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
+                       int32_t begin, int32_t end);
 // Once a frame: where the hand holds the grabbed particle and the stretch every tether allows (1, or more while a hand pulls beyond reach).
 void weft_grab_prepare_frame(weft_world* world);
 
 // Collisions with spheres and the ground (collide.c), once per substep; the mesh is mesh_collide.c.
-void weft_collide_primitives(weft_world* world);
+void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end); // particles [begin, end)
+void weft_collide_ground(weft_world* world, int32_t p);                      // particle p, the ground only
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
 void weft_spheres_reset(weft_world* world);

@@ -20,10 +20,14 @@ int command_bench(int argc, char** argv) {
 	args a;
 	int64_t frames, simd;
 	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 600, 1, 1000000, &frames) ||
-	    !args_int(&a, "simd", 1, 0, 1, &simd)) {
+	    !args_int(&a, "simd", 1, 0, 8, &simd)) {
 		return EXIT_BAD_INPUT;
 	}
-	weft_set_simd_enabled(simd != 0);
+	// 0 scalar, 1 the widest path (default), 4 or 8 lanes (8: AVX2, where the CPU has it).
+	if (weft_set_simd_width((int32_t)simd) != WEFT_OK) {
+		cli_error("--simd %lld: %s", (long long)simd, weft_last_error());
+		return EXIT_BAD_INPUT;
+	}
 	scene_setup setup;
 	int code = scene_setup_create(&a, &setup);
 	if (code != 0) {
@@ -58,13 +62,14 @@ int command_bench(int argc, char** argv) {
 	weft_constraints_view view = weft_world_constraints(world);
 	double solves = (double)view.count * def.substeps * def.iterations * (double)frames;
 	printf("{\"scene\":\"%s\",\"grid\":%d,\"particles\":%d,\"constraints\":%d,\"colors\":%d,\"substeps\":%d,"
-	       "\"iterations\":%d,\"frames\":%lld,\"threads\":%d,\"simd\":%s,\"self_collision\":%s,\"self_collision_"
+	       "\"iterations\":%d,\"frames\":%lld,\"threads\":%d,\"simd\":%s,\"simd_width\":%d,\"self_collision\":%s,"
+	       "\"self_collision_"
 	       "rebuilds\":%lld,\"ms_per_frame\":%.4f,\"ms_median\":%.4f,"
 	       "\"ms_min\":%.4f,\"constraint_solves_per_second\":%.4e,\"max_stretch\":%.6f,\"nan\":%s,"
 	       "\"state_hash\":\"%016" PRIx64 "\"}\n",
 	       setup.scene, (int)setup.grid, (int)weft_world_particle_count(world), (int)view.count, (int)view.color_count,
 	       (int)def.substeps, (int)def.iterations, (long long)frames, (int)def.thread_count,
-	       weft_simd_active() ? "true" : "false", def.self_collision ? "true" : "false",
+	       weft_simd_active() ? "true" : "false", (int)weft_simd_width(), def.self_collision ? "true" : "false",
 	       (long long)weft_world_self_collision(world).rebuilds, 1e3 * seconds / (double)frames, frame_ms[frames / 2],
 	       frame_ms[0], solves / seconds, (double)weft_world_max_stretch(world),
 	       weft_world_is_finite(world) ? "false" : "true", weft_world_state_hash(world));

@@ -76,6 +76,59 @@ TEST(simd_same_bits) {
 	printf("simd path %s\n", weft_simd_active() ? "active" : "not in this build");
 }
 
+// A pinned cloth held by the hand (grab tethers), several iterations, odd grid: every stage of the
+// solve, the strided groups and their scalar tails, on `threads` threads.
+static uint64_t run_grabbed(int grid, int iterations, int threads) {
+	weft_scene_def def;
+	weft_world* world = NULL;
+	if (weft_scene("hang", grid, &def) != WEFT_OK) return 0;
+	def.world.thread_count = threads;
+	def.world.iterations = iterations;
+	if (weft_world_create_from_scene(&def, &world) != WEFT_OK) return 0;
+	for (int f = 0; f < 12; ++f) {
+		if (f == 4) weft_world_grab(world, grid * grid / 2 + 3, (weft_vec3){0.4f, 1.5f, 0.8f});
+		weft_world_step(world, def.frame_dt);
+	}
+	uint64_t hash = weft_world_state_hash(world);
+	weft_world_destroy(world);
+	return hash;
+}
+
+TEST(simd_widths_same_bits) {
+	// Each vector width the build and CPU have (4: SSE2 / SIMD128; 8: AVX2, chosen at run time)
+	// gives the scalar path's bits: every scene, a grabbed cloth with 3 iterations, threads.
+	static const int widths[] = {4, 8};
+	for (size_t j = 0; j < sizeof widths / sizeof widths[0]; ++j) {
+		if (weft_set_simd_width(widths[j]) != WEFT_OK) {
+			printf("simd width %d: skipped (%s)\n", widths[j], weft_last_error());
+			continue;
+		}
+		CHECK(weft_simd_width() == widths[j]);
+		for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+			weft_set_simd_width(0);
+			uint64_t scalar = run_threads(cases[k].scene, 37, 25, 1);
+			weft_set_simd_width(widths[j]);
+			CHECK(scalar != 0);
+			CHECK(run_threads(cases[k].scene, 37, 25, 1) == scalar);
+		}
+		for (int grid = 29; grid <= 32; grid += 3) {
+			weft_set_simd_width(0);
+			uint64_t scalar = run_grabbed(grid, 3, 1);
+			weft_set_simd_width(widths[j]);
+			CHECK(scalar != 0);
+			CHECK(run_grabbed(grid, 3, 1) == scalar);
+#if !defined(__wasm__)
+			CHECK(run_grabbed(grid, 3, 2) == scalar);
+			CHECK(run_grabbed(grid, 3, 3) == scalar);
+#endif
+		}
+		printf("simd width %d: same bits as scalar\n", widths[j]);
+	}
+	CHECK(weft_set_simd_width(3) == WEFT_ERROR_INVALID_ARGUMENT);
+	weft_set_simd_width(1);
+	CHECK(weft_simd_width() == 0 || weft_simd_width() == 4 || weft_simd_width() == 8);
+}
+
 TEST(reset_exact) {
 	// Reset returns to the exact initial state.
 	weft_world* world = NULL;
@@ -94,6 +147,7 @@ int main(int argc, char** argv) {
 	RUN_TEST(threads_same_bits);
 	RUN_TEST(bunny_threads_same_bits);
 	RUN_TEST(simd_same_bits);
+	RUN_TEST(simd_widths_same_bits);
 	RUN_TEST(reset_exact);
 	return TEST_SUMMARY();
 }

@@ -1,0 +1,406 @@
+// Private: the SIMD solve on the plan's rows (solver_plan.c), written once for any vector width.
+// The file that includes it defines LANES (4 or 8), the vector type vf, the operations below and
+// KERNEL(name) (the name with its path's suffix): solver_simd.c for SSE2 and wasm SIMD128 (4 lanes),
+// solver_avx2.c for AVX2 (8 lanes, chosen at run time).
+//
+//   vload vstore vsplat vzero vadd vsub vmul vdiv vsqrt vneg vand vselect(mask, yes, no) vany(mask)
+//   vactive(w, length)      w != 0 and not (length < MIN_LENGTH): the scalar path's two skip tests
+//   vnonzero(w) vgreater(a, b)
+//   vsplit_interleaved / vjoin_interleaved   2·LANES neighbours ↔ (even, odd) particles
+//   vsplit_paired / vjoin_paired             2·LANES particles ↔ (columns 0, 1 of each 4, columns 2, 3)
+//   vload_lanes / vstore_lanes               constraint values in the lane order the two above give
+//   vall(mask)
+//   vvalid(index)                            index[i] ≥ 0 per lane (a tether slot in use)
+//   vgather(row, index, mask)                row[index[i]] in the lanes of mask (others: anything finite)
+//
+// Every lane performs the scalar path's operations in the scalar path's order (no FMA, the same
+// association and negation), and skipped constraints keep their bits through a select: the results
+// are bit-identical to solve_constraints in solver_simd.c, whichever width runs.
+
+// Inlined into each caller (their constants, the kind and first, then fold away; the group stays in
+// registers, not in memory: in wasm, memory is the linear memory's shadow stack).
+#if defined(__GNUC__) || defined(__clang__)
+#define INLINE inline __attribute__((always_inline))
+#else
+#define INLINE inline
+#endif
+
+// One group of LANES constraints: their particles' rows (x, y, z, inverse mass) and their values.
+typedef struct KERNEL(group) {
+	vf ax, ay, az, aw, bx, by, bz, bw, rest, compliance;
+	float* lambdas;
+} KERNEL(group);
+
+// U groups side by side (each statement for every group before the next one). One is what runs:
+// two measured slower (16 vector registers do not hold two groups).
+static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2, bool first, bool lanes_order) {
+	vf w[2], dx[2], dy[2], dz[2], length[2], mask[2], alpha[2], delta_lambda[2], lambda_after[2], s[2];
+	for (int u = 0; u < U; ++u) {
+		w[u] = vadd(g[u].aw, g[u].bw);
+		dx[u] = vsub(g[u].ax, g[u].bx);
+		dy[u] = vsub(g[u].ay, g[u].by);
+		dz[u] = vsub(g[u].az, g[u].bz);
+	}
+	for (int u = 0; u < U; ++u) {
+		length[u] = vsqrt(vadd(vadd(vmul(dx[u], dx[u]), vmul(dy[u], dy[u])), vmul(dz[u], dz[u])));
+	}
+	for (int u = 0; u < U; ++u) {
+		mask[u] = vactive(w[u], length[u]);
+		alpha[u] = vmul(g[u].compliance, inverse_h2);
+	}
+	for (int u = 0; u < U; ++u) {
+		if (first) {
+			// λ = 0 at the start of a substep: −α̃λ is +0, and x − (+0) is x, so the term is dropped.
+			delta_lambda[u] = vdiv(vneg(vsub(length[u], g[u].rest)), vadd(w[u], alpha[u]));
+			lambda_after[u] = vselect(mask[u], vadd(vzero(), delta_lambda[u]), vzero());
+		} else {
+			const vf lambda = lanes_order ? vload_lanes(g[u].lambdas) : vload(g[u].lambdas);
+			delta_lambda[u] =
+			    vdiv(vsub(vneg(vsub(length[u], g[u].rest)), vmul(alpha[u], lambda)), vadd(w[u], alpha[u]));
+			lambda_after[u] = vselect(mask[u], vadd(lambda, delta_lambda[u]), lambda);
+		}
+	}
+	for (int u = 0; u < U; ++u) {
+		s[u] = vdiv(delta_lambda[u], length[u]);
+	}
+	for (int u = 0; u < U; ++u) {
+		if (lanes_order) {
+			vstore_lanes(g[u].lambdas, lambda_after[u]);
+		} else {
+			vstore(g[u].lambdas, lambda_after[u]);
+		}
+		const vf as = vmul(g[u].aw, s[u]), bs = vmul(g[u].bw, s[u]);
+		g[u].ax = vselect(mask[u], vadd(g[u].ax, vmul(as, dx[u])), g[u].ax);
+		g[u].ay = vselect(mask[u], vadd(g[u].ay, vmul(as, dy[u])), g[u].ay);
+		g[u].az = vselect(mask[u], vadd(g[u].az, vmul(as, dz[u])), g[u].az);
+		g[u].bx = vselect(mask[u], vsub(g[u].bx, vmul(bs, dx[u])), g[u].bx);
+		g[u].by = vselect(mask[u], vsub(g[u].by, vmul(bs, dy[u])), g[u].by);
+		g[u].bz = vselect(mask[u], vsub(g[u].bz, vmul(bs, dz[u])), g[u].bz);
+	}
+}
+
+// One group of LANES constraints: a and b are their particles' rows (x, y, z, inverse mass).
+static INLINE void KERNEL(solve_group)(vf* ax, vf* ay, vf* az, vf aw, vf* bx, vf* by, vf* bz, vf bw, vf rest,
+                                       vf compliance, vf inverse_h2, float* lambdas, bool first, bool lanes_order) {
+	KERNEL(group) g = {*ax, *ay, *az, aw, *bx, *by, *bz, bw, rest, compliance, lambdas};
+	KERNEL(solve_groups)(&g, 1, inverse_h2, first, lanes_order);
+	*ax = g.ax;
+	*ay = g.ay;
+	*az = g.az;
+	*bx = g.bx;
+	*by = g.by;
+	*bz = g.bz;
+}
+
+// The rows of the strided segment's group at constraint k, and back.
+static INLINE void KERNEL(load_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind, int32_t k,
+                                      KERNEL(group) * g) {
+	const int32_t stride = world->soa_stride;
+	float* X = world->soa;
+	float* Y = X + stride;
+	float* Z = Y + stride;
+	const float* W = Z + stride;
+	g->lambdas = world->lambdas + k;
+	if (kind == WEFT_SEGMENT_CONTIGUOUS) {
+		const int32_t a = s->a0 + (k - s->begin), b = a + s->d;
+		g->ax = vload(X + a);
+		g->ay = vload(Y + a);
+		g->az = vload(Z + a);
+		g->aw = vload(W + a);
+		g->bx = vload(X + b);
+		g->by = vload(Y + b);
+		g->bz = vload(Z + b);
+		g->bw = vload(W + b);
+		g->rest = vload(world->rest_lengths + k);
+		g->compliance = vload(world->compliances + k);
+		return;
+	}
+	// The group's 2·LANES particles are one block: [p, p + 2·LANES).
+	const int32_t p = s->a0 + 2 * (k - s->begin);
+	if (kind == WEFT_SEGMENT_PAIRED) {
+		vsplit_paired(vload(X + p), vload(X + p + LANES), &g->ax, &g->bx);
+		vsplit_paired(vload(Y + p), vload(Y + p + LANES), &g->ay, &g->by);
+		vsplit_paired(vload(Z + p), vload(Z + p + LANES), &g->az, &g->bz);
+		vsplit_paired(vload(W + p), vload(W + p + LANES), &g->aw, &g->bw);
+	} else {
+		vsplit_interleaved(vload(X + p), vload(X + p + LANES), &g->ax, &g->bx);
+		vsplit_interleaved(vload(Y + p), vload(Y + p + LANES), &g->ay, &g->by);
+		vsplit_interleaved(vload(Z + p), vload(Z + p + LANES), &g->az, &g->bz);
+		vsplit_interleaved(vload(W + p), vload(W + p + LANES), &g->aw, &g->bw);
+	}
+	g->rest = vload_lanes(world->rest_lengths + k);
+	g->compliance = vload_lanes(world->compliances + k);
+}
+
+static INLINE void KERNEL(store_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
+                                       int32_t k, const KERNEL(group) * g) {
+	const int32_t stride = world->soa_stride;
+	float* X = world->soa;
+	float* Y = X + stride;
+	float* Z = Y + stride;
+	if (kind == WEFT_SEGMENT_CONTIGUOUS) {
+		const int32_t a = s->a0 + (k - s->begin), b = a + s->d;
+		vstore(X + a, g->ax);
+		vstore(Y + a, g->ay);
+		vstore(Z + a, g->az);
+		vstore(X + b, g->bx);
+		vstore(Y + b, g->by);
+		vstore(Z + b, g->bz);
+		return;
+	}
+	const int32_t p = s->a0 + 2 * (k - s->begin);
+	vf v0, v1;
+	if (kind == WEFT_SEGMENT_PAIRED) {
+		vjoin_paired(g->ax, g->bx, &v0, &v1);
+		vstore(X + p, v0);
+		vstore(X + p + LANES, v1);
+		vjoin_paired(g->ay, g->by, &v0, &v1);
+		vstore(Y + p, v0);
+		vstore(Y + p + LANES, v1);
+		vjoin_paired(g->az, g->bz, &v0, &v1);
+		vstore(Z + p, v0);
+		vstore(Z + p + LANES, v1);
+	} else {
+		vjoin_interleaved(g->ax, g->bx, &v0, &v1);
+		vstore(X + p, v0);
+		vstore(X + p + LANES, v1);
+		vjoin_interleaved(g->ay, g->by, &v0, &v1);
+		vstore(Y + p, v0);
+		vstore(Y + p + LANES, v1);
+		vjoin_interleaved(g->az, g->bz, &v0, &v1);
+		vstore(Z + p, v0);
+		vstore(Z + p + LANES, v1);
+	}
+}
+
+// Constraints [begin, end) of a strided segment (begin − s->begin and end − begin whole groups of 4),
+// LANES at a time.
+static INLINE void KERNEL(solve_strided_kind)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
+                                              int32_t begin, int32_t end, float inverse_h2_scalar, bool first) {
+	const vf inverse_h2 = vsplat(inverse_h2_scalar);
+	const bool lanes_order = kind != WEFT_SEGMENT_CONTIGUOUS;
+	int32_t k = begin;
+	for (; k + LANES <= end; k += LANES) {
+		KERNEL(group) g;
+		KERNEL(load_group)(world, s, kind, k, &g);
+		KERNEL(solve_groups)(&g, 1, inverse_h2, first, lanes_order);
+		KERNEL(store_group)(world, s, kind, k, &g);
+	}
+#if LANES > 4
+	if (k < end) {
+		weft_solve_strided_rows_4(world, s, k, end, inverse_h2_scalar, first); // runs hold groups of 4
+	}
+#endif
+}
+
+static void KERNEL(solve_strided)(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                                  float inverse_h2, bool first) {
+	switch ((weft_segment_kind)s->kind) {
+	case WEFT_SEGMENT_CONTIGUOUS:
+		if (first) {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_CONTIGUOUS, begin, end, inverse_h2, true);
+		} else {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_CONTIGUOUS, begin, end, inverse_h2, false);
+		}
+		break;
+	case WEFT_SEGMENT_INTERLEAVED:
+		if (first) {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_INTERLEAVED, begin, end, inverse_h2, true);
+		} else {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_INTERLEAVED, begin, end, inverse_h2, false);
+		}
+		break;
+	case WEFT_SEGMENT_PAIRED:
+		if (first) {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_PAIRED, begin, end, inverse_h2, true);
+		} else {
+			KERNEL(solve_strided_kind)(world, s, WEFT_SEGMENT_PAIRED, begin, end, inverse_h2, false);
+		}
+		break;
+	default: break;
+	}
+}
+
+// The constraints list[0 .. count), LANES at a time: indices from the constraints, the particles
+// gathered into lanes and scattered back (a batch shares no particle, so this is safe). A short last
+// group leaves its spare lanes on particle 0 and never writes them.
+static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list, int32_t count,
+                                          float inverse_h2_scalar, bool first) {
+	const int32_t stride = world->soa_stride;
+	float* X = world->soa;
+	float* Y = X + stride;
+	float* Z = Y + stride;
+	const float* W = Z + stride;
+	const weft_constraint* constraints = world->constraints;
+	const vf inverse_h2 = vsplat(inverse_h2_scalar);
+	for (int32_t j = 0; j < count; j += LANES) {
+		const int32_t n = count - j < LANES ? count - j : LANES;
+		int32_t ia[LANES], ib[LANES];
+		float rest[LANES], compliance[LANES], lambda[LANES];
+		for (int32_t i = 0; i < LANES; ++i) {
+			const bool real = i < n;
+			const int32_t k = list[real ? j + i : j];
+			ia[i] = real ? (int32_t)constraints[k].a : 0;
+			ib[i] = real ? (int32_t)constraints[k].b : 0;
+			rest[i] = real ? constraints[k].rest_length : 1.0f;
+			compliance[i] = real ? constraints[k].compliance : 0.0f;
+			lambda[i] = real && !first ? world->lambdas[k] : 0.0f;
+		}
+		const vf all = vnonzero(vsplat(1.0f));
+		KERNEL(group)
+		g = {vgather(X, ia, all),
+		     vgather(Y, ia, all),
+		     vgather(Z, ia, all),
+		     vgather(W, ia, all),
+		     vgather(X, ib, all),
+		     vgather(Y, ib, all),
+		     vgather(Z, ib, all),
+		     vgather(W, ib, all),
+		     vload(rest),
+		     vload(compliance),
+		     lambda};
+		KERNEL(solve_groups)(&g, 1, inverse_h2, first, false);
+		float out[6][LANES];
+		vstore(out[0], g.ax);
+		vstore(out[1], g.ay);
+		vstore(out[2], g.az);
+		vstore(out[3], g.bx);
+		vstore(out[4], g.by);
+		vstore(out[5], g.bz);
+		for (int32_t i = 0; i < n; ++i) {
+			X[ia[i]] = out[0][i];
+			Y[ia[i]] = out[1][i];
+			Z[ia[i]] = out[2][i];
+			X[ib[i]] = out[3][i];
+			Y[ib[i]] = out[4][i];
+			Z[ib[i]] = out[5][i];
+			world->lambdas[list[j + i]] = lambda[i];
+		}
+	}
+}
+
+#if LANES == 4
+void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                               float inverse_h2, bool first) {
+	KERNEL(solve_strided)(world, s, begin, end, inverse_h2, first);
+}
+#endif
+
+// The first entry of list[from .. to) (sorted) that is not below value.
+static inline int32_t KERNEL(lower_bound)(const int32_t* list, int32_t from, int32_t to, int32_t value) {
+	while (from < to) {
+		const int32_t mid = from + (to - from) / 2;
+		if (list[mid] < value) {
+			from = mid + 1;
+		} else {
+			to = mid;
+		}
+	}
+	return from;
+}
+
+// Constraints [begin, end) of colour `colour` on the rows (boundaries from weft_solver_batch_split).
+void KERNEL(weft_solve_batch_rows)(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
+                                   bool first) {
+	for (int32_t j = world->batch_segments[colour]; j < world->batch_segments[colour + 1]; ++j) {
+		const weft_solve_segment* s = &world->segments[j];
+		const int32_t from = s->begin > begin ? s->begin : begin, to = s->end < end ? s->end : end;
+		if (from < to && s->kind != WEFT_SEGMENT_GATHER) {
+			KERNEL(solve_strided)(world, s, from, to, inverse_h2, first);
+		}
+	}
+	// The gathered ones of this slice, all together.
+	const int32_t* list = world->gathered;
+	const int32_t from =
+	    KERNEL(lower_bound)(list, world->batch_gathered[colour], world->batch_gathered[colour + 1], begin);
+	const int32_t to = KERNEL(lower_bound)(list, from, world->batch_gathered[colour + 1], end);
+	if (from < to && first) {
+		KERNEL(solve_gathered)(world, list + from, to - from, inverse_h2, true);
+	} else if (from < to) {
+		KERNEL(solve_gathered)(world, list + from, to - from, inverse_h2, false);
+	}
+}
+
+// The pins' tethers of particles [begin, end) on the rows (weft_tethers_strided, LANES at a time).
+// Groups start at multiples of LANES, where the plan says per slot whether every particle of the
+// group has the same anchor (one broadcast) or none (skipped); others gather their anchors.
+void KERNEL(weft_tethers_rows)(weft_world* world, int32_t begin, int32_t end) {
+	const int32_t stride = world->soa_stride, per = WEFT_TETHERS_PER_PARTICLE;
+	float* X = world->soa;
+	float* Y = X + stride;
+	float* Z = Y + stride;
+	const float* W = Z + stride;
+	const vf scale = vsplat(world->tether_scale);
+	int32_t p = begin + (LANES - begin % LANES) % LANES;
+	if (p > end) {
+		p = end;
+	}
+	weft_tethers_strided(world, X, Y, Z, W, 1, world->tether_anchor_rows, world->tether_distance_rows, 1, stride, begin,
+	                     p);
+	const int32_t vector_end = p + (end - p) / LANES * LANES;
+	for (; p < vector_end; p += LANES) {
+		const vf free = vnonzero(vload(W + p));
+		if (!vany(free)) {
+			continue;
+		}
+		vf x = vload(X + p), y = vload(Y + p), z = vload(Z + p);
+		bool moved = false;
+		for (int32_t k = 0; k < per; ++k) {
+			const int32_t* anchor = &world->tether_anchor_rows[k * stride + p];
+			const int32_t group = world->tether_groups[k * (stride / 4) + p / 4];
+			int32_t kind = group;
+			for (int32_t i = 1; i < LANES / 4; ++i) {
+				kind = world->tether_groups[k * (stride / 4) + p / 4 + i] == group ? kind : -2;
+			}
+			if (kind == -1) {
+				continue; // no tether in this slot
+			}
+			vf yx, yy, yz, mask = free;
+			if (kind >= 0) {
+				yx = vsplat(X[kind]);
+				yy = vsplat(Y[kind]);
+				yz = vsplat(Z[kind]);
+			} else {
+				mask = vand(mask, vvalid(anchor));
+				yx = vgather(X, anchor, mask);
+				yy = vgather(Y, anchor, mask);
+				yz = vgather(Z, anchor, mask);
+			}
+			const vf dx = vsub(x, yx), dy = vsub(y, yy), dz = vsub(z, yz);
+			const vf d2 = vadd(vadd(vmul(dx, dx), vmul(dy, dy)), vmul(dz, dz));
+			const vf limit = vmul(vload(&world->tether_distance_rows[k * stride + p]), scale);
+			mask = vand(mask, vgreater(d2, vmul(limit, limit)));
+			if (!vany(mask)) {
+				continue;
+			}
+			const vf s = vdiv(limit, vsqrt(d2));
+			x = vselect(mask, vadd(yx, vmul(dx, s)), x);
+			y = vselect(mask, vadd(yy, vmul(dy, s)), y);
+			z = vselect(mask, vadd(yz, vmul(dz, s)), z);
+			moved = true;
+		}
+		if (!moved) {
+			continue;
+		}
+		if (vall(free)) {
+			vstore(X + p, x);
+			vstore(Y + p, y);
+			vstore(Z + p, z);
+		} else {
+			// A pinned particle is other particles' anchor, read by every thread: never written.
+			float lanes[3][LANES];
+			vstore(lanes[0], x);
+			vstore(lanes[1], y);
+			vstore(lanes[2], z);
+			for (int32_t i = 0; i < LANES; ++i) {
+				if (W[p + i] != 0.0f) {
+					X[p + i] = lanes[0][i];
+					Y[p + i] = lanes[1][i];
+					Z[p + i] = lanes[2][i];
+				}
+			}
+		}
+	}
+	weft_tethers_strided(world, X, Y, Z, W, 1, world->tether_anchor_rows, world->tether_distance_rows, 1, stride, p,
+	                     end);
+}
