@@ -4,6 +4,7 @@
 // collider's own motion over the substep (friction that knows the sphere moves).
 #include <math.h>
 
+#include "simd4.h"
 #include "world_internal.h"
 
 // Removes friction × the tangential part (to normal n) of the particle's slip over the substep.
@@ -52,16 +53,93 @@ static inline void collide_sphere(weft_world* world, const weft_sphere* sphere, 
 	apply_friction(xp, &world->previous_positions[4 * p], motion, n, world->def.friction);
 }
 
+// Particle p against the spheres in order, then the ground.
+static inline void collide_particle(weft_world* world, int32_t p) {
+	for (int32_t k = 0; k < world->sphere_count; ++k) {
+		collide_sphere(world, &world->spheres[k], p);
+	}
+	if (world->def.ground_enabled) {
+		collide_ground(world, p);
+	}
+}
+
+#if defined(WEFT_SIMD)
+// Four particles from p at once: every lane performs the scalar path's operations in its order
+// (spheres in order, then the ground; no FMA), and a lane without contact keeps its bits through
+// a select, so the result is the same as collide_particle on each.
+static inline void collide_four(weft_world* world, int32_t p) {
+	float* x = &world->positions[4 * p];
+	const float* previous = &world->previous_positions[4 * p];
+	vf px = vload(x), py = vload(x + 4), pz = vload(x + 8), pw = vload(x + 12);
+	transpose(&px, &py, &pz, &pw);
+	vf qx = vload(previous), qy = vload(previous + 4), qz = vload(previous + 8), qw = vload(previous + 12);
+	transpose(&qx, &qy, &qz, &qw);
+	const vf free = vnonzero(pw), friction = vsplat(world->def.friction);
+	bool moved = false;
+	for (int32_t k = 0; k < world->sphere_count; ++k) {
+		const weft_sphere* sphere = &world->spheres[k];
+		const float reach = sphere->def.radius + world->def.collision_margin;
+		const weft_vec3 c = sphere->center;
+		const vf dx = vsub(px, vsplat(c.x)), dy = vsub(py, vsplat(c.y)), dz = vsub(pz, vsplat(c.z));
+		const vf d2 = vadd(vadd(vmul(dx, dx), vmul(dy, dy)), vmul(dz, dz));
+		const vf hit = vand(free, vgreater(vsplat(reach * reach), d2));
+		if (!vany(hit)) {
+			continue;
+		}
+		moved = true;
+		const vf d = vsqrt(d2), apart = vgreater(d, vsplat(1e-9f));
+		const vf nx = vselect(apart, vdiv(dx, d), vzero()), ny = vselect(apart, vdiv(dy, d), vsplat(1.0f)),
+		         nz = vselect(apart, vdiv(dz, d), vzero());
+		const vf r = vsplat(reach);
+		const vf sx0 = vadd(vsplat(c.x), vmul(nx, r)), sy0 = vadd(vsplat(c.y), vmul(ny, r)),
+		         sz0 = vadd(vsplat(c.z), vmul(nz, r));
+		// apply_friction with the sphere's motion over the substep.
+		const vf sx = vsub(vsub(sx0, qx), vsplat(c.x - sphere->previous_center.x));
+		const vf sy = vsub(vsub(sy0, qy), vsplat(c.y - sphere->previous_center.y));
+		const vf sz = vsub(vsub(sz0, qz), vsplat(c.z - sphere->previous_center.z));
+		const vf along = vadd(vadd(vmul(sx, nx), vmul(sy, ny)), vmul(sz, nz));
+		px = vselect(hit, vsub(sx0, vmul(friction, vsub(sx, vmul(along, nx)))), px);
+		py = vselect(hit, vsub(sy0, vmul(friction, vsub(sy, vmul(along, ny)))), py);
+		pz = vselect(hit, vsub(sz0, vmul(friction, vsub(sz, vmul(along, nz)))), pz);
+	}
+	if (world->def.ground_enabled) {
+		const float floor_y = world->def.ground_height + world->def.collision_margin;
+		const vf hit = vand(free, vgreater(vsplat(floor_y), py));
+		if (vany(hit)) {
+			moved = true;
+			// apply_friction with n = up and a still ground.
+			const vf zero = vzero(), one = vsplat(1.0f), y0 = vsplat(floor_y);
+			const vf sx = vsub(vsub(px, qx), zero), sy = vsub(vsub(y0, qy), zero), sz = vsub(vsub(pz, qz), zero);
+			const vf along = vadd(vadd(vmul(sx, zero), vmul(sy, one)), vmul(sz, zero));
+			px = vselect(hit, vsub(px, vmul(friction, vsub(sx, vmul(along, zero)))), px);
+			py = vselect(hit, vsub(y0, vmul(friction, vsub(sy, vmul(along, one)))), py);
+			pz = vselect(hit, vsub(pz, vmul(friction, vsub(sz, vmul(along, zero)))), pz);
+		}
+	}
+	if (moved) {
+		transpose(&px, &py, &pz, &pw);
+		vstore(x, px);
+		vstore(x + 4, py);
+		vstore(x + 8, pz);
+		vstore(x + 12, pw);
+	}
+}
+#endif
+
 // Each particle meets the spheres in order, then the ground; a particle's contacts never look at
-// another particle, so any slice of the particles can run on its own thread.
+// another particle, so any slice of the particles can run on its own thread (four at a time
+// where the solve is vectorised).
 void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end) {
-	for (int32_t p = begin; p < end; ++p) {
-		for (int32_t k = 0; k < world->sphere_count; ++k) {
-			collide_sphere(world, &world->spheres[k], p);
+	int32_t p = begin;
+#if defined(WEFT_SIMD)
+	if (world->simd_width > 0) {
+		for (; p + 4 <= end; p += 4) {
+			collide_four(world, p);
 		}
-		if (world->def.ground_enabled) {
-			collide_ground(world, p);
-		}
+	}
+#endif
+	for (; p < end; ++p) {
+		collide_particle(world, p);
 	}
 }
 
