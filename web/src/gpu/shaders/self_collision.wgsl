@@ -333,6 +333,7 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
   var ids: array<u32, SELF_MAX_PARTNERS>;
   var far: array<f32, SELF_MAX_PARTNERS>;
   var count = 0u;
+  var worst = 0u; // the farthest listed
   let n = particle_count();
   let table = step.self_hash.x;
   let reach = step.self_lengths.y;
@@ -369,16 +370,18 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
         if (count < SELF_MAX_PARTNERS) {
           ids[count] = j;
           far[count] = d2;
+          if (d2 > far[worst]) {
+            worst = count;
+          }
           count += 1u;
-          continue;
-        }
-        var farthest = 0u; // full: the nearest stay
-        for (var q = 1u; q < SELF_MAX_PARTNERS; q += 1u) {
-          farthest = select(farthest, q, far[q] > far[farthest]);
-        }
-        if (d2 < far[farthest]) {
-          ids[farthest] = j;
-          far[farthest] = d2;
+        } else if (d2 < far[worst]) {
+          // Full: the nearest stay (the farthest is replaced, then found again).
+          ids[worst] = j;
+          far[worst] = d2;
+          worst = 0u;
+          for (var q = 1u; q < SELF_MAX_PARTNERS; q += 1u) {
+            worst = select(worst, q, far[q] > far[worst]);
+          }
         }
       }
     }
