@@ -245,8 +245,7 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
     let b = base + item;
     var count = 0u;
     if (b < table) {
-      count = atomicLoad(&hash_counts[b]);
-      atomicStore(&hash_counts[b], 0u);
+      count = atomicExchange(&hash_counts[b], 0u);
     }
     scan_items[padded(item)] = count;
   }
