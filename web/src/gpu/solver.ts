@@ -374,7 +374,7 @@ export class GpuSolver {
       this.owned.push(b);
       return b;
     };
-    const particles = buffer('self-collision particles', 5 * n * 16);
+    const particles = buffer('self-collision particles', 6 * n * 16);
     device.queue.writeBuffer(particles, 0, rest as Float32Array<ArrayBuffer>);
     this.selfState = {
       particles,

@@ -22,7 +22,7 @@
 //                  and zeroes the counts; when it does, the exclusive scan of the counts inside each
 //                  block of WORKGROUP_SIZE × SCAN_ITEMS buckets, and the last block to finish scans
 //                  the blocks' totals;
-//   self_scatter   (rebuilds) copies each particle's settled position and id into its slot;
+//   self_scatter   (rebuilds) copies each particle's settled position, id and rest position into its slot;
 //   self_contacts  one invocation per slot of the last build. On a rebuild: the particle's list and
 //                  its built position. Then Jacobi pushes and friction from the listed partners
 //                  closer than the thickness, their mean, the max-step clamp; writes the prediction
@@ -30,10 +30,10 @@
 // Inside a bucket the ids lie in the order the atomics gave, so GPU runs agree physically, not
 // bit for bit, with each other and with C.
 
-// Bindings: BINDINGS.self in gpu/bindings.ts (declared ahead of this file). `particles` holds five
+// Bindings: BINDINGS.self in gpu/bindings.ts (declared ahead of this file). `particles` holds six
 // vec4 sections of n: rest positions, settled positions (w inverse mass), slip (w the bucket's bits),
-// grouped by bucket: settled positions (w the particle id's bits), and the positions at the last
-// build. `hash_counts` (layout.ts: selfHashWords): the bucket counts [0, table), then at
+// grouped by bucket: settled positions (w the particle id's bits) and rest positions, and the
+// positions at the last build. `hash_counts` (layout.ts: selfHashWords): the bucket counts [0, table), then at
 // table + SELF_BOX the box (min xyz, max xyz as order bits), the rebuild flag, the blocks finished,
 // the rebuilds, and from table + SELF_TOTALS the blocks' totals (top bit: written). `hash`: bucket
 // starts within their block [0, table), the blocks' starts, then per particle its rank in its
@@ -64,14 +64,18 @@ fn slip_of(i: u32) -> vec4f {
   return particles[2u * particle_count() + i];
 }
 
-// Grouped by bucket (self_scatter): the settled position (w: the particle's id bits) of the
-// particle in slot k, so a bucket's candidates lie side by side.
+// Grouped by bucket (self_scatter): the settled position (w: the particle's id bits) and the rest
+// position of the particle in slot k, so a bucket's candidates lie side by side.
 fn sorted_of(k: u32) -> vec4f {
   return particles[3u * particle_count() + k];
 }
 
+fn sorted_rest_of(k: u32) -> vec3f {
+  return particles[4u * particle_count() + k].xyz;
+}
+
 fn built_of(i: u32) -> vec4f {
-  return particles[4u * particle_count() + i];
+  return particles[5u * particle_count() + i];
 }
 
 fn rank_word(i: u32) -> u32 {
@@ -319,77 +323,111 @@ fn self_scatter(@builtin(global_invocation_id) id: vec3u,
   let key = bitcast<u32>(slip_of(p).w);
   let slot = min(bucket_start(key) + hash[rank_word(p)], n - 1u);
   particles[3u * n + slot] = vec4f(settled_of(p).xyz, bitcast<f32>(p));
+  particles[4u * n + slot] = rest_of(p);
+}
+
+// The list being built (private: the helpers below share it without pointers).
+var<private> list_ids: array<u32, SELF_MAX_PARTNERS>;
+var<private> list_far: array<f32, SELF_MAX_PARTNERS>;
+var<private> list_count: u32;
+var<private> list_worst: u32; // the farthest listed
+
+// What a query needs of its particle and of the row it scans.
+struct Query {
+  i: u32,
+  x: vec3f,
+  rest: vec3f,
+  cy: i32,
+  cz: i32,
+}
+
+// Candidate j (slot position xj, w its id; rest position rj) for the query's list: within reach,
+// not i, in the query's row (a slot range may hold other rows' particles: hash collisions), not
+// close in the rest pose; the SELF_MAX_PARTNERS nearest kept.
+fn consider(q: Query, xj: vec4f, rj: vec3f, valid: bool) {
+  let e = q.x - xj.xyz;
+  let d2 = e.x * e.x + e.y * e.y + e.z * e.z;
+  let reach = step.self_lengths.y;
+  let rest_limit = step.self_rest.x;
+  let rd = q.rest - rj;
+  let j = bitcast<u32>(xj.w);
+  if (!valid || !(d2 < reach * reach) || j == q.i || cell_coordinate(xj.y) != q.cy || cell_coordinate(xj.z) != q.cz ||
+      rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit * rest_limit) {
+    return;
+  }
+  if (list_count < SELF_MAX_PARTNERS) {
+    list_ids[list_count] = j;
+    list_far[list_count] = d2;
+    if (d2 > list_far[list_worst]) {
+      list_worst = list_count;
+    }
+    list_count += 1u;
+  } else if (d2 < list_far[list_worst]) {
+    // Full: the nearest stay (the farthest is replaced, then found again).
+    list_ids[list_worst] = j;
+    list_far[list_worst] = d2;
+    list_worst = 0u;
+    for (var e = 1u; e < SELF_MAX_PARTNERS; e += 1u) {
+      list_worst = select(list_worst, e, list_far[e] > list_far[list_worst]);
+    }
+  }
+}
+
+// Row `row` (0..8: dy, dz = row % 3 − 1, row / 3 − 1) of the cells around c: its slots
+// [x, y) and, where its 3 buckets wrap past the table's end, [0, z).
+fn row_slots(c: vec3i, row: u32) -> vec3u {
+  let table = step.self_hash.x;
+  let b = (bitcast<u32>(c.x - 1) + row_hash(c.y + i32(row % 3u) - 1, c.z + i32(row / 3u) - 1)) & (table - 1u);
+  let wraps = b + 3u > table;
+  return vec3u(bucket_start(b), select(bucket_start(b + 3u), particle_count(), wraps), select(0u, bucket_start(b + 3u - table), wraps));
 }
 
 // weft_self_collision_lists for the particle i in slot k (at xi now, ri at rest): the particles
-// within reach in the 27 cells (edge reach) around xi's, in the 9 rows of 3 cells (3 consecutive
-// buckets each: one slot range, two where it wraps past the table's end), each particle taken in its
-// own row only (a range may hold other rows' particles: hash collisions); not close in the rest
-// pose; the SELF_MAX_PARTNERS nearest kept. (C queries the 2 × 2 × 2 cells of edge 2·reach on xi's
-// side of its cell's centre: 8 buckets, but (4 reach)³ of candidates against (3 reach)³; on the
-// H200 the 8-bucket build was the slower.)
+// within reach in the 27 cells (edge reach) around xi's, read as 9 rows of 3 cells (3 consecutive
+// buckets: one slot range, two where it wraps). Written for the latency of a query (few queries
+// in flight at 256²): the next row's range is fetched while one row is scanned, and a row's
+// candidates are read 4 at a time (positions and rest positions: 8 loads in flight).
+// (C queries the 2 × 2 × 2 cells of edge 2·reach on xi's side of its cell's centre: 8 buckets,
+// but (4 reach)³ of candidates against (3 reach)³; on the H200 the 8-bucket build was the slower.)
 fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
-  var ids: array<u32, SELF_MAX_PARTNERS>;
-  var far: array<f32, SELF_MAX_PARTNERS>;
-  var count = 0u;
-  var worst = 0u; // the farthest listed
-  let n = particle_count();
-  let table = step.self_hash.x;
-  let reach = step.self_lengths.y;
-  let reach2 = reach * reach;
-  let rest_limit = step.self_rest.x;
-  let rest_limit2 = rest_limit * rest_limit;
+  list_count = 0u;
+  list_worst = 0u;
   let c = cell_of(xi);
+  var next = row_slots(c, 0u);
   for (var row = 0u; row < 9u; row += 1u) {
-    let cy = c.y + i32(row % 3u) - 1;
-    let cz = c.z + i32(row / 3u) - 1;
-    let b = (bitcast<u32>(c.x - 1) + row_hash(cy, cz)) & (table - 1u);
-    // [first, end) then, where the row wraps, [0, tail).
-    let first = bucket_start(b);
-    let wraps = b + 3u > table;
-    let end = select(bucket_start(b + 3u), n, wraps);
-    let tail = select(0u, bucket_start(b + 3u - table), wraps);
+    let slots = next;
+    if (row < 8u) {
+      next = row_slots(c, row + 1u);
+    }
+    let q = Query(i, xi, ri, c.y + i32(row % 3u) - 1, c.z + i32(row / 3u) - 1);
     for (var part = 0u; part < 2u; part += 1u) {
-      let stop = select(end, tail, part == 1u);
-      for (var s = select(first, 0u, part == 1u); s < stop; s += 1u) {
-        let xj = sorted_of(s);
-        let e = xi - xj.xyz;
-        let d2 = e.x * e.x + e.y * e.y + e.z * e.z;
-        if (!(d2 < reach2)) {
-          continue;
-        }
-        let j = bitcast<u32>(xj.w);
-        if (j == i || cell_coordinate(xj.y) != cy || cell_coordinate(xj.z) != cz) {
-          continue;
-        }
-        let rd = ri - rest_of(j).xyz;
-        if (rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2) {
-          continue;
-        }
-        if (count < SELF_MAX_PARTNERS) {
-          ids[count] = j;
-          far[count] = d2;
-          if (d2 > far[worst]) {
-            worst = count;
-          }
-          count += 1u;
-        } else if (d2 < far[worst]) {
-          // Full: the nearest stay (the farthest is replaced, then found again).
-          ids[worst] = j;
-          far[worst] = d2;
-          worst = 0u;
-          for (var q = 1u; q < SELF_MAX_PARTNERS; q += 1u) {
-            worst = select(worst, q, far[q] > far[worst]);
-          }
-        }
+      let end = select(slots.y, slots.z, part == 1u);
+      var s = select(slots.x, 0u, part == 1u);
+      let last = max(end, 1u) - 1u;
+      for (; s < end; s += 4u) {
+        let k1 = min(s + 1u, last);
+        let k2 = min(s + 2u, last);
+        let k3 = min(s + 3u, last);
+        let x0 = sorted_of(s);
+        let x1 = sorted_of(k1);
+        let x2 = sorted_of(k2);
+        let x3 = sorted_of(k3);
+        let r0 = sorted_rest_of(s);
+        let r1 = sorted_rest_of(k1);
+        let r2 = sorted_rest_of(k2);
+        let r3 = sorted_rest_of(k3);
+        consider(q, x0, r0, true);
+        consider(q, x1, r1, s + 1u < end);
+        consider(q, x2, r2, s + 2u < end);
+        consider(q, x3, r3, s + 3u < end);
       }
     }
   }
-  for (var q = 0u; q < count; q += 1u) {
-    hash[list_word(k, q)] = ids[q];
+  for (var e = 0u; e < list_count; e += 1u) {
+    hash[list_word(k, e)] = list_ids[e];
   }
-  hash[list_count_word(k)] = count;
-  return count;
+  hash[list_count_word(k)] = list_count;
+  return list_count;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -412,7 +450,7 @@ fn self_contacts(@builtin(global_invocation_id) id: vec3u,
   var x = settled_of(i);
   var count = 0u;
   if (rebuilding()) {
-    particles[4u * n + i] = x;
+    particles[5u * n + i] = x;
     if (x.w != 0.0) {
       count = build_list(k, i, x.xyz, rest_of(i).xyz);
     } else {
