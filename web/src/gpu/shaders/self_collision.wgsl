@@ -326,53 +326,6 @@ fn self_scatter(@builtin(global_invocation_id) id: vec3u,
   particles[4u * n + slot] = rest_of(p);
 }
 
-// The list being built (private: the helpers below share it without pointers).
-var<private> list_ids: array<u32, SELF_MAX_PARTNERS>;
-var<private> list_far: array<f32, SELF_MAX_PARTNERS>;
-var<private> list_count: u32;
-var<private> list_worst: u32; // the farthest listed
-
-// What a query needs of its particle and of the row it scans.
-struct Query {
-  i: u32,
-  x: vec3f,
-  rest: vec3f,
-  cy: i32,
-  cz: i32,
-}
-
-// Candidate j (slot position xj, w its id; rest position rj) for the query's list: within reach,
-// not i, in the query's row (a slot range may hold other rows' particles: hash collisions), not
-// close in the rest pose; the SELF_MAX_PARTNERS nearest kept.
-fn consider(q: Query, xj: vec4f, rj: vec3f, valid: bool) {
-  let e = q.x - xj.xyz;
-  let d2 = e.x * e.x + e.y * e.y + e.z * e.z;
-  let reach = step.self_lengths.y;
-  let rest_limit = step.self_rest.x;
-  let rd = q.rest - rj;
-  let j = bitcast<u32>(xj.w);
-  if (!valid || !(d2 < reach * reach) || j == q.i || cell_coordinate(xj.y) != q.cy || cell_coordinate(xj.z) != q.cz ||
-      rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit * rest_limit) {
-    return;
-  }
-  if (list_count < SELF_MAX_PARTNERS) {
-    list_ids[list_count] = j;
-    list_far[list_count] = d2;
-    if (d2 > list_far[list_worst]) {
-      list_worst = list_count;
-    }
-    list_count += 1u;
-  } else if (d2 < list_far[list_worst]) {
-    // Full: the nearest stay (the farthest is replaced, then found again).
-    list_ids[list_worst] = j;
-    list_far[list_worst] = d2;
-    list_worst = 0u;
-    for (var e = 1u; e < SELF_MAX_PARTNERS; e += 1u) {
-      list_worst = select(list_worst, e, list_far[e] > list_far[list_worst]);
-    }
-  }
-}
-
 // Row `row` (0..8: dy, dz = row % 3 − 1, row / 3 − 1) of the cells around c: its slots
 // [x, y) and, where its 3 buckets wrap past the table's end, [0, z).
 fn row_slots(c: vec3i, row: u32) -> vec3u {
@@ -384,14 +337,22 @@ fn row_slots(c: vec3i, row: u32) -> vec3u {
 
 // weft_self_collision_lists for the particle i in slot k (at xi now, ri at rest): the particles
 // within reach in the 27 cells (edge reach) around xi's, read as 9 rows of 3 cells (3 consecutive
-// buckets: one slot range, two where it wraps). Written for the latency of a query (few queries
-// in flight at 256²): the next row's range is fetched while one row is scanned, and a row's
-// candidates are read 4 at a time (positions and rest positions: 8 loads in flight).
+// buckets: one slot range, two where it wraps), each particle in its own row only (a range may
+// hold other rows' particles: hash collisions), not close in the rest pose; the
+// SELF_MAX_PARTNERS nearest kept, in a list sorted by distance that a candidate enters by
+// compare-and-swap down its length: constant indices, so the list stays in registers.
 // (C queries the 2 × 2 × 2 cells of edge 2·reach on xi's side of its cell's centre: 8 buckets,
 // but (4 reach)³ of candidates against (3 reach)³; on the H200 the 8-bucket build was the slower.)
 fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
-  list_count = 0u;
-  list_worst = 0u;
+  let reach = step.self_lengths.y;
+  let reach2 = reach * reach;
+  let rest_limit = step.self_rest.x;
+  let rest_limit2 = rest_limit * rest_limit;
+  var ids: array<u32, SELF_MAX_PARTNERS>;
+  var far: array<f32, SELF_MAX_PARTNERS>;
+  for (var e = 0u; e < SELF_MAX_PARTNERS; e += 1u) {
+    far[e] = reach2;
+  }
   let c = cell_of(xi);
   var next = row_slots(c, 0u);
   for (var row = 0u; row < 9u; row += 1u) {
@@ -399,35 +360,44 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
     if (row < 8u) {
       next = row_slots(c, row + 1u);
     }
-    let q = Query(i, xi, ri, c.y + i32(row % 3u) - 1, c.z + i32(row / 3u) - 1);
+    let cy = c.y + i32(row % 3u) - 1;
+    let cz = c.z + i32(row / 3u) - 1;
     for (var part = 0u; part < 2u; part += 1u) {
       let end = select(slots.y, slots.z, part == 1u);
-      var s = select(slots.x, 0u, part == 1u);
-      let last = max(end, 1u) - 1u;
-      for (; s < end; s += 4u) {
-        let k1 = min(s + 1u, last);
-        let k2 = min(s + 2u, last);
-        let k3 = min(s + 3u, last);
-        let x0 = sorted_of(s);
-        let x1 = sorted_of(k1);
-        let x2 = sorted_of(k2);
-        let x3 = sorted_of(k3);
-        let r0 = sorted_rest_of(s);
-        let r1 = sorted_rest_of(k1);
-        let r2 = sorted_rest_of(k2);
-        let r3 = sorted_rest_of(k3);
-        consider(q, x0, r0, true);
-        consider(q, x1, r1, s + 1u < end);
-        consider(q, x2, r2, s + 2u < end);
-        consider(q, x3, r3, s + 3u < end);
+      for (var s = select(slots.x, 0u, part == 1u); s < end; s += 1u) {
+        let xj = sorted_of(s);
+        let d = xi - xj.xyz;
+        var d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+        if (!(d2 < far[SELF_MAX_PARTNERS - 1u])) {
+          continue;
+        }
+        var j = bitcast<u32>(xj.w);
+        let rd = ri - sorted_rest_of(s);
+        if (j == i || cell_coordinate(xj.y) != cy || cell_coordinate(xj.z) != cz ||
+            rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2) {
+          continue;
+        }
+        for (var e = 0u; e < SELF_MAX_PARTNERS; e += 1u) {
+          let swap = d2 < far[e];
+          let f = far[e];
+          let id = ids[e];
+          far[e] = select(f, d2, swap);
+          ids[e] = select(id, j, swap);
+          d2 = select(d2, f, swap);
+          j = select(j, id, swap);
+        }
       }
     }
   }
-  for (var e = 0u; e < list_count; e += 1u) {
-    hash[list_word(k, e)] = list_ids[e];
+  var count = 0u;
+  for (var e = 0u; e < SELF_MAX_PARTNERS; e += 1u) {
+    if (far[e] < reach2) {
+      hash[list_word(k, e)] = ids[e];
+      count += 1u;
+    }
   }
-  hash[list_count_word(k)] = list_count;
-  return list_count;
+  hash[list_count_word(k)] = count;
+  return count;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
