@@ -5,13 +5,16 @@
 // since the last build has a diagonal longer than the skin; the other substeps only test the
 // listed pairs. Thickness, reach, skin, max step and table size are C's (weft_self_collision_view).
 //
-// Where the GPU differs from C (for speed; the tests hold the physics, not the bits): cells of edge
-// reach (27 a query, not C's 8 of edge 2·reach) and a hash that is linear in the cell's x,
-// h = (cx + (cy·P_Y ^ cz·P_Z)) mod table, so the three cells x − 1, x, x + 1 of a row are three
-// consecutive buckets and a query reads 9 slot ranges (rows), not 27 buckets. The counting sort
-// then lays a row's particles out along x: the slot order is spatial, neighbouring invocations
-// (one a slot) query the same rows and read the same candidates (cache hits, not misses), and the
-// lists are stored by slot, partner e of every slot side by side (coalesced).
+// Where the GPU differs from C (for speed; the tests hold the physics, not the bits; the rebuild
+// policy is C's): cells of edge reach (27 a query, not C's 8 of edge 2·reach) and a hash that is
+// linear in the cell's x, h = (cx + (cy·P_Y ^ cz·P_Z)) mod table, so the cells x − 1, x, x + 1 of
+// a row are consecutive buckets and a query reads 9 slot ranges (rows), not 27 buckets, and of
+// those only the cells that can come within reach (≈21 of 27). The counting sort then lays a row's
+// particles out along x: the slot order is spatial, neighbouring invocations (one a slot) query
+// the same rows and read the same candidates, and the lists are stored by slot, partner e of every
+// slot side by side (coalesced). A list is built in registers: sorted by distance, a candidate
+// enters it by compare-and-swap down its length (constant indices; C's insertion replaces the
+// farthest). bench/gpu/README.md has the measurements.
 //
 //   self_settle    settles the particle (leftover, tethers: what the finish would do first), stores
 //                  its settled position, its slip over the substep and its bucket, counts the bucket
@@ -22,7 +25,8 @@
 //                  and zeroes the counts; when it does, the exclusive scan of the counts inside each
 //                  block of WORKGROUP_SIZE × SCAN_ITEMS buckets, and the last block to finish scans
 //                  the blocks' totals;
-//   self_scatter   (rebuilds) copies each particle's settled position, id and rest position into its slot;
+//   self_scatter   (rebuilds) copies each particle's settled position, id and rest position into
+//                  its slot;
 //   self_contacts  one invocation per slot of the last build. On a rebuild: the particle's list and
 //                  its built position. Then Jacobi pushes and friction from the listed partners
 //                  closer than the thickness, their mean, the max-step clamp; writes the prediction
@@ -31,14 +35,14 @@
 // bit for bit, with each other and with C.
 
 // Bindings: BINDINGS.self in gpu/bindings.ts (declared ahead of this file). `particles` holds six
-// vec4 sections of n: rest positions, settled positions (w inverse mass), slip (w the bucket's bits),
-// grouped by bucket: settled positions (w the particle id's bits) and rest positions, and the
-// positions at the last build. `hash_counts` (layout.ts: selfHashWords): the bucket counts [0, table), then at
-// table + SELF_BOX the box (min xyz, max xyz as order bits), the rebuild flag, the blocks finished,
-// the rebuilds, and from table + SELF_TOTALS the blocks' totals (top bit: written). `hash`: bucket
-// starts within their block [0, table), the blocks' starts, then per particle its rank in its
-// bucket, per slot its list's length, and the lists (SELF_MAX_PARTNERS ids a slot, partner e of
-// all slots together).
+// vec4 sections of n: rest positions, settled positions (w inverse mass), slip (w the bucket's
+// bits), grouped by bucket: settled positions (w the particle id's bits) and rest positions, and
+// the positions at the last build. `hash_counts` (layout.ts: selfHashWords): the bucket counts
+// [0, table), then at table + SELF_BOX the box (min xyz, max xyz as order bits), the rebuild flag,
+// the blocks finished, the rebuilds, and from table + SELF_TOTALS the blocks' totals (top bit:
+// written). `hash`: bucket starts within their block [0, table), the blocks' starts, then per
+// particle its rank in its bucket, per slot its list's length, and the lists (SELF_MAX_PARTNERS
+// ids a slot, partner e of all slots together).
 // Zeroed buffers (as made) decode to a NaN box: the first substep rebuilds.
 
 const SELF_BOX: u32 = 0u;
@@ -347,7 +351,8 @@ fn row_slots(c: vec3i, u: vec3f, row: u32) -> vec3u {
   let table = step.self_hash.x;
   let b = (bitcast<u32>(c.x - 1 + i32(low)) + row_hash(c.y + dy, c.z + dz)) & (table - 1u);
   let wraps = b + cells > table;
-  return vec3u(bucket_start(b), select(bucket_start(b + cells), particle_count(), wraps), select(0u, bucket_start(b + cells - table), wraps));
+  let end = select(bucket_start(b + cells), particle_count(), wraps);
+  return vec3u(bucket_start(b), end, select(0u, bucket_start(b + cells - table), wraps));
 }
 
 // weft_self_collision_lists for the particle i in slot k (at xi now, ri at rest): the particles
