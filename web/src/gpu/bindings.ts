@@ -54,7 +54,7 @@ export const BINDINGS = {
     read('leftovers', 'array<Constraint>'),
   ],
   /// Self-collision (self_collision.wgsl + particle.wgsl + finish.wgsl): `particles` holds the rest,
-  /// settled and slip sections and the settled and rest positions grouped by bucket (vec4 × n each),
+  /// settled and slip sections, the settled and rest positions grouped by bucket and the built ones (vec4 × n each),
   /// `hash_counts` the bucket counts, `hash` the bucket starts and the scan blocks' starts
   /// (layout.ts: selfHashWords).
   self: [

@@ -141,9 +141,10 @@ export const SCAN_ITEMS = 16;
 
 /// Words of the self-collision buffers (self_collision.wgsl) for n particles: `hash` holds the
 /// bucket starts within their scan block [0, table), the blocks' starts [table, table + blocks),
-/// then per particle its rank in its bucket (n), its list's length (n) and its list (maxPartners × n);
-/// `hash_counts` the bucket counts [0, table), 9 words of state (the displacement box, the rebuild
-/// flag, the blocks done, the rebuilds) and the blocks' totals.
+/// then per particle its rank in its bucket (n), per slot its list's length (n) and the lists
+/// (maxPartners × n, partner e of all slots together); `hash_counts` the bucket counts [0, table),
+/// 9 words of state (the displacement box, the rebuild flag, the blocks done, the rebuilds) and the
+/// blocks' totals.
 export function selfHashWords(tableSize: number, workgroupSize: number, n: number): { blocks: number; words: number; counts: number } {
   const blocks = Math.ceil(tableSize / (workgroupSize * SCAN_ITEMS));
   return { blocks, words: tableSize + blocks + (2 + SELF_COLLISION.maxPartners) * n, counts: tableSize + 9 + blocks };

@@ -1,35 +1,48 @@
 // Self-collision (src/self_collision.c, the rule of weft_self_collision_view in weft.h) as four
 // kernels that run every substep after the constraint solve and the tethers, before the finish
 // (spheres, ground, mesh, velocity update). As in C, the partners come from Verlet lists (the 16
-// nearest within reach, found in a spatial hash of cells of edge reach, 27 cells a query), rebuilt
-// only in a substep where the bounding box of the displacements since the last build has a diagonal
-// longer than the skin; the other substeps only test the listed pairs.
+// nearest within reach), rebuilt only in a substep where the bounding box of the displacements
+// since the last build has a diagonal longer than the skin; the other substeps only test the
+// listed pairs. Thickness, reach, skin, max step and table size are C's (weft_self_collision_view).
+//
+// Where the GPU differs from C (for speed; the tests hold the physics, not the bits; the rebuild
+// policy is C's): cells of edge reach (27 a query, not C's 8 of edge 2·reach) and a hash that is
+// linear in the cell's x, h = (cx + (cy·P_Y ^ cz·P_Z)) mod table, so the cells x − 1, x, x + 1 of
+// a row are consecutive buckets and a query reads 9 slot ranges (rows), not 27 buckets, and of
+// those only the cells that can come within reach (≈21 of 27). The counting sort then lays a row's
+// particles out along x: the slot order is spatial, neighbouring invocations (one a slot) query
+// the same rows and read the same candidates, and the lists are stored by slot, partner e of every
+// slot side by side (coalesced). A list is built in registers: sorted by distance, a candidate
+// enters it by compare-and-swap down its length (constant indices; C's insertion replaces the
+// farthest). bench/gpu/README.md has the measurements.
 //
 //   self_settle    settles the particle (leftover, tethers: what the finish would do first), stores
 //                  its settled position, its slip over the substep and its bucket, counts the bucket
 //                  (its rank there is the atomic's old value: whether or not this substep rebuilds)
-//                  and grows the displacement box (a workgroup's box, then atomics);
+//                  and grows the displacement box (a tree reduction in the workgroup, then 6
+//                  atomics a workgroup);
 //   self_scan      decides from the box whether this substep rebuilds (the flag the next two read)
 //                  and zeroes the counts; when it does, the exclusive scan of the counts inside each
 //                  block of WORKGROUP_SIZE × SCAN_ITEMS buckets, and the last block to finish scans
 //                  the blocks' totals;
-//   self_scatter   (rebuilds) copies each particle's settled and rest position into its slot;
-//   self_contacts  one invocation per slot of the last build, so neighbouring invocations query the
-//                  same buckets and read neighbouring particles. On a rebuild: the particle's list
-//                  and its built position. Then Jacobi pushes and friction from the listed partners
+//   self_scatter   (rebuilds) copies each particle's settled position, id and rest position into
+//                  its slot;
+//   self_contacts  one invocation per slot of the last build. On a rebuild: the particle's list and
+//                  its built position. Then Jacobi pushes and friction from the listed partners
 //                  closer than the thickness, their mean, the max-step clamp; writes the prediction
 //                  the finish (FLAG_SETTLED) reads. Invocation 0 empties the box for the next substep.
 // Inside a bucket the ids lie in the order the atomics gave, so GPU runs agree physically, not
 // bit for bit, with each other and with C.
 
 // Bindings: BINDINGS.self in gpu/bindings.ts (declared ahead of this file). `particles` holds six
-// vec4 sections of n: rest positions, settled positions (w inverse mass), slip (w the bucket's bits),
-// grouped by bucket: settled positions, rest positions (w the particle id's bits), and the positions
-// at the last build. `hash_counts` (layout.ts: selfHashWords): the bucket counts [0, table), then at
-// table + SELF_BOX the box (min xyz, max xyz as order bits), the rebuild flag, the blocks finished,
-// the rebuilds, and from table + SELF_TOTALS the blocks' totals (top bit: written). `hash`: bucket
-// starts within their block [0, table), the blocks' starts, then per particle its rank in its
-// bucket, its list's length, and its list (SELF_MAX_PARTNERS ids).
+// vec4 sections of n: rest positions, settled positions (w inverse mass), slip (w the bucket's
+// bits), grouped by bucket: settled positions (w the particle id's bits) and rest positions, and
+// the positions at the last build. `hash_counts` (layout.ts: selfHashWords): the bucket counts
+// [0, table), then at table + SELF_BOX the box (min xyz, max xyz as order bits), the rebuild flag,
+// the blocks finished, the rebuilds, and from table + SELF_TOTALS the blocks' totals (top bit:
+// written). `hash`: bucket starts within their block [0, table), the blocks' starts, then per
+// particle its rank in its bucket, per slot its list's length, and the lists (SELF_MAX_PARTNERS
+// ids a slot, partner e of all slots together).
 // Zeroed buffers (as made) decode to a NaN box: the first substep rebuilds.
 
 const SELF_BOX: u32 = 0u;
@@ -55,14 +68,14 @@ fn slip_of(i: u32) -> vec4f {
   return particles[2u * particle_count() + i];
 }
 
-// Grouped by bucket (self_scatter): the settled position and the rest position (w: the particle's
-// id bits) of the particle in slot k, so a bucket's candidates lie side by side.
+// Grouped by bucket (self_scatter): the settled position (w: the particle's id bits) and the rest
+// position of the particle in slot k, so a bucket's candidates lie side by side.
 fn sorted_of(k: u32) -> vec4f {
   return particles[3u * particle_count() + k];
 }
 
-fn sorted_rest_of(k: u32) -> vec4f {
-  return particles[4u * particle_count() + k];
+fn sorted_rest_of(k: u32) -> vec3f {
+  return particles[4u * particle_count() + k].xyz;
 }
 
 fn built_of(i: u32) -> vec4f {
@@ -73,12 +86,12 @@ fn rank_word(i: u32) -> u32 {
   return step.self_hash.x + step.self_hash.y + i;
 }
 
-fn list_count_word(i: u32) -> u32 {
-  return step.self_hash.x + step.self_hash.y + particle_count() + i;
+fn list_count_word(k: u32) -> u32 {
+  return step.self_hash.x + step.self_hash.y + particle_count() + k;
 }
 
-fn list_word(i: u32, e: u32) -> u32 {
-  return step.self_hash.x + step.self_hash.y + 2u * particle_count() + i * SELF_MAX_PARTNERS + e;
+fn list_word(k: u32, e: u32) -> u32 {
+  return step.self_hash.x + step.self_hash.y + (2u + e) * particle_count() + k;
 }
 
 // weft_self_cell_coordinate: floor(x / reach), clamped to ±1e9 (NaN → -1e9).
@@ -97,10 +110,14 @@ fn cell_of(x: vec3f) -> vec3i {
   return vec3i(cell_coordinate(x.x), cell_coordinate(x.y), cell_coordinate(x.z));
 }
 
-// weft_self_cell_hash.
+// The row's part of the hash (weft_self_cell_hash's y and z terms).
+fn row_hash(cy: i32, cz: i32) -> u32 {
+  return (bitcast<u32>(cy) * SELF_PRIME_Y) ^ (bitcast<u32>(cz) * SELF_PRIME_Z);
+}
+
+// Linear in the cell's x (the header says why): the cells of a row lie in consecutive buckets.
 fn cell_hash(c: vec3i) -> u32 {
-  let h = (bitcast<u32>(c.x) * SELF_PRIME_X) ^ (bitcast<u32>(c.y) * SELF_PRIME_Y) ^ (bitcast<u32>(c.z) * SELF_PRIME_Z);
-  return h & (step.self_hash.x - 1u);
+  return (bitcast<u32>(c.x) + row_hash(c.y, c.z)) & (step.self_hash.x - 1u);
 }
 
 const SCAN_BLOCK: u32 = WORKGROUP_SIZE * SCAN_ITEMS;
@@ -124,18 +141,17 @@ fn from_order_bits(u: u32) -> f32 {
   return bitcast<f32>(select(~u, u & 0x7fffffffu, (u & 0x80000000u) != 0u));
 }
 
-var<workgroup> box_shared: array<atomic<u32>, 6>;
+var<workgroup> box_low: array<vec3u, WORKGROUP_SIZE>;
+var<workgroup> box_high: array<vec3u, WORKGROUP_SIZE>;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_settle(@builtin(global_invocation_id) id: vec3u,
                @builtin(num_workgroups) groups: vec3u,
                @builtin(local_invocation_index) local: u32) {
-  if (local < 6u) {
-    atomicStore(&box_shared[local], select(0u, 0xffffffffu, local < 3u));
-  }
-  workgroupBarrier();
   let p = flat_index(id, groups);
   let n = particle_count();
+  var low = vec3u(0xffffffffu);
+  var high = vec3u(0u);
   if (p < n) {
     let x = settle_particle(p);
     let key = cell_hash(cell_of(x.xyz));
@@ -144,18 +160,24 @@ fn self_settle(@builtin(global_invocation_id) id: vec3u,
     hash[rank_word(p)] = atomicAdd(&hash_counts[key], 1u);
     // weft_self_collision_bounds: the displacement since the lists were built.
     let d = x.xyz - built_of(p).xyz;
-    for (var axis = 0u; axis < 3u; axis += 1u) {
-      let bits = order_bits(d[axis]);
-      atomicMin(&box_shared[axis], bits);
-      atomicMax(&box_shared[3u + axis], bits);
-    }
+    low = vec3u(order_bits(d.x), order_bits(d.y), order_bits(d.z));
+    high = low;
   }
+  box_low[local] = low;
+  box_high[local] = high;
   workgroupBarrier();
+  for (var half = WORKGROUP_SIZE / 2u; half > 0u; half >>= 1u) {
+    if (local < half) {
+      box_low[local] = min(box_low[local], box_low[local + half]);
+      box_high[local] = max(box_high[local], box_high[local + half]);
+    }
+    workgroupBarrier();
+  }
   let box = step.self_hash.x + SELF_BOX;
   if (local < 3u) {
-    atomicMin(&hash_counts[box + local], atomicLoad(&box_shared[local]));
+    atomicMin(&hash_counts[box + local], box_low[0][local]);
   } else if (local < 6u) {
-    atomicMax(&hash_counts[box + local], atomicLoad(&box_shared[local]));
+    atomicMax(&hash_counts[box + local], box_high[0][local - 3u]);
   }
 }
 
@@ -173,9 +195,15 @@ fn rebuilding() -> bool {
   return atomicLoad(&hash_counts[step.self_hash.x + SELF_FLAG]) != 0u;
 }
 
-var<workgroup> scan_items: array<u32, SCAN_BLOCK>;
+// An invocation's SCAN_ITEMS consecutive counts, padded by one word every 32 so that the
+// invocations' runs fall in different banks.
+var<workgroup> scan_items: array<u32, SCAN_BLOCK + SCAN_BLOCK / 32u>;
 var<workgroup> scan_totals: array<u32, WORKGROUP_SIZE>;
 var<workgroup> scan_flag: u32;
+
+fn padded(k: u32) -> u32 {
+  return k + (k >> 5u);
+}
 
 // Exclusive prefix of `value` over the workgroup (Hillis–Steele in workgroup memory).
 fn workgroup_exclusive_scan(local: u32, value: u32) -> u32 {
@@ -221,29 +249,32 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
     return;
   }
   for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let b = base + k * WORKGROUP_SIZE + local;
+    let item = k * WORKGROUP_SIZE + local;
+    let b = base + item;
     var count = 0u;
     if (b < table) {
       count = atomicExchange(&hash_counts[b], 0u);
     }
-    scan_items[k * WORKGROUP_SIZE + local] = count;
+    scan_items[padded(item)] = count;
   }
   workgroupBarrier();
   var sum = 0u;
   for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let v = scan_items[local * SCAN_ITEMS + k];
-    scan_items[local * SCAN_ITEMS + k] = sum;
+    let at = padded(local * SCAN_ITEMS + k);
+    let v = scan_items[at];
+    scan_items[at] = sum;
     sum += v;
   }
   let prefix = workgroup_exclusive_scan(local, sum);
   for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    scan_items[local * SCAN_ITEMS + k] += prefix;
+    scan_items[padded(local * SCAN_ITEMS + k)] += prefix;
   }
   workgroupBarrier();
   for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let b = base + k * WORKGROUP_SIZE + local;
+    let item = k * WORKGROUP_SIZE + local;
+    let b = base + item;
     if (b < table) {
-      hash[b] = scan_items[k * WORKGROUP_SIZE + local];
+      hash[b] = scan_items[padded(item)];
     }
   }
   // The block's total, then the count of blocks done: the block that makes it `blocks` scans the
@@ -295,68 +326,99 @@ fn self_scatter(@builtin(global_invocation_id) id: vec3u,
   }
   let key = bitcast<u32>(slip_of(p).w);
   let slot = min(bucket_start(key) + hash[rank_word(p)], n - 1u);
-  particles[3u * n + slot] = settled_of(p);
-  particles[4u * n + slot] = vec4f(rest_of(p).xyz, bitcast<f32>(p));
+  particles[3u * n + slot] = vec4f(settled_of(p).xyz, bitcast<f32>(p));
+  particles[4u * n + slot] = rest_of(p);
 }
 
-// weft_self_collision_lists for particle i (at xi now, ri at rest): the particles within reach in
-// the 27 cells (edge reach) around xi's, in `cell` itself rather than another cell of the same
-// bucket, not close in the rest pose; the SELF_MAX_PARTNERS nearest kept. (C queries the 2 × 2 × 2
-// cells of edge 2·reach on xi's side of its cell's centre: 8 buckets, but (4 reach)³ of candidates
-// against (3 reach)³; on the H200 the 8-bucket build was the slower, fold 256²: ≈290 µs a rebuild.)
-fn build_list(i: u32, xi: vec3f, ri: vec3f) -> u32 {
-  var ids: array<u32, SELF_MAX_PARTNERS>;
-  var far: array<f32, SELF_MAX_PARTNERS>;
-  var count = 0u;
+// Row `row` (0..8: dy, dz = row % 3 − 1, row / 3 − 1) of the cells around c, for a query at u
+// (its offset in its cell, in cells: [0, 1)³): the slots [x, y) of the row's cells that come
+// within reach of the query (cells of edge reach: none of a corner row's where the query is
+// farther than reach from its edge, x − 1 and x + 1 where it is within the rest of reach from
+// their face) and, where those consecutive buckets wrap past the table's end, [0, z).
+fn row_slots(c: vec3i, u: vec3f, row: u32) -> vec3u {
+  let dy = i32(row % 3u) - 1;
+  let dz = i32(row / 3u) - 1;
+  // The query's distance from the row in y and z, in cells; what is left of reach in x, squared.
+  let gy = select(select(0.0, 1.0 - u.y, dy > 0), u.y, dy < 0);
+  let gz = select(select(0.0, 1.0 - u.z, dz > 0), u.z, dz < 0);
+  let left = 1.0 - gy * gy - gz * gz + 1e-4; // slack for the rounding of u
+  if (left <= 0.0) {
+    return vec3u(0u);
+  }
+  let low = select(0u, 1u, u.x * u.x >= left);
+  let high = select(0u, 1u, (1.0 - u.x) * (1.0 - u.x) >= left);
+  let cells = 3u - low - high;
+  let table = step.self_hash.x;
+  let b = (bitcast<u32>(c.x - 1 + i32(low)) + row_hash(c.y + dy, c.z + dz)) & (table - 1u);
+  let wraps = b + cells > table;
+  let end = select(bucket_start(b + cells), particle_count(), wraps);
+  return vec3u(bucket_start(b), end, select(0u, bucket_start(b + cells - table), wraps));
+}
+
+// weft_self_collision_lists for the particle i in slot k (at xi now, ri at rest): the particles
+// within reach in the 27 cells (edge reach) around xi's, read as 9 rows of 3 cells (3 consecutive
+// buckets: one slot range, two where it wraps; cells that cannot come within reach left out:
+// about 21 of the 27 are read), each particle in its own row only (a range may
+// hold other rows' particles: hash collisions), not close in the rest pose; the
+// SELF_MAX_PARTNERS nearest kept, in a list sorted by distance that a candidate enters by
+// compare-and-swap down its length: constant indices, so the list stays in registers.
+// (C queries the 2 × 2 × 2 cells of edge 2·reach on xi's side of its cell's centre: 8 buckets,
+// but (4 reach)³ of candidates against (3 reach)³; on the H200 the 8-bucket build was the slower.)
+fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
   let reach = step.self_lengths.y;
   let reach2 = reach * reach;
   let rest_limit = step.self_rest.x;
   let rest_limit2 = rest_limit * rest_limit;
+  var ids: array<u32, SELF_MAX_PARTNERS>;
+  var far: array<f32, SELF_MAX_PARTNERS>;
+  for (var e = 0u; e < SELF_MAX_PARTNERS; e += 1u) {
+    far[e] = reach2;
+  }
   let c = cell_of(xi);
-  for (var dz = -1; dz <= 1; dz += 1) {
-    for (var dy = -1; dy <= 1; dy += 1) {
-      for (var dx = -1; dx <= 1; dx += 1) {
-        let cell = c + vec3i(dx, dy, dz);
-        let b = cell_hash(cell);
-        let end = bucket_start(b + 1u);
-        for (var k = bucket_start(b); k < end; k += 1u) {
-          let xj = sorted_of(k).xyz;
-          let e = xi - xj;
-          let d2 = e.x * e.x + e.y * e.y + e.z * e.z;
-          if (!(d2 < reach2)) {
-            continue;
-          }
-          let rj = sorted_rest_of(k);
-          let j = bitcast<u32>(rj.w);
-          if (j == i || any(cell_of(xj) != cell)) {
-            continue;
-          }
-          let rd = ri - rj.xyz;
-          if (rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2) {
-            continue;
-          }
-          if (count < SELF_MAX_PARTNERS) {
-            ids[count] = j;
-            far[count] = d2;
-            count += 1u;
-            continue;
-          }
-          var farthest = 0u; // full: the nearest stay
-          for (var q = 1u; q < SELF_MAX_PARTNERS; q += 1u) {
-            farthest = select(farthest, q, far[q] > far[farthest]);
-          }
-          if (d2 < far[farthest]) {
-            ids[farthest] = j;
-            far[farthest] = d2;
-          }
+  let u = clamp(xi * step.self_lengths.z - vec3f(c), vec3f(0.0), vec3f(1.0));
+  var next = row_slots(c, u, 0u);
+  for (var row = 0u; row < 9u; row += 1u) {
+    let slots = next;
+    if (row < 8u) {
+      next = row_slots(c, u, row + 1u);
+    }
+    let cy = c.y + i32(row % 3u) - 1;
+    let cz = c.z + i32(row / 3u) - 1;
+    for (var part = 0u; part < 2u; part += 1u) {
+      let end = select(slots.y, slots.z, part == 1u);
+      for (var s = select(slots.x, 0u, part == 1u); s < end; s += 1u) {
+        let xj = sorted_of(s);
+        let d = xi - xj.xyz;
+        var d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+        if (!(d2 < far[SELF_MAX_PARTNERS - 1u])) {
+          continue;
+        }
+        var j = bitcast<u32>(xj.w);
+        let rd = ri - sorted_rest_of(s);
+        if (j == i || cell_coordinate(xj.y) != cy || cell_coordinate(xj.z) != cz ||
+            rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2) {
+          continue;
+        }
+        for (var e = 0u; e < SELF_MAX_PARTNERS; e += 1u) {
+          let swap = d2 < far[e];
+          let f = far[e];
+          let id = ids[e];
+          far[e] = select(f, d2, swap);
+          ids[e] = select(id, j, swap);
+          d2 = select(d2, f, swap);
+          j = select(j, id, swap);
         }
       }
     }
   }
-  for (var q = 0u; q < count; q += 1u) {
-    hash[list_word(i, q)] = ids[q];
+  var count = 0u;
+  for (var e = 0u; e < SELF_MAX_PARTNERS; e += 1u) {
+    if (far[e] < reach2) {
+      hash[list_word(k, e)] = ids[e];
+      count += 1u;
+    }
   }
-  hash[list_count_word(i)] = count;
+  hash[list_count_word(k)] = count;
   return count;
 }
 
@@ -376,18 +438,18 @@ fn self_contacts(@builtin(global_invocation_id) id: vec3u,
   if (k >= n) {
     return;
   }
-  let i = bitcast<u32>(sorted_rest_of(k).w);
+  let i = bitcast<u32>(sorted_of(k).w);
   var x = settled_of(i);
   var count = 0u;
   if (rebuilding()) {
     particles[5u * n + i] = x;
     if (x.w != 0.0) {
-      count = build_list(i, x.xyz, rest_of(i).xyz);
+      count = build_list(k, i, x.xyz, rest_of(i).xyz);
     } else {
-      hash[list_count_word(i)] = 0u;
+      hash[list_count_word(k)] = 0u;
     }
   } else if (x.w != 0.0) {
-    count = hash[list_count_word(i)];
+    count = hash[list_count_word(k)];
   }
   if (count > 0u) {
     let t = step.self_lengths.x;
@@ -396,7 +458,7 @@ fn self_contacts(@builtin(global_invocation_id) id: vec3u,
     var push = vec3f(0.0);
     var pushes = 0u;
     for (var e = 0u; e < count; e += 1u) {
-      let j = hash[list_word(i, e)];
+      let j = hash[list_word(k, e)];
       let xj = settled_of(j);
       let v = x.xyz - xj.xyz;
       let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
