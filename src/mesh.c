@@ -22,7 +22,29 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	weft_free(allocator, mesh->spheres);
 	weft_triangle_grid_destroy(&mesh->grid, allocator);
 	weft_free(allocator, mesh->cell_flags);
+	for (int row = 0; row < 4; row++) {
+		weft_free(allocator, mesh->entry_planes[row]);
+	}
 	weft_free(allocator, mesh);
+}
+
+// Each grid entry's triangle plane in rows; the padding is a plane no point is near (d huge).
+static weft_result entry_planes(weft_mesh_collider* mesh, const weft_allocator* allocator) {
+	const size_t count = (size_t)mesh->grid.entry_count + 4;
+	for (int row = 0; row < 4; row++) {
+		mesh->entry_planes[row] = weft_alloc(allocator, sizeof(float) * count);
+		if (mesh->entry_planes[row] == NULL) {
+			return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
+		}
+	}
+	for (size_t k = 0; k < count; k++) {
+		const bool entry = k < (size_t)mesh->grid.entry_count;
+		const float* plane = entry ? mesh->face_normals + 4 * mesh->grid.cell_triangles[k] : NULL;
+		for (int row = 0; row < 4; row++) {
+			mesh->entry_planes[row][k] = entry ? plane[row] : (row == 3 ? 1e30f : 0.0f);
+		}
+	}
+	return WEFT_OK;
 }
 
 typedef struct sort_key {
@@ -150,6 +172,9 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 	result = weft_triangle_grid_build(&mesh->grid, allocator, mesh->vertices, mesh->indices, kept, cell);
 	if (result == WEFT_OK) {
 		result = weft_triangle_grid_classify(&mesh->grid, mesh->closed, allocator, &mesh->cell_flags);
+	}
+	if (result == WEFT_OK) {
+		result = entry_planes(mesh, allocator);
 	}
 	if (result != WEFT_OK) {
 		weft_mesh_collider_destroy(mesh, allocator);

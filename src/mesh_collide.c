@@ -26,6 +26,7 @@
 #include <math.h>
 
 #include "mesh.h"
+#include "simd4.h"
 #include "vec3.h"
 
 // End of the entries [begin, end) of one cell that the remaining *budget of tests allows (and at
@@ -100,14 +101,44 @@ static inline float plane_distance_of(const weft_mesh_collider* mesh, uint32_t t
 	return weft_dot(weft_load3(plane), p) + plane[3];
 }
 
+// Of the grid entries [k, k + 4) below end, those the exact tests could keep (a bit each): p
+// within the bound of the triangle's plane (test_triangle's first test), or, when `path`, the
+// path p0 → p not on one side of it (segment_crosses' first test). The lanes compute
+// plane_distance_of's expression and the same comparisons, NaN included, so the entries left out
+// are exactly those those tests would reject.
+static inline uint32_t plane_candidates(const weft_mesh_collider* mesh, uint32_t k, uint32_t end, weft_vec3 p0,
+                                        weft_vec3 p, bool path, float best_d2) {
+	const uint32_t lanes = end - k >= 4 ? 0xfu : (1u << (end - k)) - 1u;
+#if defined(WEFT_SIMD)
+	const vf nx = vload(&mesh->entry_planes[0][k]), ny = vload(&mesh->entry_planes[1][k]),
+	         nz = vload(&mesh->entry_planes[2][k]), d = vload(&mesh->entry_planes[3][k]);
+	const vf s1 = vadd(vadd(vadd(vmul(nx, vsplat(p.x)), vmul(ny, vsplat(p.y))), vmul(nz, vsplat(p.z))), d);
+	const vf s1s1 = vmul(s1, s1);
+	uint32_t keep = (uint32_t)(vless_bits(s1s1, vsplat(best_d2)) | vbits(visnan(s1s1)));
+	if (path) {
+		const vf s0 = vadd(vadd(vadd(vmul(nx, vsplat(p0.x)), vmul(ny, vsplat(p0.y))), vmul(nz, vsplat(p0.z))), d);
+		const vf zero = vzero();
+		const int one_side =
+		    vbits(vand(vgreater(s0, zero), vgreater(s1, zero))) | vbits(vand(vgreater(zero, s0), vgreater(zero, s1)));
+		keep |= ~(uint32_t)one_side;
+	}
+	return keep & lanes;
+#else
+	(void)mesh, (void)p0, (void)p, (void)path, (void)best_d2;
+	return lanes;
+#endif
+}
+
 // Tests the triangles of one cell against the bound, keeping the closest (within *budget tests).
 static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p, const float query[3],
                       closest_state* state, int32_t* budget) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	uint32_t begin = grid->cell_start[cell], end = weft_budget_end(begin, grid->cell_start[cell + 1], budget);
-	for (uint32_t k = begin; k < end; k++) {
-		uint32_t t = grid->cell_triangles[k];
-		test_triangle(mesh, t, p, query, plane_distance_of(mesh, t, p), state);
+	for (uint32_t k = begin; k < end; k += 4) {
+		for (uint32_t bits = plane_candidates(mesh, k, end, p, p, false, state->best_d2); bits; bits &= bits - 1) {
+			uint32_t t = grid->cell_triangles[k + (uint32_t)__builtin_ctz(bits)];
+			test_triangle(mesh, t, p, query, plane_distance_of(mesh, t, p), state);
+		}
 	}
 }
 
@@ -221,14 +252,16 @@ static bool scan_cell_fused(const weft_mesh_collider* mesh, int32_t cell, weft_v
 	weft_vec3 direction = weft_sub(p, p0);
 	bool moving = direction.x != 0.0f || direction.y != 0.0f || direction.z != 0.0f;
 	uint32_t begin = grid->cell_start[cell], end = weft_budget_end(begin, grid->cell_start[cell + 1], budget);
-	for (uint32_t k = begin; k < end; k++) {
-		uint32_t t = grid->cell_triangles[k];
-		float s1 = plane_distance_of(mesh, t, p);
-		float hit;
-		if (moving && segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0), s1, &hit)) {
-			return true;
+	for (uint32_t k = begin; k < end; k += 4) {
+		for (uint32_t bits = plane_candidates(mesh, k, end, p0, p, moving, state->best_d2); bits; bits &= bits - 1) {
+			uint32_t t = grid->cell_triangles[k + (uint32_t)__builtin_ctz(bits)];
+			float s1 = plane_distance_of(mesh, t, p);
+			float hit;
+			if (moving && segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0), s1, &hit)) {
+				return true;
+			}
+			test_triangle(mesh, t, p, query, s1, state);
 		}
-		test_triangle(mesh, t, p, query, s1, state);
 	}
 	return false;
 }
@@ -272,14 +305,17 @@ static bool first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_ve
 				int32_t cell = x + grid->dims[0] * (y + grid->dims[1] * z);
 				uint32_t begin = grid->cell_start[cell];
 				uint32_t end = weft_budget_end(begin, grid->cell_start[cell + 1], budget);
-				for (uint32_t k = begin; k < end; k++) {
-					uint32_t t = grid->cell_triangles[k];
-					float hit;
-					if (segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0),
-					                    plane_distance_of(mesh, t, p1), &hit) &&
-					    hit < best_t) {
-						best_t = hit;
-						best_triangle = t;
+				for (uint32_t k = begin; k < end; k += 4) {
+					// Only entries whose plane the path meets (no bound on distance: best_d2 0).
+					for (uint32_t bits = plane_candidates(mesh, k, end, p0, p1, true, 0.0f); bits; bits &= bits - 1) {
+						uint32_t t = grid->cell_triangles[k + (uint32_t)__builtin_ctz(bits)];
+						float hit;
+						if (segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0),
+						                    plane_distance_of(mesh, t, p1), &hit) &&
+						    hit < best_t) {
+							best_t = hit;
+							best_triangle = t;
+						}
 					}
 				}
 			}
