@@ -5,16 +5,16 @@
 // since the last build has a diagonal longer than the skin; the other substeps only test the
 // listed pairs. Thickness, reach, skin, max step and table size are C's (weft_self_collision_view).
 //
-// Where the GPU differs from C (for speed; the tests hold the physics, not the bits; the rebuild
-// policy is C's): cells of edge reach (27 a query, not C's 8 of edge 2·reach) and a hash that is
-// linear in the cell's x, h = (cx + (cy·P_Y ^ cz·P_Z)) mod table, so the cells x − 1, x, x + 1 of
-// a row are consecutive buckets and a query reads 9 slot ranges (rows), not 27 buckets, and of
-// those only the cells that can come within reach (≈21 of 27). The counting sort then lays a row's
-// particles out along x: the slot order is spatial, neighbouring invocations (one a slot) query
-// the same rows and read the same candidates, and the lists are stored by slot, partner e of every
-// slot side by side (coalesced). A list is built in registers: sorted by distance, a candidate
-// enters it by compare-and-swap down its length (constant indices; C's insertion replaces the
-// farthest). bench/gpu/README.md has the measurements.
+// The hash is C's (weft_self_cell_hash): cells of edge reach and a hash linear in the cell's x,
+// h = (cx + (cy·P_Y ^ cz·P_Z)) mod table, so the cells x − 1, x, x + 1 of a row are consecutive
+// buckets and a query reads 9 slot ranges (rows), not 27 buckets, and of those only the cells that
+// can come within reach (≈21 of 27). The counting sort then lays a row's particles out along x:
+// the slot order is spatial. Where the GPU differs from C (for speed; the tests hold the physics,
+// not the bits): the rebuild test is one box of all displacements (C's is per pair of near grid
+// patches), neighbouring invocations (one a slot) query the same rows and read the same candidates,
+// and the lists are stored by slot, partner e of every slot side by side (coalesced). A list is
+// built in registers: sorted by distance, a candidate enters it by compare-and-swap down its length
+// (constant indices; C's insertion replaces the farthest). bench/gpu/README.md has the measurements.
 //
 //   self_settle    settles the particle (leftover, tethers: what the finish would do first), stores
 //                  its settled position, its slip over the substep and its bucket, counts the bucket
@@ -362,8 +362,8 @@ fn row_slots(c: vec3i, u: vec3f, row: u32) -> vec3u {
 // hold other rows' particles: hash collisions), not close in the rest pose; the
 // SELF_MAX_PARTNERS nearest kept, in a list sorted by distance that a candidate enters by
 // compare-and-swap down its length: constant indices, so the list stays in registers.
-// (C queries the 2 × 2 × 2 cells of edge 2·reach on xi's side of its cell's centre: 8 buckets,
-// but (4 reach)³ of candidates against (3 reach)³; on the H200 the 8-bucket build was the slower.)
+// (2 × 2 × 2 cells of edge 2·reach, 8 buckets but (4 reach)³ of candidates against (3 reach)³, were
+// the slower on the H200, and in C.)
 fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
   let reach = step.self_lengths.y;
   let reach2 = reach * reach;
