@@ -142,15 +142,31 @@ static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p,
 	}
 }
 
+// A point's grid cell: its coordinates and index (-1 outside the grid), computed once a position.
+typedef struct grid_place {
+	int32_t c[3];
+	int32_t index;
+} grid_place;
+
+static grid_place place_of(const weft_triangle_grid* grid, weft_vec3 p) {
+	grid_place place = {{weft_triangle_grid_coordinate(grid, 0, p.x), weft_triangle_grid_coordinate(grid, 1, p.y),
+	                     weft_triangle_grid_coordinate(grid, 2, p.z)},
+	                    -1};
+	if (place.c[0] >= 0 && place.c[1] >= 0 && place.c[2] >= 0 && place.c[0] < grid->dims[0] &&
+	    place.c[1] < grid->dims[1] && place.c[2] < grid->dims[2]) {
+		place.index = place.c[0] + grid->dims[0] * (place.c[1] + grid->dims[1] * place.c[2]);
+	}
+	return place;
+}
+
 // Closest point over the triangles listed in p's cell and the neighbours within max_distance (at
 // most the 26 around it when max_distance ≤ cell_size); *out_normal is the pseudo-normal of the
 // feature holding it. own_scanned: p's own cell was already scanned into *state (may be NULL).
-static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, float max_distance, closest_state* state,
-                                 bool own_scanned, int32_t* budget, weft_vec3* out_point, weft_vec3* out_normal,
-                                 float* out_distance2) {
+static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, grid_place place, float max_distance,
+                                 closest_state* state, bool own_scanned, int32_t* budget, weft_vec3* out_point,
+                                 weft_vec3* out_normal, float* out_distance2) {
 	const weft_triangle_grid* grid = &mesh->grid;
-	int32_t cx = weft_triangle_grid_coordinate(grid, 0, p.x), cy = weft_triangle_grid_coordinate(grid, 1, p.y),
-	        cz = weft_triangle_grid_coordinate(grid, 2, p.z);
+	const int32_t cx = place.c[0], cy = place.c[1], cz = place.c[2];
 	float reach = max_distance;
 	// Outside the grid's box by more than the reach: nothing can be that close.
 	int32_t pad = (int32_t)ceilf(reach * grid->inverse_cell_size);
@@ -163,8 +179,7 @@ static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, fl
 	// p's own cell first (it usually holds the closest triangle), then only the neighbours that
 	// overlap the ball of the best distance so far: a particle resting at the margin visits one or
 	// two cells, not 27. Cells or triangle planes farther than the bound are skipped.
-	bool own_valid = cx >= 0 && cy >= 0 && cz >= 0 && cx < grid->dims[0] && cy < grid->dims[1] && cz < grid->dims[2];
-	int32_t own = own_valid ? cx + grid->dims[0] * (cy + grid->dims[1] * cz) : -1;
+	const int32_t own = place.index;
 	if (own >= 0 && !own_scanned) {
 		scan_cell(mesh, own, p, query, state, budget);
 	}
@@ -214,7 +229,8 @@ static closest_state closest_start(float max_distance) {
 static bool closest_on_mesh(const weft_mesh_collider* mesh, weft_vec3 p, float max_distance, int32_t* budget,
                             weft_vec3* out_point, weft_vec3* out_normal, float* out_distance2) {
 	closest_state state = closest_start(max_distance);
-	return closest_on_mesh_from(mesh, p, max_distance, &state, false, budget, out_point, out_normal, out_distance2);
+	return closest_on_mesh_from(mesh, p, place_of(&mesh->grid, p), max_distance, &state, false, budget, out_point,
+	                            out_normal, out_distance2);
 }
 
 // Whether segment p0 → p1 crosses triangle t, given both ends' plane distances; *out_t where.
@@ -327,43 +343,22 @@ static bool first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_ve
 	return true;
 }
 
-// Index of p's cell, or -1 outside the grid.
-static int32_t cell_index(const weft_triangle_grid* grid, weft_vec3 p) {
-	int32_t x = weft_triangle_grid_coordinate(grid, 0, p.x), y = weft_triangle_grid_coordinate(grid, 1, p.y),
-	        z = weft_triangle_grid_coordinate(grid, 2, p.z);
-	if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) {
-		return -1;
-	}
-	return x + grid->dims[0] * (y + grid->dims[1] * z);
-}
-
-static uint8_t cell_flag(const weft_mesh_collider* mesh, weft_vec3 p) {
-	const weft_triangle_grid* grid = &mesh->grid;
-	int32_t x = weft_triangle_grid_coordinate(grid, 0, p.x), y = weft_triangle_grid_coordinate(grid, 1, p.y),
-	        z = weft_triangle_grid_coordinate(grid, 2, p.z);
-	if (x < 0 || y < 0 || z < 0 || x >= grid->dims[0] || y >= grid->dims[1] || z >= grid->dims[2]) {
-		return WEFT_CELL_FAR;
-	}
-	return mesh->cell_flags[x + grid->dims[0] * (y + grid->dims[1] * z)];
+static uint8_t cell_flag(const weft_mesh_collider* mesh, grid_place place) {
+	return place.index < 0 ? WEFT_CELL_FAR : mesh->cell_flags[place.index];
 }
 
 // False when the segment p0 → p1 lies in one empty cell or two face-adjacent empty cells (their
 // union is convex and no triangle overlaps it), so it cannot cross the surface.
-static bool may_cross(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1) {
-	const weft_triangle_grid* grid = &mesh->grid;
-	int32_t a[3] = {weft_triangle_grid_coordinate(grid, 0, p0.x), weft_triangle_grid_coordinate(grid, 1, p0.y),
-	                weft_triangle_grid_coordinate(grid, 2, p0.z)};
-	int32_t b[3] = {weft_triangle_grid_coordinate(grid, 0, p1.x), weft_triangle_grid_coordinate(grid, 1, p1.y),
-	                weft_triangle_grid_coordinate(grid, 2, p1.z)};
+static bool may_cross(const weft_mesh_collider* mesh, grid_place a, grid_place b) {
 	int32_t steps = 0;
 	for (int axis = 0; axis < 3; axis++) {
-		int32_t d = a[axis] - b[axis];
+		int32_t d = a.c[axis] - b.c[axis];
 		steps += d < 0 ? -d : d;
 	}
 	if (steps > 1) {
 		return true;
 	}
-	uint8_t fa = cell_flag(mesh, p0), fb = cell_flag(mesh, p1);
+	uint8_t fa = cell_flag(mesh, a), fb = cell_flag(mesh, b);
 	bool empty_a = fa == WEFT_CELL_OUTSIDE || fa == WEFT_CELL_FAR || fa == WEFT_CELL_INSIDE;
 	bool empty_b = fb == WEFT_CELL_OUTSIDE || fb == WEFT_CELL_FAR || fb == WEFT_CELL_INSIDE;
 	return !(empty_a && empty_b);
@@ -412,11 +407,12 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	// mesh), one pass over that cell for both the crossing and the closest triangle. Same answer
 	// as the general path below, which takes over if the path crosses.
 	const weft_triangle_grid* grid = &mesh->grid;
-	int32_t cell0 = cell_index(grid, p0), cell = cell_index(grid, p);
-	if (cell >= 0 && cell == cell0 && mesh->cell_flags[cell] == WEFT_CELL_SURFACE) {
+	const grid_place place0 = place_of(grid, p0);
+	grid_place place = place_of(grid, p);
+	if (place.index >= 0 && place.index == place0.index && mesh->cell_flags[place.index] == WEFT_CELL_SURFACE) {
 		closest_state state = closest_start(margin);
-		if (!scan_cell_fused(mesh, cell, p0, p, &state, &budget)) {
-			found = closest_on_mesh_from(mesh, p, margin, &state, true, &budget, &q, &pseudo, &d2);
+		if (!scan_cell_fused(mesh, place.index, p0, p, &state, &budget)) {
+			found = closest_on_mesh_from(mesh, p, place, margin, &state, true, &budget, &q, &pseudo, &d2);
 			goto resolve;
 		}
 	}
@@ -425,7 +421,7 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	for (int round = 0; round < 3; round++) {
 		float t;
 		uint32_t triangle;
-		if (!((p.x != p0.x || p.y != p0.y || p.z != p0.z) && may_cross(mesh, p0, p) &&
+		if (!((p.x != p0.x || p.y != p0.y || p.z != p0.z) && may_cross(mesh, place0, place) &&
 		      first_crossing(mesh, p0, p, &budget, &t, &triangle))) {
 			break;
 		}
@@ -445,6 +441,7 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 		} else {
 			break; // leaving a closed mesh: let it
 		}
+		place = place_of(grid, p);
 	}
 
 	// Only contacts within the margin matter, so the search is that small: the particle was
@@ -452,14 +449,16 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	// the surface (step 1), so it is outside unless within the margin, where the pseudo-normal
 	// of the true closest point decides. A particle found in an empty cell enclosed by the mesh
 	// (e.g. released there after a grab) searches outwards until it finds the surface.
-	uint8_t flag = cell_flag(mesh, p);
+	uint8_t flag = cell_flag(mesh, place);
 	if (flag == WEFT_CELL_INSIDE) {
 		for (float search = mesh->grid.cell_size; !found && budget > 0 && search < 2.0f * mesh->grid_diagonal;
 		     search *= 2.0f) {
-			found = closest_on_mesh(mesh, p, search, &budget, &q, &pseudo, &d2);
+			closest_state state = closest_start(search);
+			found = closest_on_mesh_from(mesh, p, place, search, &state, false, &budget, &q, &pseudo, &d2);
 		}
 	} else if (flag != WEFT_CELL_FAR) {
-		found = closest_on_mesh(mesh, p, margin, &budget, &q, &pseudo, &d2);
+		closest_state state = closest_start(margin);
+		found = closest_on_mesh_from(mesh, p, place, margin, &state, false, &budget, &q, &pseudo, &d2);
 	}
 resolve:
 	if (found) {
