@@ -22,26 +22,29 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	weft_free(allocator, mesh->spheres);
 	weft_triangle_grid_destroy(&mesh->grid, allocator);
 	weft_free(allocator, mesh->cell_flags);
-	for (int row = 0; row < 4; row++) {
-		weft_free(allocator, mesh->entry_planes[row]);
+	for (int row = 0; row < 8; row++) {
+		weft_free(allocator, mesh->entry_rows[row]);
 	}
 	weft_free(allocator, mesh);
 }
 
-// Each grid entry's triangle plane in rows; the padding is a plane no point is near (d huge).
-static weft_result entry_planes(weft_mesh_collider* mesh, const weft_allocator* allocator) {
+// Each grid entry's triangle plane and bounding sphere in rows; the padding is a plane and a
+// sphere no point is near (d and the centre huge, radius 0).
+static weft_result entry_rows(weft_mesh_collider* mesh, const weft_allocator* allocator) {
 	const size_t count = (size_t)mesh->grid.entry_count + 4;
-	for (int row = 0; row < 4; row++) {
-		mesh->entry_planes[row] = weft_alloc(allocator, sizeof(float) * count);
-		if (mesh->entry_planes[row] == NULL) {
+	for (int row = 0; row < 8; row++) {
+		mesh->entry_rows[row] = weft_alloc(allocator, sizeof(float) * count);
+		if (mesh->entry_rows[row] == NULL) {
 			return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 		}
 	}
+	const float far[8] = {0.0f, 0.0f, 0.0f, 1e30f, 1e30f, 1e30f, 1e30f, 0.0f};
 	for (size_t k = 0; k < count; k++) {
 		const bool entry = k < (size_t)mesh->grid.entry_count;
-		const float* plane = entry ? mesh->face_normals + 4 * mesh->grid.cell_triangles[k] : NULL;
-		for (int row = 0; row < 4; row++) {
-			mesh->entry_planes[row][k] = entry ? plane[row] : (row == 3 ? 1e30f : 0.0f);
+		const uint32_t t = entry ? mesh->grid.cell_triangles[k] : 0;
+		for (int row = 0; row < 8; row++) {
+			const float* source = row < 4 ? mesh->face_normals + 4 * t : mesh->triangle_spheres + 4 * t;
+			mesh->entry_rows[row][k] = entry ? source[row % 4] : far[row];
 		}
 	}
 	return WEFT_OK;
@@ -174,7 +177,7 @@ weft_result weft_mesh_collider_create(const weft_allocator* allocator, const flo
 		result = weft_triangle_grid_classify(&mesh->grid, mesh->closed, allocator, &mesh->cell_flags);
 	}
 	if (result == WEFT_OK) {
-		result = entry_planes(mesh, allocator);
+		result = entry_rows(mesh, allocator);
 	}
 	if (result != WEFT_OK) {
 		weft_mesh_collider_destroy(mesh, allocator);

@@ -81,9 +81,10 @@ struct weft_mesh_collider {
 	float grid_diagonal; // m
 	bool edge_contacts;  // also push out the midpoints of the cloth's stretch edges
 	uint8_t* cell_flags; // one WEFT_CELL_* per grid cell
-	// The planes of grid.cell_triangles' entries as four rows (n.x, n.y, n.z, d; entry_count + 4
-	// each, the padding far away): a cell's planes are read four at a time (mesh_collide.c).
-	float* entry_planes[4];
+	// The plane and bounding sphere of grid.cell_triangles' entries' triangles as eight rows (n.x,
+	// n.y, n.z, d, centre x, y, z, radius; entry_count + 4 each, the padding far away): a cell's
+	// entries are prefiltered four at a time (mesh_collide.c).
+	float* entry_rows[8];
 };
 
 // Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.

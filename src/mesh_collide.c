@@ -102,19 +102,27 @@ static inline float plane_distance_of(const weft_mesh_collider* mesh, uint32_t t
 }
 
 // Of the grid entries [k, k + 4) below end, those the exact tests could keep (a bit each): p
-// within the bound of the triangle's plane (test_triangle's first test), or, when `path`, the
-// path p0 → p not on one side of it (segment_crosses' first test). The lanes compute
-// plane_distance_of's expression and the same comparisons, NaN included, so the entries left out
-// are exactly those those tests would reject.
+// within the bound of the triangle's plane and of its bounding sphere (test_triangle's first two
+// tests), or, when `path`, the path p0 → p not on one side of the plane (segment_crosses' first
+// test). The lanes compute those tests' expressions and comparisons, NaN included, so the entries
+// left out are exactly those the tests would reject.
 static inline uint32_t plane_candidates(const weft_mesh_collider* mesh, uint32_t k, uint32_t end, weft_vec3 p0,
                                         weft_vec3 p, bool path, float best_d2) {
 	const uint32_t lanes = end - k >= 4 ? 0xfu : (1u << (end - k)) - 1u;
 #if defined(WEFT_SIMD)
-	const vf nx = vload(&mesh->entry_planes[0][k]), ny = vload(&mesh->entry_planes[1][k]),
-	         nz = vload(&mesh->entry_planes[2][k]), d = vload(&mesh->entry_planes[3][k]);
-	const vf s1 = vadd(vadd(vadd(vmul(nx, vsplat(p.x)), vmul(ny, vsplat(p.y))), vmul(nz, vsplat(p.z))), d);
+	float* const* row = mesh->entry_rows;
+	const vf px = vsplat(p.x), py = vsplat(p.y), pz = vsplat(p.z), best = vsplat(best_d2);
+	const vf nx = vload(&row[0][k]), ny = vload(&row[1][k]), nz = vload(&row[2][k]), d = vload(&row[3][k]);
+	const vf s1 = vadd(vadd(vadd(vmul(nx, px), vmul(ny, py)), vmul(nz, pz)), d);
 	const vf s1s1 = vmul(s1, s1);
-	uint32_t keep = (uint32_t)(vless_bits(s1s1, vsplat(best_d2)) | vbits(visnan(s1s1)));
+	const vf tx = vsub(px, vload(&row[4][k])), ty = vsub(py, vload(&row[5][k])), tz = vsub(pz, vload(&row[6][k]));
+	const vf radius = vload(&row[7][k]);
+	const vf centre2 = vadd(vadd(vmul(tx, tx), vmul(ty, ty)), vmul(tz, tz));
+	const vf gap = vsub(vsqrt(centre2), radius);
+	const int beyond_sphere =
+	    vbits(vand(vgreater(centre2, vmul(radius, radius)), vgreater_equal(vmul(gap, gap), best)));
+	const int beyond_plane = vbits(vgreater_equal(s1s1, best));
+	uint32_t keep = ~(uint32_t)(beyond_plane | beyond_sphere);
 	if (path) {
 		const vf s0 = vadd(vadd(vadd(vmul(nx, vsplat(p0.x)), vmul(ny, vsplat(p0.y))), vmul(nz, vsplat(p0.z))), d);
 		const vf zero = vzero();

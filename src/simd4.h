@@ -63,6 +63,7 @@ static inline float vlane(vf v, int lane) {
 	_mm_storeu_ps(lanes, v);
 	return lanes[lane];
 }
+static inline vf vgreater_equal(vf a, vf b) { return _mm_cmpge_ps(a, b); }
 static inline vf vmin(vf a, vf b) { return _mm_min_ps(a, b); }
 static inline vf vmax(vf a, vf b) { return _mm_max_ps(a, b); }
 static inline vf vor(vf a, vf b) { return _mm_or_ps(a, b); }
@@ -136,6 +137,7 @@ static inline float vlane(vf v, int lane) {
 	wasm_v128_store(lanes, v);
 	return lanes[lane];
 }
+static inline vf vgreater_equal(vf a, vf b) { return wasm_f32x4_ge(a, b); }
 static inline vf vmin(vf a, vf b) { return wasm_f32x4_pmin(a, b); }
 static inline vf vmax(vf a, vf b) { return wasm_f32x4_pmax(a, b); }
 static inline vf vor(vf a, vf b) { return wasm_v128_or(a, b); }
