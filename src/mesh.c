@@ -25,6 +25,7 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	for (int row = 0; row < 8; row++) {
 		weft_free(allocator, mesh->entry_rows[row]);
 	}
+	weft_free(allocator, mesh->clearance);
 	weft_free(allocator, mesh);
 }
 
@@ -39,6 +40,10 @@ static weft_result entry_rows(weft_mesh_collider* mesh, const weft_allocator* al
 		}
 	}
 	const float far[8] = {0.0f, 0.0f, 0.0f, 1e30f, 1e30f, 1e30f, 1e30f, 0.0f};
+	for (int32_t cell = 0; cell < mesh->grid.cell_count; cell++) {
+		const int32_t entries = (int32_t)(mesh->grid.cell_start[cell + 1] - mesh->grid.cell_start[cell]);
+		mesh->max_cell_entries = entries > mesh->max_cell_entries ? entries : mesh->max_cell_entries;
+	}
 	for (size_t k = 0; k < count; k++) {
 		const bool entry = k < (size_t)mesh->grid.entry_count;
 		const uint32_t t = entry ? mesh->grid.cell_triangles[k] : 0;
@@ -283,6 +288,14 @@ weft_result weft_world_set_mesh_collider(weft_world* world, const float* positio
 	if (result != WEFT_OK) {
 		return result;
 	}
+	// Every particle's clearance unknown (0) to begin with.
+	mesh->clearance = weft_alloc(&world->allocator, sizeof(float) * 4 * (size_t)world->particle_count);
+	if (mesh->clearance == NULL) {
+		weft_mesh_collider_destroy(mesh, &world->allocator);
+		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
+	}
+	memset(mesh->clearance, 0, sizeof(float) * 4 * (size_t)world->particle_count);
+	mesh->clearance_count = world->particle_count;
 	weft_mesh_collider_destroy(world->mesh, &world->allocator);
 	world->mesh = mesh;
 	return WEFT_OK;

@@ -85,6 +85,12 @@ struct weft_mesh_collider {
 	// n.y, n.z, d, centre x, y, z, radius; entry_count + 4 each, the padding far away): a cell's
 	// entries are prefiltered four at a time (mesh_collide.c).
 	float* entry_rows[8];
+	int32_t max_cell_entries; // the most triangles one grid cell lists
+	// Set on a world's collider (mesh.c), else NULL: float4 per particle, a point (xyz) and a lower
+	// bound on its distance to the surface (w; 0 unknown), so a particle that stays farther than the
+	// margin from the surface skips its push-out (mesh_collide.c).
+	float* clearance;
+	int32_t clearance_count;
 };
 
 // Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.

@@ -498,10 +498,96 @@ resolve:
 	return true;
 }
 
+// Clearances: a particle that was farther than L from the surface at a point a can be no nearer
+// than L − |x − a| anywhere; if that stays above the margin along its whole path p0 → p this
+// substep (the path lies within max(|p0 − a|, |p − a|) of a), it can neither cross the surface nor
+// come within the margin, and collide_point would leave it as it is: it is skipped. The bounds
+// are shrunk by CLEARANCE_SLACK for the rounding of the distances.
+#define CLEARANCE_SLACK 1e-4f
+
+static float distance_to(const float* a, weft_vec3 p) {
+	float dx = p.x - a[0], dy = p.y - a[1], dz = p.z - a[2];
+	return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+// What is left of particle's clearance along the path p0 → p (≤ 0: unknown or used up).
+static float clearance_left(const float* clearance, weft_vec3 p0, weft_vec3 p) {
+	if (!(clearance[3] > 0.0f)) {
+		return 0.0f;
+	}
+	float r0 = distance_to(clearance, p0), r1 = distance_to(clearance, p);
+	return clearance[3] - (r0 > r1 ? r0 : r1);
+}
+
+// A lower bound on p's distance to the surface (0 when the search could not tell): a FAR cell's
+// (or a point outside the grid: both are a cell from any triangle), else the closest triangle
+// within a cell, when the search read every triangle there.
+static float clearance_at(const weft_mesh_collider* mesh, weft_vec3 p) {
+	const weft_triangle_grid* grid = &mesh->grid;
+	const grid_place place = place_of(grid, p);
+	float bound;
+	if (cell_flag(mesh, place) == WEFT_CELL_FAR) {
+		bound = grid->cell_size;
+	} else {
+		if (mesh->max_cell_entries > WEFT_MESH_MAX_CELL_TESTS) {
+			return 0.0f; // a cell's list would be cut short
+		}
+		int32_t budget = WEFT_MESH_MAX_TESTS;
+		closest_state state = closest_start(grid->cell_size);
+		weft_vec3 q, n;
+		float d2;
+		bool found = closest_on_mesh_from(mesh, p, place, grid->cell_size, &state, false, &budget, &q, &n, &d2);
+		if (budget <= 0) {
+			return 0.0f;
+		}
+		bound = found ? sqrtf(d2) : grid->cell_size;
+	}
+	return bound * (1.0f - CLEARANCE_SLACK) - CLEARANCE_SLACK * grid->cell_size;
+}
+
 static float clamp_margin(const weft_mesh_collider* mesh, float margin) {
 	// The push-out can only see as far as the grid reaches.
 	float max_margin = 0.5f * mesh->grid.cell_size;
 	return margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
+}
+
+// The push-out of count particles; clearance (float4 per particle, or NULL) as above.
+static int32_t collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
+                                 float* clearance, int32_t count, float margin, float friction) {
+	margin = clamp_margin(mesh, margin);
+	int32_t moved = 0;
+	for (int32_t i = 0; i < count; i++) {
+		float* position = positions + 4 * i;
+		float* clear = clearance != NULL ? clearance + 4 * i : NULL;
+		if (position[3] == 0.0f) {
+			if (clear != NULL) {
+				clear[3] = 0.0f; // pinned or grabbed: moved by other means
+			}
+			continue;
+		}
+		weft_vec3 p = weft_load3(position);
+		const weft_vec3 p0 = weft_load3(previous + 4 * i);
+		if (clear != NULL && clearance_left(clear, p0, p) > margin) {
+			continue;
+		}
+		if (collide_point(mesh, p0, &p, margin, friction)) {
+			weft_store3(position, p);
+			moved++;
+			if (clear != NULL) {
+				clear[3] = 0.0f;
+			}
+		} else if (clear != NULL) {
+			// Worth a wider search only where it may last a few substeps.
+			const float step = distance_to(previous + 4 * i, p);
+			if (step < 0.25f * (mesh->grid.cell_size - margin)) {
+				weft_store3(clear, p);
+				clear[3] = clearance_at(mesh, p);
+			} else {
+				clear[3] = 0.0f;
+			}
+		}
+	}
+	return moved;
 }
 
 int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
@@ -509,20 +595,7 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 	if (mesh == NULL || positions == NULL || previous == NULL) {
 		return 0;
 	}
-	margin = clamp_margin(mesh, margin);
-	int32_t moved = 0;
-	for (int32_t i = 0; i < count; i++) {
-		float* position = positions + 4 * i;
-		if (position[3] == 0.0f) {
-			continue; // pinned or grabbed
-		}
-		weft_vec3 p = weft_load3(position);
-		if (collide_point(mesh, weft_load3(previous + 4 * i), &p, margin, friction)) {
-			weft_store3(position, p);
-			moved++;
-		}
-	}
-	return moved;
+	return collide_particles(mesh, positions, previous, NULL, count, margin, friction);
 }
 
 // Edges: particles alone let a feature thinner than the cloth's spacing (the bunny's ears) slip
@@ -555,7 +628,9 @@ void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool
 	if (whole && mesh->edge_contacts) {
 		collide_edges(world, clamp_margin(mesh, world->def.collision_margin), world->def.friction);
 	}
-	weft_mesh_collide_particles(mesh, world->positions + 4 * (int64_t)begin,
-	                            world->previous_positions + 4 * (int64_t)begin, end - begin,
-	                            world->def.collision_margin, world->def.friction);
+	float* clearance = mesh->clearance != NULL && mesh->clearance_count == world->particle_count
+	                       ? mesh->clearance + 4 * (int64_t)begin
+	                       : NULL;
+	collide_particles(mesh, world->positions + 4 * (int64_t)begin, world->previous_positions + 4 * (int64_t)begin,
+	                  clearance, end - begin, world->def.collision_margin, world->def.friction);
 }
