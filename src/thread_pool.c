@@ -1,5 +1,5 @@
-// Worker threads for the threaded step (see thread_pool.h). Workers sleep on a condition variable
-// between tasks and spin (then yield) on the barriers inside one, where waits are microseconds long.
+// Worker threads for the threaded step (see thread_pool.h). Between tasks a worker spins a while, then
+// sleeps on a condition variable; on the barriers inside a task it spins (then yields), waits being microseconds long.
 // Everything is allocated at creation; running a task allocates nothing.
 #include "thread_pool.h"
 #include "world_internal.h"
