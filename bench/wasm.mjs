@@ -1,5 +1,6 @@
 // Wasm solver benchmark: `hang` 128², 10 substeps × 1 iteration, ms per frame of the C core compiled
-// to wasm, in Node and in headless Chromium, next to the native build's figure from the same run.
+// to wasm, in Node and in headless Chromium, next to the native build's figure from the same run
+// (its widest path, AVX2 where the CPU has it, and its 4-lane SSE2 path: wasm SIMD128's width).
 // Medians of per-frame times (the machine is shared; medians shrug off the odd slow frame).
 // Writes bench/results/<machine>/wasm.json.
 //   node bench/wasm.mjs [--native build/weft] [--frames 300] [--grid 128]
@@ -36,7 +37,7 @@ const summary = (times) => ({
   frames: times.length,
 });
 
-function benchNative() {
+function benchNative(simd = '1') {
   const args = [
     'bench',
     '--scene',
@@ -49,6 +50,8 @@ function benchNative() {
     String(ITERATIONS),
     '--frames',
     String(FRAMES),
+    '--simd',
+    simd,
   ];
   const row = JSON.parse(execFileSync(resolve(root, values.native), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   return {
@@ -101,17 +104,18 @@ async function benchChromium(page) {
 const ROUNDS = Number(process.env.WEFT_BENCH_ROUNDS ?? 3);
 const { bindings, core } = await loadCore();
 const session = await startBrowser({ webgpu: false });
-const rounds = { native: [], node: [], chromium: [] };
+const rounds = { native: [], native4: [], node: [], chromium: [] };
 let chromiumVersion;
 try {
   const { page } = await openApp(session, `?scene=${SCENE}&grid=${GRID}&renderer=webgl2`);
   chromiumVersion = await session.browser.version();
   for (let round = 0; round < ROUNDS; round++) {
     rounds.native.push(benchNative());
+    rounds.native4.push(benchNative('4')); // the native build at wasm's width (SSE2, 4 lanes)
     rounds.node.push(await benchNode(bindings, core));
     rounds.chromium.push(await benchChromium(page));
     console.error(
-      `round ${round + 1}/${ROUNDS}: native ${rounds.native.at(-1).ms_median}, node ${rounds.node.at(-1).ms_median}, chromium ${rounds.chromium.at(-1).ms_median} ms/frame`,
+      `round ${round + 1}/${ROUNDS}: native ${rounds.native.at(-1).ms_median} (4 lanes ${rounds.native4.at(-1).ms_median}), node ${rounds.node.at(-1).ms_median}, chromium ${rounds.chromium.at(-1).ms_median} ms/frame`,
     );
   }
 } finally {
@@ -123,6 +127,7 @@ const combine = (list) => ({
   ms_min: Math.min(...list.map((r) => r.ms_min)),
 });
 const native = { ...combine(rounds.native), state_hash: rounds.native[0].state_hash, max_stretch: rounds.native[0].max_stretch };
+const native4 = { ...combine(rounds.native4), simd_width: 4 };
 const node = {
   ...combine(rounds.node),
   state_hash: rounds.node[0].state_hash,
@@ -141,10 +146,12 @@ const result = {
   frames_per_round: FRAMES,
   rounds: ROUNDS,
   native,
+  native_4_lanes: native4,
   wasm_node: node,
   wasm_chromium: chromium,
   ratio_node_to_native: +(node.ms_median / native.ms_median).toFixed(3),
   ratio_chromium_to_native: +(chromium.ms_median / native.ms_median).toFixed(3),
+  ratio_node_to_native_4_lanes: +(node.ms_median / native4.ms_median).toFixed(3),
   same_bits_as_native: node.state_hash === native.state_hash,
 };
 const out = resolve(root, `bench/results/${machine}/wasm.json`);

@@ -54,8 +54,7 @@ static inline vf vvalid(const int32_t* index) {
 }
 static inline vf vgather(const float* row, const int32_t* i, vf mask) {
 	(void)mask;
-	return _mm_setr_ps(row[i[0] < 0 ? 0 : i[0]], row[i[1] < 0 ? 0 : i[1]], row[i[2] < 0 ? 0 : i[2]],
-	                   row[i[3] < 0 ? 0 : i[3]]);
+	return _mm_setr_ps(row[i[0]], row[i[1]], row[i[2]], row[i[3]]);
 }
 static inline void transpose(vf* r0, vf* r1, vf* r2, vf* r3) { _MM_TRANSPOSE4_PS(*r0, *r1, *r2, *r3); }
 static inline float vlane(vf v, int lane) {
@@ -121,8 +120,7 @@ static inline bool vall(vf mask) { return wasm_i32x4_all_true(mask); }
 static inline vf vvalid(const int32_t* index) { return wasm_i32x4_gt(wasm_v128_load(index), wasm_i32x4_splat(-1)); }
 static inline vf vgather(const float* row, const int32_t* i, vf mask) {
 	(void)mask;
-	return wasm_f32x4_make(row[i[0] < 0 ? 0 : i[0]], row[i[1] < 0 ? 0 : i[1]], row[i[2] < 0 ? 0 : i[2]],
-	                       row[i[3] < 0 ? 0 : i[3]]);
+	return wasm_f32x4_make(row[i[0]], row[i[1]], row[i[2]], row[i[3]]);
 }
 static inline void transpose(vf* r0, vf* r1, vf* r2, vf* r3) {
 	vf t0 = wasm_i32x4_shuffle(*r0, *r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(*r2, *r3, 0, 4, 1, 5);

@@ -11,7 +11,7 @@
 //   vload_lanes / vstore_lanes               constraint values in the lane order the two above give
 //   vall(mask)
 //   vvalid(index)                            index[i] ≥ 0 per lane (a tether slot in use)
-//   vgather(row, index, mask)                row[index[i]] in the lanes of mask (others: anything finite)
+//   vgather(row, index, mask)                row[index[i]] (indices ≥ 0; lanes outside mask may be anything)
 //
 // Every lane performs the scalar path's operations in the scalar path's order (no FMA, the same
 // association and negation), and skipped constraints keep their bits through a select: the results
@@ -223,7 +223,7 @@ static void KERNEL(solve_strided)(weft_world* world, const weft_solve_segment* s
 
 // The constraints list[0 .. count), LANES at a time: indices from the constraints, the particles
 // gathered into lanes and scattered back (a batch shares no particle, so this is safe). A short last
-// group leaves its spare lanes on particle 0 and never writes them.
+// group fills its spare lanes with the first constraint's particles and never writes them.
 static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list, int32_t count,
                                           float inverse_h2_scalar, bool first) {
 	const int32_t stride = world->soa_stride;
@@ -238,10 +238,12 @@ static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list
 		int32_t ia[LANES], ib[LANES];
 		float rest[LANES], compliance[LANES], lambda[LANES];
 		for (int32_t i = 0; i < LANES; ++i) {
+			// Spare lanes repeat the first constraint's particles: ours, so no other thread writes
+			// them meanwhile (their results are never stored).
 			const bool real = i < n;
 			const int32_t k = list[real ? j + i : j];
-			ia[i] = real ? (int32_t)constraints[k].a : 0;
-			ib[i] = real ? (int32_t)constraints[k].b : 0;
+			ia[i] = (int32_t)constraints[k].a;
+			ib[i] = (int32_t)constraints[k].b;
 			rest[i] = real ? constraints[k].rest_length : 1.0f;
 			compliance[i] = real ? constraints[k].compliance : 0.0f;
 			lambda[i] = real && !first ? world->lambdas[k] : 0.0f;
@@ -361,10 +363,15 @@ void KERNEL(weft_tethers_rows)(weft_world* world, int32_t begin, int32_t end) {
 				yy = vsplat(Y[kind]);
 				yz = vsplat(Z[kind]);
 			} else {
+				// A slot without a tether reads the particle itself (its own: no other thread writes it).
+				int32_t index[LANES];
+				for (int32_t i = 0; i < LANES; ++i) {
+					index[i] = anchor[i] >= 0 ? anchor[i] : p + i;
+				}
 				mask = vand(mask, vvalid(anchor));
-				yx = vgather(X, anchor, mask);
-				yy = vgather(Y, anchor, mask);
-				yz = vgather(Z, anchor, mask);
+				yx = vgather(X, index, mask);
+				yy = vgather(Y, index, mask);
+				yz = vgather(Z, index, mask);
 			}
 			const vf dx = vsub(x, yx), dy = vsub(y, yy), dz = vsub(z, yz);
 			const vf d2 = vadd(vadd(vmul(dx, dx), vmul(dy, dy)), vmul(dz, dz));

@@ -48,14 +48,46 @@ static inline void solve_constraints(float* px, float* py, float* pz, const floa
 	}
 }
 
+// The same on float4 positions, through one pointer per particle: the compiler then knows x, y, z
+// and w of a particle apart and keeps w in a register (through four pointers it reloads it after
+// every store, and the scalar path ran slower than before the rows).
+static inline void solve_float4(float* x, float* lambdas, const weft_constraint* constraints, float inverse_h2,
+                                int32_t begin, int32_t end, bool first) {
+	for (int32_t k = begin; k < end; ++k) {
+		const weft_constraint c = constraints[k];
+		float* a = &x[4 * c.a];
+		float* b = &x[4 * c.b];
+		float w = a[3] + b[3];
+		if (w == 0.0f) {
+			continue;
+		}
+		float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+		float length = sqrtf(dx * dx + dy * dy + dz * dz);
+		if (length < MIN_LENGTH) {
+			continue;
+		}
+		float alpha = c.compliance * inverse_h2;
+		float delta_lambda = first ? -(length - c.rest_length) / (w + alpha)
+		                           : (-(length - c.rest_length) - alpha * lambdas[k]) / (w + alpha);
+		lambdas[k] = (first ? 0.0f : lambdas[k]) + delta_lambda;
+		float s = delta_lambda / length;
+		a[0] += a[3] * s * dx;
+		a[1] += a[3] * s * dy;
+		a[2] += a[3] * s * dz;
+		b[0] -= b[3] * s * dx;
+		b[1] -= b[3] * s * dy;
+		b[2] -= b[3] * s * dz;
+	}
+}
+
 void weft_solve_constraints(float* px, float* py, float* pz, const float* pw, int32_t stride, float* lambdas,
                             const weft_constraint* constraints, float inverse_h2, int32_t begin, int32_t end,
                             bool first) {
-	if (stride == 4) {
+	if (stride == 4 && py == px + 1 && pz == px + 2 && pw == px + 3) {
 		if (first) {
-			solve_constraints(px, py, pz, pw, 4, lambdas, constraints, inverse_h2, begin, end, true);
+			solve_float4(px, lambdas, constraints, inverse_h2, begin, end, true);
 		} else {
-			solve_constraints(px, py, pz, pw, 4, lambdas, constraints, inverse_h2, begin, end, false);
+			solve_float4(px, lambdas, constraints, inverse_h2, begin, end, false);
 		}
 	} else if (first) {
 		solve_constraints(px, py, pz, pw, stride, lambdas, constraints, inverse_h2, begin, end, true);
