@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCore, root } from '../tests/wasm/load-core.mjs';
+import { median } from './stats.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -17,11 +18,6 @@ const { values } = parseArgs({
   },
 });
 const FRAMES = Number(values.frames);
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 function native(scene, grid, self) {
   const args = ['bench', '--scene', scene, '--grid', String(grid), '--frames', String(FRAMES), '--self-collision', self ? '1' : '0'];

@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCore, root } from '../tests/wasm/load-core.mjs';
+import { median } from './stats.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -29,12 +30,6 @@ const SCENE = 'hang',
   FRAMES = Number(values.frames),
   ROUNDS = Number(values.rounds),
   WARMUP = 20;
-
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 // jolt-physics is a devDependency of web/ (WEFT_JOLT_MODULE: another copy's entry file, e.g. .../jolt-physics/dist/jolt-physics.wasm.js).
 async function loadJolt() {

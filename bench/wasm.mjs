@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCore, root } from '../tests/wasm/load-core.mjs';
 import { openApp, startBrowser, CHROMIUM } from '../tests/e2e/harness.mjs';
+import { median } from './stats.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -25,11 +26,6 @@ const SCENE = 'hang',
   FRAMES = Number(values.frames),
   WARMUP = 20;
 
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const summary = (times) => ({
   ms_median: +median(times).toFixed(4),
   ms_mean: +(times.reduce((s, t) => s + t, 0) / times.length).toFixed(4),
