@@ -74,7 +74,7 @@ for (const webgpu of [true, false]) {
     });
 
     test('a cloth too big for this machine runs in slow motion, and the HUD says so', async () => {
-      const { page, errors } = await openApp(session, query('?scene=hang&grid=256'));
+      const { page, errors } = await openApp(session, query('?scene=hang&grid=384'));
       try {
         await waitFor(page, () => window.weft.stats().slowMotion > 1.3, undefined, 30_000);
         const m = await measure(page, 2000);
