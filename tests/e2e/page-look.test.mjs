@@ -116,16 +116,9 @@ for (const webgpu of [true, false]) {
           await waitFor(page, () => window.weft.stats().frame > 0);
           const shot = await page.screenshot();
           save('page-webgl2-1280', `data:image/png;base64,${shot.toString('base64')}`);
+          await installDecoder(page);
           const white = await page.evaluate(async (b64) => {
-            const image = new Image();
-            image.src = `data:image/png;base64,${b64}`;
-            await image.decode();
-            const canvas = document.createElement('canvas');
-            canvas.width = image.width;
-            canvas.height = image.height;
-            const context = canvas.getContext('2d');
-            context.drawImage(image, 0, 0);
-            const { data } = context.getImageData(0, 0, image.width, image.height);
+            const { data } = await window.__weftDecodePng(`data:image/png;base64,${b64}`);
             let n = 0;
             for (let i = 0; i < data.length; i += 4) if (data[i] > 250 && data[i + 1] > 250 && data[i + 2] > 250) n++;
             return n / (data.length / 4);
