@@ -1,7 +1,9 @@
 // Stiffness tables (issue "cloth that behaves like cloth"): how far the settled `hang` cloth
 // stretches at the benchmark's 10 substeps × 1 iteration, with and without tethers, per grid; how
 // low it sags across substep counts (the stiffness must not depend on them); and how far an
-// unpinned cloth falls in 0.5 s against ½ g t² from 1 to 1000 substeps. Prints one JSON document
+// unpinned cloth falls in 0.5 s against ½ g t² from 1 to 1000 substeps; and how the `hang` 64² cloth
+// recovers from a violent drag at 10, 20 and 50 substeps (its stretch 3 s after the release against
+// an undisturbed twin's). Prints one JSON document
 // (bench/stiffness.sh writes it to bench/results/<machine>/stiffness.json).
 //   weft_stiffness [--quick]
 #include <math.h>
@@ -36,6 +38,15 @@ int main(int argc, char** argv) {
 			printf("\"%d\": %.5f%s", sag_substeps[k], (double)s.lowest, k < 3 ? ", " : "");
 		}
 		printf("}, \"spread_m\": %.5f}%s\n", (double)(high - low), g == 0 ? "," : "");
+	}
+	printf("  ],\n  \"recovery\": [\n");
+	const int32_t recovery_substeps[] = {10, 20, 50};
+	for (int32_t k = 0; k < 3; ++k) {
+		const recovery r = stiffness_drag_recovery(recovery_substeps[k]);
+		printf("    {\"substeps\": %d, \"max_stretch_held\": %.5f, \"max_stretch_3s\": %.5f, \"undisturbed_3s\": %.5f, "
+		       "\"ratio\": %.3f}%s\n",
+		       recovery_substeps[k], (double)r.held, (double)r.dragged, (double)r.undisturbed,
+		       (double)(r.dragged / r.undisturbed), k < 2 ? "," : "");
 	}
 	printf("  ],\n  \"free_fall\": [\n");
 	const double exact = 0.5 * 9.81 * 0.5 * 0.5;

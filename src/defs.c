@@ -17,6 +17,7 @@ weft_world_def weft_default_world_def(void) {
 	def.gust_strength = 0.0f;
 	def.gust_seed = 1u;
 	def.max_speed = 30.0f;
+	def.grab_speed = 3.0f;
 	def.ground_enabled = true;
 	def.ground_height = 0.0f;
 	def.friction = 0.4f;
@@ -80,6 +81,7 @@ static bool is_unit_vec3(weft_vec3 v) {
 #define MAX_AIR_DENSITY 100.0f    // kg/m³ (air 1.225, water 1000 is not air)
 #define MAX_DAMPING 1000.0f       // 1/s
 #define MAX_SPEED 1e4f            // m/s, the largest speed clamp
+#define MAX_GRAB_SPEED 1e3f       // m/s
 #define MAX_PIN_SPEED 1e3f        // m/s, each component
 #define MAX_PIN_TIME 1e4f         // s
 #define MAX_AMPLITUDE 1e4f        // m, each component of a sphere's motion
@@ -125,6 +127,8 @@ weft_result weft_validate_world_def(const weft_world_def* def) {
 	REQUIRE_RANGE(def->air_density, 0.0f, MAX_AIR_DENSITY, "air_density", "kg/m^3");
 	REQUIRE_RANGE(def->gust_strength, 0.0f, 1.0f, "gust_strength", "(a fraction of the wind speed)");
 	REQUIRE_RANGE(def->max_speed, 0.0f, MAX_SPEED, "max_speed", "m/s (0 = no clamp)");
+	REQUIRE(def->grab_speed > 0.0f && def->grab_speed <= MAX_GRAB_SPEED, "grab_speed must be in (0, %g] m/s (got %g)",
+	        (double)MAX_GRAB_SPEED, (double)def->grab_speed);
 	REQUIRE_RANGE(def->ground_height, -WEFT_MAX_COORDINATE, WEFT_MAX_COORDINATE, "ground_height", "m");
 	REQUIRE_RANGE(def->friction, 0.0f, 1.0f, "friction", "");
 	REQUIRE(def->collision_margin >= 0.0f && def->collision_margin < 1.0f,

@@ -1,6 +1,12 @@
-// Grabbing (the mouse drag): the grabbed particle becomes kinematic, inverse mass 0, and sits on
-// the target every substep; the velocity update then gives it the hand's velocity, so a released
+// Grabbing (the mouse drag): the grabbed particle becomes kinematic, inverse mass 0, and sits in
+// the hand every substep; the velocity update then gives it the hand's velocity, so a released
 // cloth keeps the motion it was thrown with. Its own inverse mass comes back on release.
+//
+// The hand is a body, not a teleport. Each frame it travels in a straight line from where it held
+// the particle towards the target, evenly over the frame's substeps (a jump in the first substep
+// would give the cloth that substep's speed: 20 cm in a 1/1200 s substep is 240 m/s, so the same
+// drag threw the cloth harder the more substeps it had), and at most grab_speed × dt: a mouse that
+// flicks 1 m in 5 frames moves the cloth at a hand's pace instead of flinging it.
 //
 // A kinematic particle alone pulls a needle out of the cloth: Gauss-Seidel moves its neighbours a
 // few constraints a substep, so a fast hand stretches the edges next to it to several times their
@@ -36,7 +42,7 @@ static float rest_distance(const float* rest, int32_t p, int32_t q) {
 }
 
 weft_vec3 weft_world_grab_position(const weft_world* world) {
-	return world != NULL ? weft_world_grab_position_at(world, world->clock) : (weft_vec3){0.0f, 0.0f, 0.0f};
+	return world != NULL ? world->grab_position : (weft_vec3){0.0f, 0.0f, 0.0f};
 }
 
 weft_vec3 weft_world_grab_position_at(const weft_world* world, double pin_time) {
@@ -88,17 +94,43 @@ static float tether_scale_for(const weft_world* world, weft_vec3 held, double pi
 	return scale < WEFT_GRAB_OVERREACH ? scale : WEFT_GRAB_OVERREACH;
 }
 
-float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
+float weft_world_grab_tether_scale(const weft_world* world, weft_vec3 held, double pin_time) {
 	if (world == NULL || world->grabbed < 0) {
 		return 1.0f;
 	}
-	return tether_scale_for(world, weft_world_grab_position_at(world, pin_time), pin_time);
+	return tether_scale_for(world, held, pin_time);
 }
 
-void weft_grab_prepare_frame(weft_world* world) {
-	world->grab_position = weft_world_grab_position_at(world, world->clock);
-	world->tether_scale = world->grabbed < 0 ? 1.0f : tether_scale_for(world, world->grab_position, world->clock);
+float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
+	return weft_world_grab_tether_scale(world, weft_world_grab_position_at(world, pin_time), pin_time);
 }
+
+weft_vec3 weft_world_grab_step(const weft_world* world, weft_vec3 held, double pin_time, float dt) {
+	if (world == NULL || world->grabbed < 0) {
+		return held;
+	}
+	// Towards the target within the cloth's reach, at most grab_speed × dt. The reach is a ball
+	// around each pin, so the segment from a point within it to the aim stays within it.
+	const weft_vec3 aim = weft_world_grab_position_at(world, pin_time);
+	const weft_vec3 d = weft_sub(aim, held);
+	const float distance = weft_length(d), most = world->def.grab_speed * dt;
+	return distance > most ? weft_add(held, weft_scale(d, most / distance)) : aim;
+}
+
+void weft_grab_advance_frame(weft_world* world, float dt) {
+	world->grab_first_substep = world->substeps_run;
+	world->grab_start = world->grab_position;
+	world->grab_position = weft_world_grab_step(world, world->grab_start, world->clock, dt);
+	world->tether_scale = weft_world_grab_tether_scale(world, world->grab_position, world->clock);
+}
+
+weft_vec3 weft_grab_substep_position(const weft_world* world) {
+	// start (1 − t) + end t: exactly the end at t = 1, so the frame ends where weft_world_grab_position says.
+	const float t = (float)(world->substeps_run - world->grab_first_substep) / (float)world->def.substeps;
+	const weft_vec3 a = world->grab_start, b = world->grab_position;
+	return (weft_vec3){a.x * (1.0f - t) + b.x * t, a.y * (1.0f - t) + b.y * t, a.z * (1.0f - t) + b.z * t};
+}
+
 
 void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
                        int32_t begin, int32_t end) {
@@ -141,6 +173,8 @@ weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 targe
 	}
 	weft_world_release(world);
 	world->grabbed = particle;
+	world->grab_position = target; // the hand takes it there (a ray's hit point: on the cloth)
+	world->grab_start = target;
 	world->grabbed_inverse_mass = world->positions[4 * particle + 3];
 	world->positions[4 * particle + 3] = 0.0f;
 	world->grab_target = target;
@@ -172,6 +206,4 @@ void weft_world_release(weft_world* world) {
 
 int32_t weft_world_grabbed(const weft_world* world) { return world ? world->grabbed : -1; }
 
-float weft_world_tether_scale(const weft_world* world) {
-	return world != NULL ? weft_world_tether_scale_at(world, world->clock) : 1.0f;
-}
+float weft_world_tether_scale(const weft_world* world) { return world != NULL ? world->tether_scale : 1.0f; }

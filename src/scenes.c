@@ -33,6 +33,8 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		out->cloth.origin = (weft_vec3){-1.0f, 2.6f, -1.0f};
 		out->cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
 		out->cloth.pin = WEFT_PIN_TOP_CORNERS;
+		// A heavy cloth in still air: a swing (a drag, a throw) dies down in a few seconds.
+		out->world.damping = 1.0f;
 	} else if (strcmp(name, "sphere") == 0) {
 		// Dropped flat onto a sphere that sways from side to side (the S key stops it).
 		square_cloth(out, grid, 2.0f);

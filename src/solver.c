@@ -116,9 +116,10 @@ static void integrated(weft_world* world, int32_t begin, int32_t end) {
 	if (world->grabbed >= begin && world->grabbed < end) {
 		// The grabbed particle is kinematic (inverse mass 0): it sits where the hand holds it.
 		float* g = &world->positions[4 * world->grabbed];
-		g[0] = world->grab_position.x;
-		g[1] = world->grab_position.y;
-		g[2] = world->grab_position.z;
+		const weft_vec3 held = weft_grab_substep_position(world);
+		g[0] = held.x;
+		g[1] = held.y;
+		g[2] = held.z;
 	}
 	if (world->simd_width > 0) {
 		weft_rows_from_positions(world, begin, end); // the solve's layout (solver_simd.c)
@@ -463,7 +464,7 @@ weft_result weft_world_step(weft_world* world, float dt) {
 		return WEFT_ERROR_NON_FINITE; // left as it was for inspection; the message names what is bad
 	}
 	const float h = dt / (float)world->def.substeps;
-	weft_grab_prepare_frame(world); // where the hand holds the cloth, and the tethers' scale
+	weft_grab_advance_frame(world, dt); // the hand's path through this frame, the tethers' scale
 	weft_stage_list stages;         // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);
 	world->simd_width = weft_simd_width();

@@ -104,6 +104,7 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	memcpy(world->count_by_type, counts, sizeof counts);
 	world->index_count = (int32_t)indices;
 	world->grabbed = -1;
+	world->tether_scale = 1.0f;
 
 	const size_t p4 = (size_t)particles * 4 * sizeof(float);
 	world->positions = weft_alloc(&allocator, p4);

@@ -97,11 +97,13 @@ struct weft_world {
 	weft_mesh_collider* mesh; // static triangle mesh collider or NULL
 	weft_thread_pool* pool;   // NULL when thread_count is 1
 
-	float tether_scale; // tethers' limits × this, this frame (weft_grab_prepare_frame)
+	float tether_scale; // tethers' limits × this, this frame (weft_grab_advance_frame)
 	int32_t grabbed;    // particle or -1
 	float grabbed_inverse_mass;
 	weft_vec3 grab_target;
-	weft_vec3 grab_position; // where it is held this frame (weft_world_grab_position)
+	weft_vec3 grab_start;    // where the hand held it when this frame began...
+	weft_vec3 grab_position; // ...and where it holds it when the frame ends (weft_world_grab_position)
+	int64_t grab_first_substep; // substeps_run before this frame: the hand's path is cut per substep
 
 	int64_t substeps_run; // since creation or reset
 	bool stepped;         // this substep is not the first one (the leapfrog's half kick)
@@ -147,7 +149,10 @@ void weft_tethers_build(weft_world* world);
 void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
                        int32_t begin, int32_t end);
 // Once a frame: where the hand holds the grabbed particle and the stretch every tether allows (1, or more while a hand pulls beyond reach).
-void weft_grab_prepare_frame(weft_world* world);
+// The hand's path through the frame about to be stepped, and the frame's tether scale.
+void weft_grab_advance_frame(weft_world* world, float dt);
+// Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
+weft_vec3 weft_grab_substep_position(const weft_world* world);
 
 // Collisions with spheres and the ground (collide.c), once per substep; the mesh is mesh_collide.c.
 void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end); // particles [begin, end)

@@ -312,7 +312,16 @@ WASM_EXPORT(world_grabbed) int32_t wasm_world_grabbed(const wasm_world* h) { ret
 WASM_EXPORT(world_tether_scale_at) float wasm_world_tether_scale_at(const wasm_world* h, double pin_time) {
 	return weft_world_tether_scale_at(h->world, pin_time);
 }
-// Where the grabbed particle is held in a frame that starts at pin_time s: out[0..2].
+// The hand's move through a frame of dt s that begins with it at (x, y, z) and the pins' clock at
+// pin_time s (weft_world_grab_step): out[0..2] where it ends, out[3] the tether scale there.
+WASM_EXPORT(world_grab_step)
+float* wasm_world_grab_step(wasm_world* h, float x, float y, float z, double pin_time, float dt) {
+	const weft_vec3 end = weft_world_grab_step(h->world, (weft_vec3){x, y, z}, pin_time, dt);
+	h->out[0] = end.x, h->out[1] = end.y, h->out[2] = end.z;
+	h->out[3] = weft_world_grab_tether_scale(h->world, end, pin_time);
+	return h->out;
+}
+// Where the hand aims in a frame that starts at pin_time s: out[0..2].
 WASM_EXPORT(world_grab_position_at) float* wasm_world_grab_position_at(wasm_world* h, double pin_time) {
 	const weft_vec3 held = weft_world_grab_position_at(h->world, pin_time);
 	h->out[0] = held.x, h->out[1] = held.y, h->out[2] = held.z;

@@ -103,6 +103,8 @@ typedef struct weft_world_def {
 	float gust_strength;    ///< gusts: the wind varies by up to this fraction of its speed, [0, 1], default 0
 	uint32_t gust_seed;     ///< the gusts' deterministic turbulence (any value), default 1
 	float max_speed;        ///< particle speed clamp in m/s, [0, 10000] (0 = no clamp), default 30
+	float grab_speed;       ///< m/s, (0, 1000]: how fast the hand carries a grabbed particle towards its
+	                        ///< target (weft_world_grab_step), default 3
 	bool ground_enabled;    ///< collide with the plane y = ground_height, default true
 	float ground_height;    ///< m, within ±WEFT_MAX_COORDINATE, default 0
 	float friction;         ///< Coulomb-like friction of ground/sphere/mesh contacts [0,1], default 0.4
@@ -342,8 +344,10 @@ void weft_unit_sphere(float* positions, uint32_t* indices);
 void weft_bunny_mesh(const float** out_positions, int32_t* out_vertex_count, const uint32_t** out_indices,
                      int32_t* out_triangle_count);
 
-/// Grab: the particle follows target (kinematic: it sits every substep where the hand holds it,
-/// weft_world_grab_position()) until released. One grab at a time. While held, every free particle
+/// Grab: the particle follows target (kinematic: it sits every substep where the hand holds it)
+/// until released. The hand takes it at target and carries it towards each new target at most
+/// grab_speed m/s, along a straight line over each frame's substeps (weft_world_grab_step).
+/// One grab at a time. While held, every free particle
 /// p is also tethered to the grabbed particle g (after the pins' tethers, every iteration):
 /// |x_p − x_g| ≤ |rest_p − rest_g| × 1.01 × weft_world_tether_scale(), so the hand drags the cloth
 /// instead of pulling a needle out of it. target: m, each component within ±WEFT_MAX_COORDINATE.
@@ -353,21 +357,29 @@ weft_result weft_world_grab_move(weft_world* world, weft_vec3 target);
 /// How far a hand may pull a pinned cloth beyond its reach: the held particle stays within
 /// WEFT_GRAB_OVERREACH × |rest_q − rest_g| of every pinned particle q.
 #define WEFT_GRAB_OVERREACH 1.02f
-/// Where the grabbed particle is held in the next frame: the target, pulled back (by projecting it
-/// in turn onto the ball around each pinned q, a few rounds) to within WEFT_GRAB_OVERREACH of its
-/// rest distance from every pin (x_q = rest_q + pin_velocity × min(t, pin_motion_time)). A hand
-/// beyond the cloth's reach then holds it taut instead of tearing it; the target itself is kept.
-/// The target if nothing is grabbed or nothing is pinned.
-weft_vec3 weft_world_grab_position(const weft_world* world);
-/// weft_world_grab_position with the pins' clock at pin_time s instead of the world's.
+/// Where the hand aims in a frame whose pins' clock starts at pin_time s: the target, pulled back
+/// (by projecting it in turn onto the ball around each pinned q, a few rounds) to within
+/// WEFT_GRAB_OVERREACH of its rest distance from every pin (x_q = rest_q + pin_velocity ×
+/// min(t, pin_motion_time)). A hand beyond the cloth's reach then holds it taut instead of tearing
+/// it; the target itself is kept. The target if nothing is grabbed or nothing is pinned.
 weft_vec3 weft_world_grab_position_at(const weft_world* world, double pin_time);
-/// The factor on every tether's limit (the pins' and the grab's) for the next frame: 1, or while a
-/// hand holds the cloth beyond its reach from a pin, max over pinned q of |x_q − held| /
-/// |rest_q − rest_g| (held = weft_world_grab_position, so at most WEFT_GRAB_OVERREACH), so the
-/// stretch that reach asks for spreads over the cloth.
+/// Where the hand holds the grabbed particle at the end of a frame of dt s that begins with it at
+/// `held` and the pins' clock at pin_time s: the aim above, or grab_speed × dt along the straight
+/// line towards it. weft_world_step moves the hand so (from weft_world_grab_position), and substep k
+/// of S holds the particle at held × (1 − t) + end × t, t = (float)k / S. `held` if nothing is
+/// grabbed. For a solver that steps the state elsewhere (the GPU solver) and keeps its own hand.
+weft_vec3 weft_world_grab_step(const weft_world* world, weft_vec3 held, double pin_time, float dt);
+/// Where the hand holds the grabbed particle: at the end of the last frame stepped (on the frame
+/// of the grab, the grab's target). The target if nothing is grabbed.
+weft_vec3 weft_world_grab_position(const weft_world* world);
+/// The factor on every tether's limit (the pins' and the grab's) for a hand at `held` with the pins'
+/// clock at pin_time s: 1, or while the hand holds the cloth beyond its reach from a pin, max over
+/// pinned q of |x_q − held| / |rest_q − rest_g| (at most WEFT_GRAB_OVERREACH), so the stretch that
+/// reach asks for spreads over the cloth. 1 if nothing is grabbed.
+float weft_world_grab_tether_scale(const weft_world* world, weft_vec3 held, double pin_time);
+/// That factor in the last frame stepped (held = weft_world_grab_position).
 float weft_world_tether_scale(const weft_world* world);
-/// weft_world_tether_scale with the pins' clock at pin_time s instead of the world's (t above): for a
-/// solver that steps the world's state elsewhere (the GPU solver) and keeps its own clock.
+/// That factor for a hand at the aim, weft_world_grab_position_at(pin_time).
 float weft_world_tether_scale_at(const weft_world* world, double pin_time);
 /// Lets go of the grabbed particle (its own inverse mass is restored).
 void weft_world_release(weft_world* world);

@@ -94,6 +94,36 @@ TEST(grab_and_release) {
 	weft_world_destroy(world);
 }
 
+// The hand carries the particle at grab_speed along a straight line through each frame's substeps:
+// after each frame it has moved grab_speed × dt towards the target and moves at grab_speed (a hand
+// that jumped in the first substep would leave it at rest after the frame), at 10 and 50 substeps;
+// at the target it stops there.
+TEST(hand_moves_at_grab_speed) {
+	const int32_t substeps[] = {10, 50};
+	for (size_t k = 0; k < sizeof substeps / sizeof substeps[0]; ++k) {
+		weft_world* world = vertical_cloth();
+		weft_world_def def = weft_world_get_def(world);
+		def.substeps = substeps[k];
+		CHECK(weft_world_set_def(world, &def) == WEFT_OK);
+		const int32_t centre = 10 * 21 + 10;
+		const float* x = weft_world_positions(world);
+		const float z0 = x[4 * centre + 2], speed = def.grab_speed, dt = 1.0f / 60.0f;
+		CHECK(weft_world_grab(world, centre, (weft_vec3){x[4 * centre], x[4 * centre + 1], z0}) == WEFT_OK);
+		// 12 cm out of the plane: within reach of both pinned corners (0.7 m away), 2.4 frames of travel.
+		CHECK(weft_world_grab_move(world, (weft_vec3){x[4 * centre], x[4 * centre + 1], z0 + 0.12f}) == WEFT_OK);
+		for (int f = 1; f <= 2; ++f) {
+			CHECK(weft_world_step(world, dt) == WEFT_OK);
+			CHECK_NEAR(x[4 * centre + 2] - z0, (float)f * speed * dt, 1e-5f);
+			CHECK_NEAR(weft_world_velocities(world)[4 * centre + 2], speed, 0.01f * speed);
+			CHECK(same_point(&x[4 * centre], weft_world_grab_position(world)));
+		}
+		for (int f = 0; f < 30; ++f) CHECK(weft_world_step(world, dt) == WEFT_OK);
+		CHECK_NEAR(x[4 * centre + 2] - z0, 0.12f, 1e-5f);
+		CHECK(weft_world_velocities(world)[4 * centre + 2] == 0.0f);
+		weft_world_destroy(world);
+	}
+}
+
 // A hand far beyond the cloth's reach from its pins holds it taut, never tears it: the held
 // particle stays within WEFT_GRAB_OVERREACH of its rest distance from every pin, and the cloth
 // stretches little (with the hand's target 3 m out, a kinematic grab used to stretch it 100%).
@@ -156,5 +186,6 @@ int main(int argc, char** argv) {
 	RUN_TEST(raycast_hits_centre);
 	RUN_TEST(grab_and_release);
 	RUN_TEST(grab_beyond_reach_holds_taut);
+	RUN_TEST(hand_moves_at_grab_speed);
 	return TEST_SUMMARY();
 }

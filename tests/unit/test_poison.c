@@ -100,6 +100,10 @@ static void set_drag(setup* s, float v) {
 }
 static void set_damping(setup* s, float v) { s->scene.world.damping = v; }
 static void set_max_speed(setup* s, float v) { s->scene.world.max_speed = v; }
+static void set_grab_speed(setup* s, float v) {
+	s->scene.world.grab_speed = v;
+	s->grab = true;
+}
 static void set_ground(setup* s, float v) {
 	s->scene.world.ground_height = v;
 	s->scene.world.ground_enabled = true;
@@ -374,6 +378,7 @@ static const range ranges[] = {
     {"drag", set_drag, 0.0f, 10.0f, -0.01f, 10.01f},
     {"damping", set_damping, 0.0f, 1000.0f, -0.01f, 1001.0f},
     {"max_speed", set_max_speed, 0.0f, 1e4f, -1.0f, 1.001e4f},
+    {"grab_speed", set_grab_speed, 1e-6f, 1000.0f, 0.0f, 1001.0f},
     {"ground_height", set_ground, -1e5f, 1e5f, -1.001e5f, 1.001e5f},
     {"friction", set_friction, 0.0f, 1.0f, -0.01f, 1.01f},
     {"collision_margin", set_margin, 0.0f, 0.99f, -0.01f, 1.0f},
@@ -421,6 +426,7 @@ static void extreme_combinations(const char* const* names) {
 				s.scene.world.drag = 10.0f;
 				s.scene.world.damping = 0.0f;
 				s.scene.world.max_speed = 0.0f;
+				s.scene.world.grab_speed = 1000.0f;
 				s.scene.world.friction = variant == 2 ? 1.0f : 0.0f;
 				s.scene.world.ground_height = variant == 1 ? -1e5f : 1e5f;
 				s.scene.world.pin_velocity = (weft_vec3){1000.0f, 1000.0f, -1000.0f};

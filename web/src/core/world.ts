@@ -294,8 +294,15 @@ export class WeftWorld {
   tetherScale(pinTime: number): number {
     return this.exports.world_tether_scale_at(this.handle, pinTime);
   }
-  /** weft_world_grab_position_at: where the grabbed particle is held in a frame that starts with
-   *  the pins' clock at pinTime s (the target, pulled back to the cloth's reach from its pins). */
+  /** weft_world_grab_step: where the hand holds the grabbed particle at the end of a frame of dt s
+   *  that begins with it at `held` and the pins' clock at pinTime s (towards the target, within the
+   *  cloth's reach, at most grab_speed × dt), and the tether scale there. */
+  grabStep(held: Vec3, pinTime: number, dt: number): { end: Vec3; tetherScale: number } {
+    const out = new Float32Array(this.core.memory, this.exports.world_grab_step(this.handle, held.x, held.y, held.z, pinTime, dt), 4);
+    return { end: { x: out[0], y: out[1], z: out[2] }, tetherScale: out[3] };
+  }
+  /** weft_world_grab_position_at: where the hand aims in a frame that starts with the pins' clock at
+   *  pinTime s (the target, pulled back to the cloth's reach from its pins). */
   grabPosition(pinTime: number): Vec3 {
     const out = new Float32Array(this.core.memory, this.exports.world_grab_position_at(this.handle, pinTime), 3);
     return { x: out[0], y: out[1], z: out[2] };

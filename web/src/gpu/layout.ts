@@ -68,7 +68,7 @@ export const STEP = structLayout('Step', [
     doc: 'x first float of the air section of lambdas (AIR.floatsPerTriangle a triangle), y triangles (0: no air), zw unused',
   },
   { name: 'ground', type: 'vec4f', doc: 'x ground height m, y friction, z collision margin m, w damping 1/s' },
-  { name: 'grab', type: 'vec4f', doc: 'xyz grab target m, w max speed m/s (0 = no clamp)' },
+  { name: 'grab', type: 'vec4f', doc: 'xyz where the hand holds the grabbed particle this substep m, w max speed m/s (0 = no clamp)' },
   { name: 'range', type: 'vec4u', doc: 'x particle count, y first item, z end item, w FLAGS' },
   { name: 'misc', type: 'vec4u', doc: 'x grabbed particle or NONE, y sphere count, z ground enabled, w first group' },
   { name: 'grid', type: 'vec4u', doc: 'x width, y height, z constraint count (leftover λ base), w leftover count' },

@@ -48,14 +48,13 @@ export interface CoreArrays {
   /// The wind (gusts included) a substep starting at `time` s feels (weft_world_air_wind).
   airWind?(time: number): Vec3;
   readonly time?: number;
-  /// The grab, mirrored into the core by the GPU solver: weft_world_tether_scale_at reads it.
+  /// The grab, mirrored into the core by the GPU solver: weft_world_grab_step reads it.
   grab(particle: number, target: Vec3): void;
   grabMove(target: Vec3): void;
   release(): void;
-  /// The factor on every tether's limit for a frame that starts at pin time pinTime s.
-  tetherScale(pinTime: number): number;
-  /// Where the grabbed particle is held in that frame (the target within the cloth's reach).
-  grabPosition(pinTime: number): Vec3;
+  /// Where the hand ends a frame of dt s that begins with it at `held` and pin time pinTime s (the
+  /// target within the cloth's reach, at most grab_speed × dt away), and the tether scale there.
+  grabStep(held: Vec3, pinTime: number, dt: number): { end: Vec3; tetherScale: number };
 }
 
 export interface Pass {

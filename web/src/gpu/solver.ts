@@ -31,8 +31,9 @@
 // prediction, n vec4 each: particle.wgsl), which the finish of the substep reads (in the fused
 // tiled schedule from the other buffer: the tiled module binds no `velocities`). While something
 // is grabbed every free particle is also tethered to it: links carry each particle's grab limit
-// (rewritten on grab), and the frame's tether scale comes from the core (weft_world_tether_scale_at,
-// the grab mirrored into it).
+// (rewritten on grab). The solver keeps its own hand: each frame the core says where it ends
+// (weft_world_grab_step, the grab mirrored into it) and the tether scale there, and each substep
+// holds the particle on the straight line to there (grab.c).
 import { BINDINGS, MESH_BINDING, PIN_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
 import {
   AIR,
@@ -114,6 +115,16 @@ interface Dispatch {
   y: number;
 }
 
+/// Where the hand moving from start to end through a frame holds the grabbed particle at the end
+/// of substep k of S (grab.c: weft_grab_substep_position, in its float order).
+function handAt(start: Vec3, end: Vec3, k: number, substeps: number): Vec3 {
+  const f = Math.fround,
+    t = f(k / substeps),
+    u = f(1 - t);
+  const at = (a: number, b: number) => f(f(a * u) + f(b * t));
+  return { x: at(start.x, end.x), y: at(start.y, end.y), z: at(start.z, end.z) };
+}
+
 export class GpuSolver {
   readonly schedule: ScheduleKind;
   readonly tiled: TiledSchedule | null;
@@ -174,7 +185,8 @@ export class GpuSolver {
   private readonly airStart: number;
   private grabbed = -1;
   private grabTarget: Vec3 = { x: 0, y: 0, z: 0 };
-  private heldAt: Vec3 = { x: 0, y: 0, z: 0 }; // this frame's weft_world_grab_position_at
+  private heldAt: Vec3 = { x: 0, y: 0, z: 0 }; // where the hand holds the grabbed particle this substep
+  private hand: Vec3 = { x: 0, y: 0, z: 0 }; // ... and where it held it at the end of the last frame
   private readonly colorOffsets: Int32Array;
   private readonly config: KernelConfig;
   private readonly fuse: boolean;
@@ -452,6 +464,7 @@ export class GpuSolver {
     this.core.grab(particle, target);
     this.grabbed = particle;
     this.grabTarget = { ...target };
+    this.hand = { x: Math.fround(target.x), y: Math.fround(target.y), z: Math.fround(target.z) }; // grab.c: taken at the target
     this.device.queue.writeBuffer(this.buffers.positions, particle * 16 + 12, new Float32Array([0]));
     // grab.c's limit before the scale, in its float order: sqrtf(|rest_p − rest_g|²) × (1 + slack).
     const f = Math.fround,
@@ -562,9 +575,11 @@ export class GpuSolver {
       // The pins still move this frame: integrate reads the rest positions (the solve module's).
       const pinsMoving = this.pinsMove && this.pinTime < Math.fround(s.pinMotionTime);
       // As weft_world_step: the tethers' scale for the frame, from the pins' clock at its start.
-      const tetherScale = this.grabbed >= 0 ? this.core.tetherScale(this.pinTime) : 1;
-      // ... and where the hand holds the grabbed particle: the target, within reach of the pins.
-      this.heldAt = this.grabbed >= 0 ? this.core.grabPosition(this.pinTime) : this.grabTarget;
+      // ... and the hand's path through the frame (towards the target, within reach of the pins).
+      const start = this.hand;
+      const move = this.grabbed >= 0 ? this.core.grabStep(start, this.pinTime, Math.fround(dt)) : null;
+      const tetherScale = move ? move.tetherScale : 1;
+      if (move) this.hand = move.end;
       for (let sub = 0; sub < substeps; ++sub) {
         // A fused pass A finishes the previous substep: it collides with that substep's spheres.
         const previousSpheres = this.spheres.map((sphere) => ({ center: { ...sphere.center }, previous: { ...sphere.previous } }));
@@ -575,6 +590,7 @@ export class GpuSolver {
         // solver.c: the first substep since reset kicks by h/2.
         const kick = this.substepsRun > 0 ? h : Math.fround(0.5 * h);
         this.substepsRun++;
+        this.heldAt = move ? handAt(start, move.end, sub + 1, substeps) : this.grabTarget;
         base = this.baseRecord(h, air, wind, tetherScale, kick);
         if (this.tiled) {
           // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
