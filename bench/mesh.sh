@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Mesh collision benchmark: the `bunny` scene at N = 64 and 128 (10 substeps × 1 iteration, single
 # thread, CPU), with the bunny and without it (--collider none), so the difference is the cost of
-# mesh collision. Writes bench/results/<machine>/mesh.json.
+# mesh collision; and the `sphere` scene with its sphere and without it (--spheres 0). Writes
+# bench/results/<machine>/mesh.json (the sphere's runs under "sphere").
 set -euo pipefail
 BENCH_WEFT=${1:-build/weft}
 source "$(dirname "$0")/common.sh"
@@ -9,10 +10,14 @@ bench_setup mesh.json 300
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 for n in 64 128; do
-  for collider in bunny none; do
-    flags=()
-    [ "$collider" = none ] && flags=(--collider none)
-    row=$("$weft" bench --scene bunny --grid "$n" --substeps 10 --iterations 1 --frames "$frames" "${flags[@]}" 2>/dev/null)
+  for collider in bunny none sphere no-sphere; do
+    flags=(--scene bunny)
+    case $collider in
+      none) flags+=(--collider none) ;;
+      sphere) flags=(--scene sphere) ;;
+      no-sphere) flags=(--scene sphere --spheres 0) ;;
+    esac
+    row=$("$weft" bench "${flags[@]}" --grid "$n" --substeps 10 --iterations 1 --frames "$frames" 2>/dev/null)
     echo "$collider $row" >&2
     echo "$collider $row" >>"$rows"
   done
@@ -21,21 +26,33 @@ python3 - "$rows" "$out" "$machine" "$(grep -m1 'model name' /proc/cpuinfo | cut
   "$(date -u +%Y-%m-%dT%H:%MZ)" "$(cc --version | head -1)" <<'PY'
 import json, sys
 rows_path, out, machine, cpu, date, compiler = sys.argv[1:]
-runs = []
+runs, sphere_runs = [], []
 for line in open(rows_path):
     collider, row = line.split(" ", 1)
     run = json.loads(row)
-    run["mesh_collision"] = collider == "bunny"
-    runs.append(run)
-summary = {}
+    if collider in ("bunny", "none"):
+        run["mesh_collision"] = collider == "bunny"
+        runs.append(run)
+    else:
+        run["sphere_collision"] = collider == "sphere"
+        sphere_runs.append(run)
+summary, sphere = {}, {}
 for n in sorted({r["grid"] for r in runs}):
     with_mesh = next(r for r in runs if r["grid"] == n and r["mesh_collision"])
     without = next(r for r in runs if r["grid"] == n and not r["mesh_collision"])
     summary[str(n)] = {"ms_per_frame_with_mesh": with_mesh["ms_per_frame"],
                        "ms_per_frame_without_mesh": without["ms_per_frame"],
-                       "mesh_ms_per_frame": round(with_mesh["ms_per_frame"] - without["ms_per_frame"], 4)}
+                       "mesh_ms_per_frame": round(with_mesh["ms_per_frame"] - without["ms_per_frame"], 4),
+                       "median_ratio": round(with_mesh["ms_median"] / without["ms_median"], 3)}
+    with_sphere = next(r for r in sphere_runs if r["grid"] == n and r["sphere_collision"])
+    no_sphere = next(r for r in sphere_runs if r["grid"] == n and not r["sphere_collision"])
+    sphere[str(n)] = {"ms_median_with_sphere": with_sphere["ms_median"],
+                      "ms_median_without_sphere": no_sphere["ms_median"],
+                      "median_ratio": round(with_sphere["ms_median"] / no_sphere["ms_median"], 3)}
 doc = {"machine": machine, "cpu": cpu, "date": date, "compiler": compiler, "scene": "bunny", "solver": "cpu",
-       "summary": summary, "runs": runs}
+       "summary": summary, "runs": runs,
+       "sphere": {"scene": "sphere", "note": "the sphere scene with its moving sphere and without it (--spheres 0)",
+                  "summary": sphere, "runs": sphere_runs}}
 with open(out, "w") as f:
     json.dump(doc, f, indent=1)
     f.write("\n")

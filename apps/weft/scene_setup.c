@@ -5,7 +5,8 @@
 #include "commands.h"
 
 // --collider FILE.obj replaces the scene's mesh collider (centred and scaled to fit under the
-// cloth); --collider none removes it (e.g. to bench without mesh collision).
+// cloth); --collider none removes it (e.g. to bench without mesh collision); --spheres 0 removes the
+// scene's spheres.
 static weft_result user_collider_setup(const char* path, weft_world* world) {
 	if (path == NULL || strcmp(path, "none") == 0) {
 		return WEFT_OK;
@@ -23,11 +24,11 @@ static weft_result user_collider_setup(const char* path, weft_world* world) {
 int scene_setup_create(const args* a, scene_setup* out) {
 	memset(out, 0, sizeof *out);
 	out->scene = args_get(a, "scene") ? args_get(a, "scene") : "hang";
-	int64_t grid, substeps, iterations, threads, self_collision;
+	int64_t grid, substeps, iterations, threads, self_collision, spheres;
 	if (!args_int(a, "grid", 64, 2, 4096, &grid) || !args_int(a, "substeps", 0, 1, 1000, &substeps) ||
 	    !args_int(a, "iterations", 0, 1, 1000, &iterations) ||
 	    !args_int(a, "threads", 1, 1, WEFT_MAX_THREADS, &threads) ||
-	    !args_int(a, "self-collision", 0, 0, 1, &self_collision)) {
+	    !args_int(a, "self-collision", 0, 0, 1, &self_collision) || !args_int(a, "spheres", 1, 0, 1, &spheres)) {
 		return EXIT_BAD_INPUT;
 	}
 	weft_scene_def scene;
@@ -39,6 +40,9 @@ int scene_setup_create(const args* a, scene_setup* out) {
 	if (args_get(a, "iterations")) scene.world.iterations = (int32_t)iterations;
 	scene.world.thread_count = (int32_t)threads;
 	if (args_get(a, "self-collision")) scene.world.self_collision = self_collision != 0;
+	if (spheres == 0) {
+		scene.sphere_count = 0; // the scene without its spheres (e.g. to bench without sphere collision)
+	}
 	const char* collider = args_get(a, "collider");
 	if (collider != NULL) {
 		scene.mesh_collider = NULL; // the user's mesh (or none) instead of the scene's

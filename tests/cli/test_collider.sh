@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CLI contract for mesh colliders: --collider FILE.obj (fitted under the cloth) works and is
 # exported in DIR/collider.obj; a malformed OBJ exits 2 with "error: file:line: why"; the bunny
-# scene runs and benches, with and without its mesh (--collider none).
+# scene runs and benches, with and without its mesh (--collider none); the sphere scene without its
+# sphere (--spheres 0).
 set -euo pipefail
 weft="$1"
 tmp=$(mktemp -d)
@@ -43,4 +44,14 @@ for collider in "" "--collider none"; do
   out=$("$weft" bench --scene bunny --grid 16 --frames 10 $collider 2>/dev/null)
   grep -q '"scene":"bunny"' <<<"$out" && grep -q '"nan":false' <<<"$out" || fail "bunny bench $collider: $out"
 done
+# The sphere scene without its sphere (--spheres 0): another cloth's path, and a bad value is refused.
+with=$("$weft" bench --scene sphere --grid 16 --frames 30 2>/dev/null | grep -o '"state_hash":"[0-9a-f]*"')
+without=$("$weft" bench --scene sphere --grid 16 --frames 30 --spheres 0 2>/dev/null | grep -o '"state_hash":"[0-9a-f]*"')
+[ -n "$with" ] && [ -n "$without" ] && [ "$with" != "$without" ] || fail "--spheres 0 changed nothing ($with, $without)"
+same=$("$weft" bench --scene sphere --grid 16 --frames 30 --spheres 1 2>/dev/null | grep -o '"state_hash":"[0-9a-f]*"')
+[ "$same" = "$with" ] || fail "--spheres 1 is not the scene ($same, $with)"
+set +e
+"$weft" bench --scene sphere --grid 16 --frames 1 --spheres 2 >/dev/null 2>"$tmp/err"; code=$?
+set -e
+[ "$code" -eq 2 ] && grep -q 'spheres' "$tmp/err" || fail "--spheres 2: exit $code, $(cat "$tmp/err")"
 echo "test_collider: ok"
