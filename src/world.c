@@ -145,6 +145,7 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : grid_spacing(cloth_def);
+	world->stretch_limit = cloth_def->strain_limit > 0.0f ? 1.0f + cloth_def->strain_limit : INFINITY;
 	world->self_rest_distance = 2.0f * grid_spacing(cloth_def);
 	result = weft_aero_active(&world->def) ? weft_aero_prepare(world) : WEFT_OK;
 	if (result != WEFT_OK) {
@@ -262,6 +263,7 @@ const float* weft_world_uvs(const weft_world* world) { return world ? world->uvs
 const uint32_t* weft_world_indices(const weft_world* world) { return world ? world->indices : NULL; }
 int32_t weft_world_index_count(const weft_world* world) { return world ? world->index_count : 0; }
 float* weft_world_lambdas(weft_world* world) { return world ? world->lambdas : NULL; }
+float weft_world_stretch_limit(const weft_world* world) { return world ? world->stretch_limit : INFINITY; }
 double weft_world_time(const weft_world* world) { return world ? world->time : 0.0; }
 int64_t weft_world_frame(const weft_world* world) { return world ? world->frame : 0; }
 int64_t weft_world_substeps_run(const weft_world* world) { return world ? world->substeps_run : 0; }

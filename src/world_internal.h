@@ -91,6 +91,7 @@ struct weft_world {
 	int32_t sphere_count;
 
 	float thickness;           // m, self-collision distance (resolved at creation)
+	float stretch_limit;       // 1 + the cloth's strain_limit, INFINITY for none (weft_strain_limited)
 	float self_rest_distance;  // m, two grid spacings: rest-pose pairs closer are never pushed
 	weft_self_collision* self; // allocated when self-collision is first on
 

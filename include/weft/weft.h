@@ -137,6 +137,8 @@ typedef struct weft_cloth_def {
 	float stretch_compliance;   ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-8
 	float shear_compliance;     ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-7
 	float bend_compliance;      ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-5
+	float strain_limit;         ///< [0, 10]: no constraint's correction leaves it longer than (1 + this) × its rest
+	                            ///< length, whatever its compliance (0 = no limit), default 0.2
 	float thickness;            ///< m, [0, 1): self-collision keeps particles this far apart; 0 = the grid spacing
 	                            ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
 	weft_pin_mode pin;          ///< default WEFT_PIN_TOP_CORNERS
@@ -383,6 +385,9 @@ float weft_world_tether_scale(const weft_world* world);
 float weft_world_tether_scale_at(const weft_world* world, double pin_time);
 /// Lets go of the grabbed particle (its own inverse mass is restored).
 void weft_world_release(weft_world* world);
+/// 1 + the cloth's strain_limit (the longest any constraint may be, × its rest length): INFINITY
+/// for a cloth without a limit (or a NULL world).
+float weft_world_stretch_limit(const weft_world* world);
 /// The grabbed particle, or -1.
 int32_t weft_world_grabbed(const weft_world* world);
 
