@@ -114,6 +114,11 @@ static double magnitude(weft_vec3 v) { // in double: no overflow for any finite 
 	REQUIRE(magnitude(v) <= (double)(limit), field " must be finite with magnitude <= %g " unit " (got (%g, %g, %g))", \
 	        (double)(limit), VEC_ARGS(v))
 
+weft_result weft_validate_strain_limit(float strain_limit) {
+	REQUIRE_RANGE(strain_limit, 0.0f, MAX_STRAIN_LIMIT, "strain_limit", "(a fraction of the rest length; 0 = none)");
+	return WEFT_OK;
+}
+
 weft_result weft_validate_world_def(const weft_world_def* def) {
 	REQUIRE(def != NULL, "world def is NULL");
 	REQUIRE_MAGNITUDE(def->gravity, MAX_GRAVITY, "gravity", "m/s^2");
@@ -206,7 +211,10 @@ weft_result weft_validate_cloth_def(const weft_cloth_def* def) {
 			return result;
 		}
 	}
-	REQUIRE_RANGE(def->strain_limit, 0.0f, MAX_STRAIN_LIMIT, "strain_limit", "(a fraction of the rest length; 0 = none)");
+	result = weft_validate_strain_limit(def->strain_limit);
+	if (result != WEFT_OK) {
+		return result;
+	}
 	REQUIRE(def->thickness >= 0.0f && def->thickness < 1.0f,
 	        "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)", (double)def->thickness);
 	REQUIRE(def->pin >= WEFT_PIN_NONE && def->pin <= WEFT_PIN_LIST, "unknown pin mode %d", (int)def->pin);

@@ -232,6 +232,10 @@ weft_world_def weft_world_get_def(const weft_world* world);
 
 /// Sets the compliance of every constraint of one type (m/N, [0, WEFT_MAX_COMPLIANCE]).
 weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type type, float compliance);
+/// Sets the cloth's strain limit (weft_cloth_def.strain_limit: [0, 10], 0 = none), live.
+weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit);
+/// The cloth's strain limit (0 = none; 0 for a NULL world).
+float weft_world_strain_limit(const weft_world* world);
 
 /// Adds a sphere collider.
 weft_result weft_world_add_sphere(weft_world* world, const weft_sphere_def* def, weft_sphere_id* out_id);
