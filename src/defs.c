@@ -43,6 +43,7 @@ weft_cloth_def weft_default_cloth_def(void) {
 	def.stretch_compliance = 1e-8f;
 	def.shear_compliance = 1e-7f;
 	def.bend_compliance = 1e-5f;
+	def.strain_limit = 0.2f;
 	def.pin = WEFT_PIN_TOP_CORNERS;
 	return def;
 }
@@ -82,6 +83,7 @@ static bool is_unit_vec3(weft_vec3 v) {
 #define MAX_DAMPING 1000.0f       // 1/s
 #define MAX_SPEED 1e4f            // m/s, the largest speed clamp
 #define MAX_GRAB_SPEED 1e3f       // m/s
+#define MAX_STRAIN_LIMIT 10.0f    // constraints at most 11 × their rest length
 #define MAX_PIN_SPEED 1e3f        // m/s, each component
 #define MAX_PIN_TIME 1e4f         // s
 #define MAX_AMPLITUDE 1e4f        // m, each component of a sphere's motion
@@ -111,6 +113,11 @@ static double magnitude(weft_vec3 v) { // in double: no overflow for any finite 
 #define REQUIRE_MAGNITUDE(v, limit, field, unit)                                                                       \
 	REQUIRE(magnitude(v) <= (double)(limit), field " must be finite with magnitude <= %g " unit " (got (%g, %g, %g))", \
 	        (double)(limit), VEC_ARGS(v))
+
+weft_result weft_validate_strain_limit(float strain_limit) {
+	REQUIRE_RANGE(strain_limit, 0.0f, MAX_STRAIN_LIMIT, "strain_limit", "(a fraction of the rest length; 0 = none)");
+	return WEFT_OK;
+}
 
 weft_result weft_validate_world_def(const weft_world_def* def) {
 	REQUIRE(def != NULL, "world def is NULL");
@@ -203,6 +210,10 @@ weft_result weft_validate_cloth_def(const weft_cloth_def* def) {
 		if (result != WEFT_OK) {
 			return result;
 		}
+	}
+	result = weft_validate_strain_limit(def->strain_limit);
+	if (result != WEFT_OK) {
+		return result;
 	}
 	REQUIRE(def->thickness >= 0.0f && def->thickness < 1.0f,
 	        "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)", (double)def->thickness);

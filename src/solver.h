@@ -81,11 +81,20 @@ void weft_positions_from_rows(weft_world* world, int32_t begin, int32_t end);
 // AVX2 on this CPU (and in this build: x86-64), tested once (solver_avx2.c).
 bool weft_avx2_available(void);
 
+// The strain limit of one constraint's correction: the XPBD step delta_lambda would leave it
+// length + w delta_lambda long; never longer than rest × stretch_limit (the world's 1 + strain_limit,
+// infinite for none), so the step is at most (rest × stretch_limit − length) / w. A comparison and a
+// select, the same in every lane of every vector path (NaN keeps delta_lambda).
+static inline float weft_strain_limited(float delta_lambda, float length, float rest, float w, float stretch_limit) {
+	const float most = (rest * stretch_limit - length) / w;
+	return delta_lambda > most ? most : delta_lambda;
+}
+
 // The solve of constraints [begin, end) one at a time: particle p at px[stride p] .. pw[stride p]
 // (the float4 positions: stride 4; the rows: stride 1). The reference every vector path reproduces.
 void weft_solve_constraints(float* px, float* py, float* pz, const float* pw, int32_t stride, float* lambdas,
-                            const weft_constraint* constraints, float inverse_h2, int32_t begin, int32_t end,
-                            bool first);
+                            const weft_constraint* constraints, float inverse_h2, float stretch_limit, int32_t begin,
+                            int32_t end, bool first);
 // The pins' tethers of particles [begin, end) with the same addressing; tether k of particle p is
 // anchor[p per_particle + k per_slot] (the world's arrays: WEFT_TETHERS_PER_PARTICLE, 1; the rows: 1, stride).
 void weft_tethers_strided(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,

@@ -31,9 +31,17 @@ typedef struct KERNEL(group) {
 	float* lambdas;
 } KERNEL(group);
 
+// The strain limit (weft_strain_limited in solver.h, lane by lane): the correction never leaves the
+// constraint longer than rest × stretch_limit.
+static INLINE vf KERNEL(limit_stretch)(vf delta_lambda, vf length, vf rest, vf w, vf stretch_limit) {
+	const vf most = vdiv(vsub(vmul(rest, stretch_limit), length), w);
+	return vselect(vgreater(delta_lambda, most), most, delta_lambda);
+}
+
 // U groups side by side (each statement for every group before the next one). One is what runs:
 // two measured slower (16 vector registers do not hold two groups).
-static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2, bool first, bool lanes_order) {
+static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2, vf stretch_limit, bool first,
+                                        bool lanes_order) {
 	vf w[2], dx[2], dy[2], dz[2], length[2], mask[2], alpha[2], delta_lambda[2], lambda_after[2], s[2];
 	for (int u = 0; u < U; ++u) {
 		w[u] = vadd(g[u].aw, g[u].bw);
@@ -51,12 +59,14 @@ static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2,
 	for (int u = 0; u < U; ++u) {
 		if (first) {
 			// λ = 0 at the start of a substep: −α̃λ is +0, and x − (+0) is x, so the term is dropped.
-			delta_lambda[u] = vdiv(vneg(vsub(length[u], g[u].rest)), vadd(w[u], alpha[u]));
+			delta_lambda[u] = KERNEL(limit_stretch)(vdiv(vneg(vsub(length[u], g[u].rest)), vadd(w[u], alpha[u])),
+			                                        length[u], g[u].rest, w[u], stretch_limit);
 			lambda_after[u] = vselect(mask[u], vadd(vzero(), delta_lambda[u]), vzero());
 		} else {
 			const vf lambda = lanes_order ? vload_lanes(g[u].lambdas) : vload(g[u].lambdas);
-			delta_lambda[u] =
-			    vdiv(vsub(vneg(vsub(length[u], g[u].rest)), vmul(alpha[u], lambda)), vadd(w[u], alpha[u]));
+			delta_lambda[u] = KERNEL(limit_stretch)(
+			    vdiv(vsub(vneg(vsub(length[u], g[u].rest)), vmul(alpha[u], lambda)), vadd(w[u], alpha[u])), length[u],
+			    g[u].rest, w[u], stretch_limit);
 			lambda_after[u] = vselect(mask[u], vadd(lambda, delta_lambda[u]), lambda);
 		}
 	}
@@ -81,9 +91,10 @@ static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2,
 
 // One group of LANES constraints: a and b are their particles' rows (x, y, z, inverse mass).
 static INLINE void KERNEL(solve_group)(vf* ax, vf* ay, vf* az, vf aw, vf* bx, vf* by, vf* bz, vf bw, vf rest,
-                                       vf compliance, vf inverse_h2, float* lambdas, bool first, bool lanes_order) {
+                                       vf compliance, vf inverse_h2, vf stretch_limit, float* lambdas, bool first,
+                                       bool lanes_order) {
 	KERNEL(group) g = {*ax, *ay, *az, aw, *bx, *by, *bz, bw, rest, compliance, lambdas};
-	KERNEL(solve_groups)(&g, 1, inverse_h2, first, lanes_order);
+	KERNEL(solve_groups)(&g, 1, inverse_h2, stretch_limit, first, lanes_order);
 	*ax = g.ax;
 	*ay = g.ay;
 	*az = g.az;
@@ -177,13 +188,13 @@ static INLINE void KERNEL(store_group)(weft_world* world, const weft_solve_segme
 // LANES at a time.
 static INLINE void KERNEL(solve_strided_kind)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
                                               int32_t begin, int32_t end, float inverse_h2_scalar, bool first) {
-	const vf inverse_h2 = vsplat(inverse_h2_scalar);
+	const vf inverse_h2 = vsplat(inverse_h2_scalar), stretch_limit = vsplat(world->stretch_limit);
 	const bool lanes_order = kind != WEFT_SEGMENT_CONTIGUOUS;
 	int32_t k = begin;
 	for (; k + LANES <= end; k += LANES) {
 		KERNEL(group) g;
 		KERNEL(load_group)(world, s, kind, k, &g);
-		KERNEL(solve_groups)(&g, 1, inverse_h2, first, lanes_order);
+		KERNEL(solve_groups)(&g, 1, inverse_h2, stretch_limit, first, lanes_order);
 		KERNEL(store_group)(world, s, kind, k, &g);
 	}
 #if LANES > 4
@@ -232,7 +243,7 @@ static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list
 	float* Z = Y + stride;
 	const float* W = Z + stride;
 	const weft_constraint* constraints = world->constraints;
-	const vf inverse_h2 = vsplat(inverse_h2_scalar);
+	const vf inverse_h2 = vsplat(inverse_h2_scalar), stretch_limit = vsplat(world->stretch_limit);
 	for (int32_t j = 0; j < count; j += LANES) {
 		const int32_t n = count - j < LANES ? count - j : LANES;
 		int32_t ia[LANES], ib[LANES];
@@ -261,7 +272,7 @@ static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list
 		     vload(rest),
 		     vload(compliance),
 		     lambda};
-		KERNEL(solve_groups)(&g, 1, inverse_h2, first, false);
+		KERNEL(solve_groups)(&g, 1, inverse_h2, stretch_limit, first, false);
 		float out[6][LANES];
 		vstore(out[0], g.ax);
 		vstore(out[1], g.ay);

@@ -19,8 +19,8 @@
 
 // Inlined with constant stride and first (weft_solve_constraints), so each use compiles to its own loop.
 static inline void solve_constraints(float* px, float* py, float* pz, const float* pw, int32_t stride, float* lambdas,
-                                     const weft_constraint* constraints, float inverse_h2, int32_t begin, int32_t end,
-                                     bool first) {
+                                     const weft_constraint* constraints, float inverse_h2, float stretch_limit,
+                                     int32_t begin, int32_t end, bool first) {
 	for (int32_t k = begin; k < end; ++k) {
 		const weft_constraint c = constraints[k];
 		const int32_t a = (int32_t)c.a * stride, b = (int32_t)c.b * stride;
@@ -37,6 +37,7 @@ static inline void solve_constraints(float* px, float* py, float* pz, const floa
 		// λ = 0 at the start of a substep (the first iteration): −α̃λ is +0 and x − (+0) is x.
 		float delta_lambda = first ? -(length - c.rest_length) / (w + alpha)
 		                           : (-(length - c.rest_length) - alpha * lambdas[k]) / (w + alpha);
+		delta_lambda = weft_strain_limited(delta_lambda, length, c.rest_length, w, stretch_limit);
 		lambdas[k] = (first ? 0.0f : lambdas[k]) + delta_lambda;
 		float s = delta_lambda / length;
 		px[a] += pw[a] * s * dx;
@@ -52,7 +53,7 @@ static inline void solve_constraints(float* px, float* py, float* pz, const floa
 // and w of a particle apart and keeps w in a register (through four pointers it reloads it after
 // every store, and the scalar path ran slower than before the rows).
 static inline void solve_float4(float* x, float* lambdas, const weft_constraint* constraints, float inverse_h2,
-                                int32_t begin, int32_t end, bool first) {
+                                float stretch_limit, int32_t begin, int32_t end, bool first) {
 	for (int32_t k = begin; k < end; ++k) {
 		const weft_constraint c = constraints[k];
 		float* a = &x[4 * c.a];
@@ -69,6 +70,7 @@ static inline void solve_float4(float* x, float* lambdas, const weft_constraint*
 		float alpha = c.compliance * inverse_h2;
 		float delta_lambda = first ? -(length - c.rest_length) / (w + alpha)
 		                           : (-(length - c.rest_length) - alpha * lambdas[k]) / (w + alpha);
+		delta_lambda = weft_strain_limited(delta_lambda, length, c.rest_length, w, stretch_limit);
 		lambdas[k] = (first ? 0.0f : lambdas[k]) + delta_lambda;
 		float s = delta_lambda / length;
 		a[0] += a[3] * s * dx;
@@ -81,18 +83,18 @@ static inline void solve_float4(float* x, float* lambdas, const weft_constraint*
 }
 
 void weft_solve_constraints(float* px, float* py, float* pz, const float* pw, int32_t stride, float* lambdas,
-                            const weft_constraint* constraints, float inverse_h2, int32_t begin, int32_t end,
-                            bool first) {
+                            const weft_constraint* constraints, float inverse_h2, float stretch_limit, int32_t begin,
+                            int32_t end, bool first) {
 	if (stride == 4 && py == px + 1 && pz == px + 2 && pw == px + 3) {
 		if (first) {
-			solve_float4(px, lambdas, constraints, inverse_h2, begin, end, true);
+			solve_float4(px, lambdas, constraints, inverse_h2, stretch_limit, begin, end, true);
 		} else {
-			solve_float4(px, lambdas, constraints, inverse_h2, begin, end, false);
+			solve_float4(px, lambdas, constraints, inverse_h2, stretch_limit, begin, end, false);
 		}
 	} else if (first) {
-		solve_constraints(px, py, pz, pw, stride, lambdas, constraints, inverse_h2, begin, end, true);
+		solve_constraints(px, py, pz, pw, stride, lambdas, constraints, inverse_h2, stretch_limit, begin, end, true);
 	} else {
-		solve_constraints(px, py, pz, pw, stride, lambdas, constraints, inverse_h2, begin, end, false);
+		solve_constraints(px, py, pz, pw, stride, lambdas, constraints, inverse_h2, stretch_limit, begin, end, false);
 	}
 }
 
@@ -208,12 +210,12 @@ void weft_phase_solve(weft_world* world, float h, int32_t begin, int32_t end, bo
 		float* X = world->soa;
 		const int32_t stride = world->soa_stride;
 		weft_solve_constraints(X, X + stride, X + 2 * stride, X + 3 * stride, 1, world->lambdas, world->constraints,
-		                       inverse_h2, begin, end, first);
+		                       inverse_h2, world->stretch_limit, begin, end, first);
 		return;
 	}
 	float* x = world->positions;
-	weft_solve_constraints(x, x + 1, x + 2, x + 3, 4, world->lambdas, world->constraints, inverse_h2, begin, end,
-	                       first);
+	weft_solve_constraints(x, x + 1, x + 2, x + 3, 4, world->lambdas, world->constraints, inverse_h2,
+	                       world->stretch_limit, begin, end, first);
 }
 
 void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {

@@ -145,6 +145,8 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : grid_spacing(cloth_def);
+	world->strain_limit = cloth_def->strain_limit;
+	world->stretch_limit = cloth_def->strain_limit > 0.0f ? 1.0f + cloth_def->strain_limit : INFINITY;
 	world->self_rest_distance = 2.0f * grid_spacing(cloth_def);
 	result = weft_aero_active(&world->def) ? weft_aero_prepare(world) : WEFT_OK;
 	if (result != WEFT_OK) {
@@ -244,6 +246,21 @@ weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type ty
 	return WEFT_OK;
 }
 
+weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit) {
+	if (world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
+	}
+	weft_result result = weft_validate_strain_limit(strain_limit);
+	if (result != WEFT_OK) {
+		return result;
+	}
+	world->strain_limit = strain_limit;
+	world->stretch_limit = strain_limit > 0.0f ? 1.0f + strain_limit : INFINITY;
+	return WEFT_OK;
+}
+
+float weft_world_strain_limit(const weft_world* world) { return world ? world->strain_limit : 0.0f; }
+
 int32_t weft_world_particle_count(const weft_world* world) { return world ? world->particle_count : 0; }
 
 void weft_world_grid_size(const weft_world* world, int32_t* out_width, int32_t* out_height) {
@@ -262,6 +279,7 @@ const float* weft_world_uvs(const weft_world* world) { return world ? world->uvs
 const uint32_t* weft_world_indices(const weft_world* world) { return world ? world->indices : NULL; }
 int32_t weft_world_index_count(const weft_world* world) { return world ? world->index_count : 0; }
 float* weft_world_lambdas(weft_world* world) { return world ? world->lambdas : NULL; }
+float weft_world_stretch_limit(const weft_world* world) { return world ? world->stretch_limit : INFINITY; }
 double weft_world_time(const weft_world* world) { return world ? world->time : 0.0; }
 int64_t weft_world_frame(const weft_world* world) { return world ? world->frame : 0; }
 int64_t weft_world_substeps_run(const weft_world* world) { return world ? world->substeps_run : 0; }

@@ -91,6 +91,8 @@ struct weft_world {
 	int32_t sphere_count;
 
 	float thickness;           // m, self-collision distance (resolved at creation)
+	float strain_limit;        // the cloth's (0 = none)...
+	float stretch_limit;       // ...1 + it, INFINITY for none (weft_strain_limited)
 	float self_rest_distance;  // m, two grid spacings: rest-pose pairs closer are never pushed
 	weft_self_collision* self; // allocated when self-collision is first on
 
@@ -133,6 +135,7 @@ weft_result weft_validate_cloth_def(const weft_cloth_def* def);
 weft_result weft_validate_sphere_def(const weft_sphere_def* def);
 // [0, WEFT_MAX_COMPLIANCE]; field names the value in the message.
 weft_result weft_validate_compliance(float compliance, const char* field);
+weft_result weft_validate_strain_limit(float strain_limit);
 // Each component within ±WEFT_MAX_COORDINATE; field names the value in the message.
 weft_result weft_validate_position(weft_vec3 position, const char* field);
 // WEFT_OK if every position and velocity is finite, else WEFT_ERROR_NON_FINITE naming the first bad

@@ -287,6 +287,16 @@ WASM_EXPORT(world_settings) float* wasm_world_settings(wasm_world* h) {
 
 // ---- grab -----------------------------------------------------------------------------------
 
+WASM_EXPORT(world_stretch_limit) float wasm_world_stretch_limit(const wasm_world* h) {
+	return weft_world_stretch_limit(h->world);
+}
+WASM_EXPORT(world_strain_limit) float wasm_world_strain_limit(const wasm_world* h) {
+	return weft_world_strain_limit(h->world);
+}
+WASM_EXPORT(world_set_strain_limit) int32_t wasm_world_set_strain_limit(wasm_world* h, float strain_limit) {
+	return weft_world_set_strain_limit(h->world, strain_limit);
+}
+
 // The small-results array of the last call that fills it (world_get_wind, world_get_sphere, world_raycast,
 // world_grab_position_at).
 WASM_EXPORT(world_out) float* wasm_world_out(wasm_world* h) { return h->out; }

@@ -137,6 +137,8 @@ typedef struct weft_cloth_def {
 	float stretch_compliance;   ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-8
 	float shear_compliance;     ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-7
 	float bend_compliance;      ///< m/N, [0, WEFT_MAX_COMPLIANCE], default 1e-5
+	float strain_limit;         ///< [0, 10]: no constraint's correction leaves it longer than (1 + this) × its rest
+	                            ///< length, whatever its compliance (0 = no limit), default 0.2
 	float thickness;            ///< m, [0, 1): self-collision keeps particles this far apart; 0 = the grid spacing
 	                            ///< (the smaller of size_u/(width−1) and size_v/(height−1)), default 0
 	weft_pin_mode pin;          ///< default WEFT_PIN_TOP_CORNERS
@@ -230,6 +232,10 @@ weft_world_def weft_world_get_def(const weft_world* world);
 
 /// Sets the compliance of every constraint of one type (m/N, [0, WEFT_MAX_COMPLIANCE]).
 weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type type, float compliance);
+/// Sets the cloth's strain limit (weft_cloth_def.strain_limit: [0, 10], 0 = none), live.
+weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit);
+/// The cloth's strain limit (0 = none; 0 for a NULL world).
+float weft_world_strain_limit(const weft_world* world);
 
 /// Adds a sphere collider.
 weft_result weft_world_add_sphere(weft_world* world, const weft_sphere_def* def, weft_sphere_id* out_id);
@@ -383,6 +389,9 @@ float weft_world_tether_scale(const weft_world* world);
 float weft_world_tether_scale_at(const weft_world* world, double pin_time);
 /// Lets go of the grabbed particle (its own inverse mass is restored).
 void weft_world_release(weft_world* world);
+/// 1 + the cloth's strain_limit (the longest any constraint may be, × its rest length): INFINITY
+/// for a cloth without a limit (or a NULL world).
+float weft_world_stretch_limit(const weft_world* world);
 /// The grabbed particle, or -1.
 int32_t weft_world_grabbed(const weft_world* world);
 

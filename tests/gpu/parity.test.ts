@@ -13,7 +13,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { WeftCore } from '../../web/src/core/wasm';
-import { WeftWorld } from '../../web/src/core/world';
+import { SHEAR, STRETCH, WeftWorld } from '../../web/src/core/world';
 import { kernelConfig } from '../../web/src/gpu/device';
 import { physicsSettingsOf, sphereDefsOf } from '../../web/src/gpu/from-world';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
@@ -163,6 +163,29 @@ test('iterations = 2: λ accumulates across iterations (plain ≤ 1e-5 m, tiled 
     assert.ok(motion > 0.5, `the cloth moved (${motion} m)`);
     assert.ok(diff <= tolerance, `${schedule}: ${diff} m`);
   }
+});
+
+test('strain limit: a rubber sheet (compliance 1) on the sphere follows C (plain ≤ 1e-5 m, 60 frames); the limit is at work', async () => {
+  const sheet = (tweak?: (s: PhysicsSettings) => void) => {
+    const cpu = new WeftWorld(core, 'sphere', 16);
+    cpu.setSphereMoving(0, false);
+    cpu.setCompliance(STRETCH, 1);
+    cpu.setCompliance(SHEAR, 1);
+    const settings = physicsSettingsOf(cpu);
+    tweak?.(settings);
+    return { cpu, gpu: new GpuSolver(device, cpu, settings, sphereDefsOf(cpu), { schedule: 'plain', config: kernelConfig(device, 8) }) };
+  };
+  const limited = sheet(),
+    unlimited = sheet((s) => (s.stretchLimit = Infinity));
+  assert.equal(limited.cpu.stretchLimit, Math.fround(1.2), "the core's default strain limit reaches the GPU settings");
+  const a = await compare(limited, 60),
+    b = await compare(unlimited, 60);
+  const stretch = limited.cpu.maxStretch();
+  done(limited);
+  done(unlimited);
+  assert.ok(stretch > 0.1 && stretch <= 0.25, `the sheet is held near its limit (${stretch})`);
+  assert.ok(a.diff <= 1e-5, `plain: ${a.diff} m`);
+  assert.ok(b.diff > 1e-2, `a GPU without the limit went unnoticed (${b.diff} m)`);
 });
 
 test('moving sphere: collisions with friction that knows the sphere moves (plain ≤ 1e-5 m, 60 frames)', async () => {

@@ -129,6 +129,41 @@ TEST(simd_widths_same_bits) {
 	CHECK(weft_simd_width() == 0 || weft_simd_width() == 4 || weft_simd_width() == 8);
 }
 
+// A rubber sheet (compliance 1 m/N) held by its strain limit: every width and thread count gives the
+// scalar path's bits while the limit acts (without it the state differs).
+static uint64_t run_soft(int grid, float strain_limit, int threads) {
+	weft_scene_def scene;
+	weft_world* world = NULL;
+	if (weft_scene("hang", grid, &scene) != WEFT_OK) return 0;
+	scene.cloth.stretch_compliance = scene.cloth.shear_compliance = 1.0f;
+	scene.cloth.strain_limit = strain_limit;
+	scene.world.tethers = false; // tethers alone would hold the pinned sheet near its rest pose
+	scene.world.thread_count = threads;
+	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) return 0;
+	for (int f = 0; f < 40; ++f) weft_world_step(world, scene.frame_dt);
+	uint64_t hash = weft_world_state_hash(world);
+	weft_world_destroy(world);
+	return hash;
+}
+
+TEST(strain_limit_same_bits) {
+	static const int widths[] = {0, 4, 8};
+	for (int grid = 29; grid <= 32; grid += 3) {
+		weft_set_simd_width(0);
+		const uint64_t scalar = run_soft(grid, 0.2f, 1);
+		CHECK(scalar != 0);
+		CHECK(scalar != run_soft(grid, 0.0f, 1));
+		for (size_t j = 0; j < sizeof widths / sizeof widths[0]; ++j) {
+			if (weft_set_simd_width(widths[j]) != WEFT_OK) continue;
+			CHECK(run_soft(grid, 0.2f, 1) == scalar);
+#if !defined(__wasm__)
+			CHECK(run_soft(grid, 0.2f, 2) == scalar);
+#endif
+		}
+	}
+	weft_set_simd_width(1);
+}
+
 // The sphere scene long enough for its cloth to reach the floor beside the sphere: the vector
 // collision pass (spheres, then the ground, four particles at a time) gives the scalar bits.
 TEST(sphere_and_ground_same_bits) {
@@ -170,6 +205,7 @@ int main(int argc, char** argv) {
 	RUN_TEST(simd_same_bits);
 	RUN_TEST(simd_widths_same_bits);
 	RUN_TEST(sphere_and_ground_same_bits);
+	RUN_TEST(strain_limit_same_bits);
 	RUN_TEST(reset_exact);
 	return TEST_SUMMARY();
 }

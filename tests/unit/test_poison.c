@@ -130,6 +130,7 @@ static void set_mass(setup* s, float v) { s->scene.cloth.mass = v; }
 static void set_stretch(setup* s, float v) { s->scene.cloth.stretch_compliance = v; }
 static void set_shear(setup* s, float v) { s->scene.cloth.shear_compliance = v; }
 static void set_bend(setup* s, float v) { s->scene.cloth.bend_compliance = v; }
+static void set_strain_limit(setup* s, float v) { s->scene.cloth.strain_limit = v; }
 static void set_thickness(setup* s, float v) {
 	s->scene.cloth.thickness = v;
 	s->scene.world.self_collision = true;
@@ -393,6 +394,7 @@ static const range ranges[] = {
     {"stretch_compliance", set_stretch, 0.0f, 1.0f, -1e-9f, 1.001f},
     {"shear_compliance", set_shear, 0.0f, 1.0f, -1e-9f, 1.001f},
     {"bend_compliance", set_bend, 0.0f, 1.0f, -1e-9f, 1.001f},
+    {"strain_limit", set_strain_limit, 0.0f, 10.0f, -0.01f, 10.01f},
     {"thickness", set_thickness, 0.0f, 0.99f, -0.01f, 1.0f},
     {"center", set_center, -1e5f, 1e5f, -1.001e5f, 1.001e5f},
     {"radius", set_radius, 1e-6f, 9999.0f, 0.0f, 1e4f},

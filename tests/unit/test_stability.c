@@ -1,9 +1,10 @@
 // Stability under any setting (the reduced sweep of bench/sweep.c): every scene on 4² and 16² grids
 // at compliance 0, 1e-6, 1e-3 and 1 m/N, 1, 10 and 100 substeps, with a violent drag (a particle
 // pulled 1 m in 5 frames and back, then let go). Everywhere: every step returns WEFT_OK, the world
-// stays finite and in place (no particle 20 m from the origin). Where a stiff cloth (compliance ≤
-// 1e-6 m/N) has the substeps to hold together (10 and more for hang, sphere, flag and fold; 100 for
-// bunny, whose ears snag a coarse cloth's edges between its particles): max stretch
+// stays finite and in place (no particle 20 m from the origin). Where the cloth has the substeps to
+// hold together (10 and more for hang, sphere, flag and fold; 100 for bunny, whose ears snag a coarse
+// cloth's edges between its particles), at every compliance (the soft ones through the cloth's strain
+// limit): max stretch
 // below 100% after the first second, the drag included. The full sweep is `make bench-sweep`
 // (sweep.json; README says where it does not hold).
 #include <math.h>
@@ -68,7 +69,7 @@ TEST(reduced_sweep) {
 					CHECK(o.stepped);
 					CHECK(o.finite);
 					CHECK(o.farthest < 20.0f);
-					const bool holds = compliances[c] <= 1e-6f && substeps[k] >= (needs_many ? 100 : 10);
+					const bool holds = substeps[k] >= (needs_many ? 100 : 10);
 					if (holds) {
 						held++;
 						if (!(o.worst_stretch < 1.0f)) {
@@ -79,7 +80,7 @@ TEST(reduced_sweep) {
 					}
 				}
 	}
-	CHECK(held == 4 * 2 * 2 * 2 + 1 * 2 * 2 * 1); // hang, sphere, flag, fold: 10 and 100; bunny: 100
+	CHECK(held == (4 * 2 * 2 + 1 * 2 * 1) * 4); // hang, sphere, flag, fold: 10 and 100; bunny: 100
 }
 
 int main(int argc, char** argv) {

@@ -48,6 +48,8 @@ export interface Stats {
   mode: ShadingMode;
   /** Self-collision in force (the panel's switch; both solvers). */
   selfCollision: boolean;
+  /** The cloth's strain limit in force (the panel's slider; both solvers; 0 = none). */
+  strainLimit: number;
   /** Beyond the contract's list (docs/architecture.md; a superset): where the sphere colliders are, for tools and tests. */
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
   /** The mesh collider: the scene's own (the bunny) or a user's OBJ or glTF (with its file name); null for none. */
@@ -395,6 +397,7 @@ export class App implements Grabber {
       sphereMoving: this.sphereMoving,
       mode: this.mode,
       selfCollision: this.solver.settings().selfCollision,
+      strainLimit: this.solver.settings().strainLimit,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
       mesh: this.meshStats(world),
       air: {

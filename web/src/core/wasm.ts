@@ -56,6 +56,9 @@ export interface WeftExports extends LayoutExports {
   world_grabbed(world: Handle): number;
   world_tether_scale_at(world: Handle, pinTime: number): number;
   world_grab_position_at(world: Handle, pinTime: number): Ptr;
+  world_stretch_limit(world: Handle): number;
+  world_strain_limit(world: Handle): number;
+  world_set_strain_limit(world: Handle, strainLimit: number): number;
   world_grab_step(world: Handle, x: number, y: number, z: number, pinTime: number, dt: number): Ptr;
   world_particle_count(world: Handle): number;
   world_grid_width(world: Handle): number;

@@ -261,6 +261,17 @@ export class WeftWorld {
     };
   }
   /** Gravity (m/s²), speed clamp (m/s, 0 none), friction and collision margin (m) in force. */
+  /** weft_world_strain_limit: the cloth's strain limit (0 = none). */
+  get strainLimit(): number {
+    return this.exports.world_strain_limit(this.handle);
+  }
+  setStrainLimit(strainLimit: number): void {
+    this.check(this.exports.world_set_strain_limit(this.handle, strainLimit), 'strain limit');
+  }
+  /** weft_world_stretch_limit: 1 + the cloth's strain limit (Infinity for none). */
+  get stretchLimit(): number {
+    return this.exports.world_stretch_limit(this.handle);
+  }
   get contactSettings(): { gravity: Vec3; maxSpeed: number; friction: number; collisionMargin: number } {
     const out = new Float32Array(this.core.memory, this.exports.world_settings(this.handle), 6);
     return { gravity: { x: out[0], y: out[1], z: out[2] }, maxSpeed: out[3], friction: out[4], collisionMargin: out[5] };

@@ -23,6 +23,7 @@ export function physicsSettingsOf(world: WeftWorld): PhysicsSettings {
     selfCollision: world.selfCollision.enabled,
     pinVelocity: world.pinMotion.velocity,
     pinMotionTime: world.pinMotion.motionTime,
+    stretchLimit: world.stretchLimit,
   };
 }
 

@@ -22,6 +22,7 @@ export interface PhysicsSettings {
   selfCollision: boolean; // the cloth keeps its thickness between its layers (self_collision.wgsl)
   pinVelocity: Vec3; // m/s, pinned particles move from rest at this velocity...
   pinMotionTime: number; // ...for this many s after creation or reset (0 = pins never move)
+  stretchLimit: number; // 1 + the cloth's strain limit (weft_world_stretch_limit; Infinity = none)
 }
 
 export const CORE_DEFAULTS: Readonly<PhysicsSettings> = Object.freeze({
@@ -43,6 +44,7 @@ export const CORE_DEFAULTS: Readonly<PhysicsSettings> = Object.freeze({
   selfCollision: false,
   pinVelocity: { x: 0, y: 0, z: 0 },
   pinMotionTime: 0,
+  stretchLimit: Math.fround(1 + Math.fround(0.2)), // weft_default_cloth_def's strain_limit
 });
 
 /// Air acts (aerodynamics.c: weft_aero_active): air density > 0 and a drag or lift coefficient > 0.

@@ -827,7 +827,7 @@ export class GpuSolver {
     // C's pin travel: (float)min(pin time, (double)pin motion time).
     const motionTime = Math.fround(s.pinMotionTime);
     f.set([s.pinVelocity.x, s.pinVelocity.y, s.pinVelocity.z, this.pinTime < motionTime ? this.pinTime : motionTime], o('pins'));
-    f.set([tetherScale, kick, 0, 0], o('motion'));
+    f.set([tetherScale, kick, Number.isFinite(s.stretchLimit) ? s.stretchLimit : 0, 0], o('motion'));
     return record;
   }
 

@@ -52,6 +52,8 @@ export interface SolverSettings {
   wind: Vec3;
   /// The cloth keeps its thickness between its own layers (weft_world_def.self_collision).
   selfCollision: boolean;
+  /// No constraint longer than (1 + this) × its rest length (weft_cloth_def.strain_limit; 0 = none).
+  strainLimit: number;
 }
 
 export interface PickHit {

@@ -18,6 +18,7 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
     gustStrength: w.air.gustStrength,
     wind: w.wind,
     selfCollision: w.selfCollision.enabled,
+    strainLimit: w.strainLimit,
   };
 }
 
@@ -34,5 +35,6 @@ export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettin
     w.setAir({ drag, lift, airDensity, gustStrength });
   if (settings.wind !== undefined) w.setWind(settings.wind);
   if (settings.selfCollision !== undefined) w.setSelfCollision(settings.selfCollision);
+  if (settings.strainLimit !== undefined) w.setStrainLimit(settings.strainLimit);
   return compliance.some((c) => c !== undefined);
 }

@@ -33,6 +33,7 @@ export class Panel {
     shearLog: -7,
     bendLog: -5,
     damping: 0.5,
+    strainLimit: 0.2,
     selfCollision: false,
     windSpeed: 0,
     windHeading: 0,
@@ -101,6 +102,10 @@ export class Panel {
         .add(m, 'damping', 0, 5, 0.01)
         .name('damping 1/s')
         .onChange(live(() => app.solver.apply({ damping: m.damping }))),
+      solver
+        .add(m, 'strainLimit', 0, 1, 0.01)
+        .name('strain limit')
+        .onChange(live(() => app.solver.apply({ strainLimit: m.strainLimit }))),
       solver
         .add(m, 'selfCollision')
         .name('self-collision')
@@ -174,6 +179,7 @@ export class Panel {
       shearLog: Math.log10(Math.max(settings.shearCompliance, 1e-10)),
       bendLog: Math.log10(Math.max(settings.bendCompliance, 1e-10)),
       damping: settings.damping,
+      strainLimit: settings.strainLimit,
       selfCollision: settings.selfCollision,
       windSpeed: Math.hypot(settings.wind.x, settings.wind.z),
       windHeading: (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI,

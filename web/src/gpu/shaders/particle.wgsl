@@ -33,6 +33,13 @@ fn project_distance(a: vec4f, b: vec4f, rest_length: f32, compliance: f32, lambd
   }
   let alpha = compliance * inverse_h2;
   r.delta_lambda = (-(length - rest_length) - alpha * lambda) / (w + alpha);
+  // The strain limit (solver.h: weft_strain_limited): never longer than rest × the stretch limit
+  // (motion.z, 0 for none: WGSL gives no infinity).
+  let stretch_limit = step.motion.z;
+  if (stretch_limit > 0.0) {
+    let most = (rest_length * stretch_limit - length) / w;
+    r.delta_lambda = select(r.delta_lambda, most, r.delta_lambda > most);
+  }
   let s = r.delta_lambda / length;
   r.da = a.w * s * d;
   r.db = -(b.w * s * d);
