@@ -1,6 +1,7 @@
 #include "args.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,27 @@ bool args_int(const args* a, const char* name, int64_t fallback, int64_t min, in
 	}
 	if (value < min || value > max) {
 		cli_error("--%s must be in %lld..%lld (got %lld)", name, (long long)min, (long long)max, (long long)value);
+		return false;
+	}
+	*out = value;
+	return true;
+}
+
+bool args_float(const args* a, const char* name, double fallback, double min, double max, double* out) {
+	const char* text = args_get(a, name);
+	if (text == NULL) {
+		*out = fallback;
+		return true;
+	}
+	char* end = NULL;
+	errno = 0;
+	const double value = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE || !isfinite(value)) {
+		cli_error("--%s must be a number (got '%s')", name, text);
+		return false;
+	}
+	if (!(value >= min && value <= max)) {
+		cli_error("--%s must be in [%g, %g] (got %g)", name, min, max, value);
 		return false;
 	}
 	*out = value;

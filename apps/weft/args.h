@@ -20,6 +20,9 @@ bool args_parse(int argc, char** argv, const char* const* allowed, args* out);
 const char* args_get(const args* a, const char* name);
 // Integer option in [min, max]; fallback when absent. Prints an error and returns false if invalid.
 bool args_int(const args* a, const char* name, int64_t fallback, int64_t min, int64_t max, int64_t* out);
+// Number option in [min, max] (decimal or exponent notation, finite); fallback when absent. Prints an
+// error and returns false if invalid.
+bool args_float(const args* a, const char* name, double fallback, double min, double max, double* out);
 // Grid "N" or "WxH", each side in [1, 4096] (bigger sides are reported as too large).
 bool args_grid(const args* a, const char* name, int32_t fallback, int32_t* width, int32_t* height);
 

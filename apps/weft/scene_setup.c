@@ -25,10 +25,12 @@ int scene_setup_create(const args* a, scene_setup* out) {
 	memset(out, 0, sizeof *out);
 	out->scene = args_get(a, "scene") ? args_get(a, "scene") : "hang";
 	int64_t grid, substeps, iterations, threads, self_collision, spheres;
+	double damping;
 	if (!args_int(a, "grid", 64, 2, 4096, &grid) || !args_int(a, "substeps", 0, 1, 1000, &substeps) ||
 	    !args_int(a, "iterations", 0, 1, 1000, &iterations) ||
 	    !args_int(a, "threads", 1, 1, WEFT_MAX_THREADS, &threads) ||
-	    !args_int(a, "self-collision", 0, 0, 1, &self_collision) || !args_int(a, "spheres", 1, 0, 1, &spheres)) {
+	    !args_int(a, "self-collision", 0, 0, 1, &self_collision) || !args_int(a, "spheres", 1, 0, 1, &spheres) ||
+	    !args_float(a, "damping", 0.0, 0.0, 1000.0, &damping)) {
 		return EXIT_BAD_INPUT;
 	}
 	weft_scene_def scene;
@@ -38,6 +40,7 @@ int scene_setup_create(const args* a, scene_setup* out) {
 	}
 	if (args_get(a, "substeps")) scene.world.substeps = (int32_t)substeps;
 	if (args_get(a, "iterations")) scene.world.iterations = (int32_t)iterations;
+	if (args_get(a, "damping")) scene.world.damping = (float)damping;
 	scene.world.thread_count = (int32_t)threads;
 	if (args_get(a, "self-collision")) scene.world.self_collision = self_collision != 0;
 	if (spheres == 0) {

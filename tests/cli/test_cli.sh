@@ -30,6 +30,10 @@ check "fold self-collision default" [ "$(sc --scene fold)" = True ]
 check "hang self-collision default" [ "$(sc --scene hang)" = False ]
 check "self-collision on" [ "$(sc --scene hang --self-collision 1)" = True ]
 check "self-collision off" [ "$(sc --scene fold --self-collision 0)" = False ]
+# --damping overrides the scene's damping: another path, the scene's value gives the scene's bits.
+hash() { "$weft" bench --scene hang --grid 12 --frames 30 "$@" | json_get "['state_hash']"; }
+check "damping changes the path" [ "$(hash --damping 0)" != "$(hash)" ]
+check "the scene's damping is the scene" [ "$(hash --damping 1)" = "$(hash)" ]
 "$weft" run --scene fold --grid 10 --frames 2 --self-collision 1 --export "$tmp/fold" > /dev/null
 check "run fold" [ -s "$tmp/fold/cloth_0002.obj" ]
 
@@ -63,6 +67,9 @@ bad "non-numeric substeps" bench --scene hang --grid 8 --substeps many
 bad "missing value" bench --scene
 bad "self-collision 2" bench --scene fold --grid 8 --frames 2 --self-collision 2
 bad "self-collision word" run --scene fold --grid 8 --frames 2 --self-collision yes --export "$tmp/x"
+bad "damping word" bench --scene hang --grid 8 --frames 2 --damping lots
+bad "negative damping" bench --scene hang --grid 8 --frames 2 --damping -1
+bad "damping beyond range" run --scene hang --grid 8 --frames 2 --damping 1e400 --export "$tmp/x"
 bad "run without export" run --scene hang --grid 8 --frames 2
 bad "export onto a file" run --scene hang --grid 8 --frames 2 --export "$tmp/run.json"
 echo "$passed passed, $failed failed"
