@@ -19,11 +19,16 @@
 // little overreach left is shared by every tether (weft_world_tether_scale), not piled up at a pin.
 #include <math.h>
 
+#include "self_collision.h"
 #include "vec3.h"
 #include "world_internal.h"
 
 // Grab tethers only act beyond this fraction of the rest distance (as the pins' tethers).
 #define GRAB_TETHER_SLACK 0.01f
+
+// With self-collision on, the hand moves at most this share of the speed a particle near another
+// layer may have (max_step a substep).
+#define HAND_SHARE_OF_LAYER_SPEED 0.5f
 
 // Rounds of projection onto the pins' balls: one is exact for a single pin; a few settle the
 // intersection of several closely enough (the scale below takes up what is left).
@@ -113,7 +118,16 @@ weft_vec3 weft_world_grab_step(const weft_world* world, weft_vec3 held, double p
 	// around each pin, so the segment from a point within it to the aim stays within it.
 	const weft_vec3 aim = weft_world_grab_position_at(world, pin_time);
 	const weft_vec3 d = weft_sub(aim, held);
-	const float distance = weft_length(d), most = world->def.grab_speed * dt;
+	float speed = world->def.grab_speed;
+	if (world->def.self_collision) {
+		// Near another layer a particle moves at most max_step a substep (self_collision.c): a
+		// hand faster than a share of that pulls the held region away from the rest and tears it.
+		weft_self_collision_view view;
+		weft_self_collision_describe(world, &view);
+		const float layers = HAND_SHARE_OF_LAYER_SPEED * view.max_step * (float)world->def.substeps / dt;
+		speed = layers < speed ? layers : speed;
+	}
+	const float distance = weft_length(d), most = speed * dt;
 	return distance > most ? weft_add(held, weft_scale(d, most / distance)) : aim;
 }
 

@@ -352,7 +352,9 @@ void weft_bunny_mesh(const float** out_positions, int32_t* out_vertex_count, con
 
 /// Grab: the particle follows target (kinematic: it sits every substep where the hand holds it)
 /// until released. The hand takes it at target and carries it towards each new target at most
-/// grab_speed m/s, along a straight line over each frame's substeps (weft_world_grab_step).
+/// grab_speed m/s (with self-collision on, also at most half the speed a particle near another layer
+/// may have: 0.5 × max_step × substeps / dt), along a straight line over each frame's substeps
+/// (weft_world_grab_step).
 /// One grab at a time. While held, every free particle
 /// p is also tethered to the grabbed particle g (after the pins' tethers, every iteration):
 /// |x_p − x_g| ≤ |rest_p − rest_g| × 1.01 × weft_world_tether_scale(), so the hand drags the cloth
