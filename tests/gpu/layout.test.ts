@@ -199,6 +199,12 @@ test('the packed mesh collider: each section where Step.mesh_sections says, tria
     'triangle_item(0u, TRIANGLE_BOUND).w',
     'pseudo_normal(0u, REGION_VERTEX_A).x',
     'f32(cell_flag_at(0u))',
+    'entry_item(0u, ENTRY_PLANE).w',
+    'entry_item(0u, ENTRY_BOUND).w',
+    'f32(read_entries(0u, 1u).lanes)',
+    'f32(read_entries(0u, 1u).triangles.x)',
+    'read_entries(0u, 1u).plane0.y',
+    'read_entries(0u, 1u).bound0.x',
   ];
   const code = `${wgslPrelude({ workgroupSize: 64, tileWorkgroupSize: 64, tileCapacity: 64 })}
 ${wgslMeshPrelude()}
@@ -253,6 +259,10 @@ ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
     got.slice(0, MESH_SECTIONS.length),
     MESH_SECTIONS.map((s) => packed.sections[s.name]),
   );
-  // Corners through the indices (2, 0, 1), the plane's w, the bound's radius, vertex A's normal, the flag.
-  assert.deepEqual(got.slice(MESH_SECTIONS.length), [1, 0, 1, -0.5, 0.75, Math.fround(0.7), MESH_CELL.SURFACE]);
+  // Corners through the indices (2, 0, 1), the plane's w, the bound's radius, vertex A's normal, the
+  // flag; then grid entry 0's plane and bound (its triangle's), read one and four at a time.
+  assert.deepEqual(
+    got.slice(MESH_SECTIONS.length),
+    [1, 0, 1, -0.5, 0.75, Math.fround(0.7), MESH_CELL.SURFACE, -0.5, 0.75, 1, 0, 1, Math.fround(0.3)],
+  );
 });

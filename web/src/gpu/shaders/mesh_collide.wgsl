@@ -86,6 +86,93 @@ fn cell_triangle(k: u32) -> u32 {
   return mesh_word(mesh_section_cell_triangles() + k);
 }
 
+// Item `item` of grid entry k's ENTRY_RECORD (layout.ts): its triangle's plane and bound.
+fn entry_item(k: u32, item: u32) -> vec4f {
+  return mesh_vec4(mesh_section_entries() + k * ENTRY_VEC4S + item);
+}
+
+// Four consecutive grid entries k … k + 3 read at once (none of these loads waits on another, so
+// they are in flight together; a chain of loads per entry was what the searches waited on): the
+// entries' triangles, planes and bounds, and which of them lie below `end` (bit j: entry k + j).
+struct Entries {
+  lanes: u32,
+  triangles: vec4u,
+  plane0: vec4f,
+  plane1: vec4f,
+  plane2: vec4f,
+  plane3: vec4f,
+  bound0: vec4f,
+  bound1: vec4f,
+  bound2: vec4f,
+  bound3: vec4f,
+}
+
+fn read_entries(k: u32, end: u32) -> Entries {
+  let left = end - k;
+  let lanes = select((1u << left) - 1u, 0xfu, left >= 4u);
+  return Entries(
+    lanes,
+    vec4u(cell_triangle(k), cell_triangle(k + 1u), cell_triangle(k + 2u), cell_triangle(k + 3u)),
+    entry_item(k, ENTRY_PLANE),
+    entry_item(k + 1u, ENTRY_PLANE),
+    entry_item(k + 2u, ENTRY_PLANE),
+    entry_item(k + 3u, ENTRY_PLANE),
+    entry_item(k, ENTRY_BOUND),
+    entry_item(k + 1u, ENTRY_BOUND),
+    entry_item(k + 2u, ENTRY_BOUND),
+    entry_item(k + 3u, ENTRY_BOUND),
+  );
+}
+
+fn pick4(v0: vec4f, v1: vec4f, v2: vec4f, v3: vec4f, j: u32) -> vec4f {
+  return select(select(v0, v1, j == 1u), select(v2, v3, j == 3u), j >= 2u);
+}
+
+fn entry_bound(e: Entries, j: u32) -> vec4f {
+  return pick4(e.bound0, e.bound1, e.bound2, e.bound3, j);
+}
+
+fn plane_distance(plane: vec4f, p: vec3f) -> f32 {
+  return plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w;
+}
+
+// p's signed distance to each entry's plane.
+fn entry_distances(e: Entries, p: vec3f) -> vec4f {
+  return vec4f(plane_distance(e.plane0, p), plane_distance(e.plane1, p), plane_distance(e.plane2, p),
+               plane_distance(e.plane3, p));
+}
+
+// test_triangle's first two tests (its expressions): could the triangle of plane distance s and
+// bound `bound` come closer to p than the bound best_d2?
+fn may_be_near(p: vec3f, s: f32, bound: vec4f, best_d2: f32) -> bool {
+  var near = s * s < best_d2;
+  let to_centre = p - bound.xyz;
+  let centre_distance2 = dot3(to_centre, to_centre);
+  if (near && centre_distance2 > bound.w * bound.w) {
+    let gap = sqrt(centre_distance2) - bound.w;
+    near = gap * gap < best_d2;
+  }
+  return near;
+}
+
+// Of the entries, those the closest-point test could keep (a bit each), against best_d2.
+fn near_bits(e: Entries, p: vec3f, s: vec4f, best_d2: f32) -> u32 {
+  var bits = 0u;
+  bits |= select(0u, 1u, may_be_near(p, s.x, e.bound0, best_d2));
+  bits |= select(0u, 2u, may_be_near(p, s.y, e.bound1, best_d2));
+  bits |= select(0u, 4u, may_be_near(p, s.z, e.bound2, best_d2));
+  bits |= select(0u, 8u, may_be_near(p, s.w, e.bound3, best_d2));
+  return bits & e.lanes;
+}
+
+// Of the entries, those whose plane a path with end distances s0 and s1 is not wholly on one side
+// of (segment_crosses' first test).
+fn path_bits(e: Entries, s0: vec4f, s1: vec4f) -> u32 {
+  let one_side = ((s0 > vec4f(0.0)) & (s1 > vec4f(0.0))) | ((s0 < vec4f(0.0)) & (s1 < vec4f(0.0)));
+  let bits = select(vec4u(1u, 2u, 4u, 8u), vec4u(0u), one_side);
+  return (bits.x | bits.y | bits.z | bits.w) & e.lanes;
+}
+
 fn dims() -> vec3i {
   return vec3i(step.mesh_dims.xyz);
 }
@@ -232,16 +319,10 @@ fn closest_start(max_distance: f32) {
   closest = Closest(max_distance * max_distance * 1.0001, false, 0u, REGION_FACE, vec3f(0.0));
 }
 
-fn plane_distance_of(t: u32, p: vec3f) -> f32 {
-  let plane = mesh_face(t);
-  return plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w;
-}
-
-fn test_triangle(t: u32, p: vec3f, plane_distance: f32) {
+fn test_triangle(t: u32, p: vec3f, plane_distance: f32, bound: vec4f) {
   // The plane distance is a lower bound, then the triangle's bounding sphere, then the exact test.
   var near = plane_distance * plane_distance < closest.best_d2 && t < mesh_triangle_count();
   if (near) {
-    let bound = triangle_item(t, TRIANGLE_BOUND);
     let to_centre = p - bound.xyz;
     let centre_distance2 = dot3(to_centre, to_centre);
     if (centre_distance2 > bound.w * bound.w) {
@@ -259,11 +340,20 @@ fn test_triangle(t: u32, p: vec3f, plane_distance: f32) {
   }
 }
 
+// The entries four at a time, as C's scan_cell (plane_candidates): the prefilter's bits against
+// the bound when the four are read, then test_triangle (against the bound as it shrinks) on those
+// in order, so the same triangles are tested as one entry at a time.
 fn scan_cell(cell: u32, p: vec3f) {
   let range = cell_range(cell);
-  for (var k = range.x; k < range.y; k += 1u) {
-    let t = cell_triangle(k);
-    test_triangle(t, p, plane_distance_of(t, p));
+  for (var k = range.x; k < range.y; k += 4u) {
+    let e = read_entries(k, range.y);
+    let s = entry_distances(e, p);
+    let bits = near_bits(e, p, s, closest.best_d2);
+    for (var j = 0u; j < 4u; j += 1u) {
+      if ((bits & (1u << j)) != 0u) {
+        test_triangle(e.triangles[j], p, s[j], entry_bound(e, j));
+      }
+    }
   }
 }
 
@@ -356,12 +446,22 @@ fn scan_cell_fused(cell: u32, p0: vec3f, p: vec3f) -> bool {
   let moving = direction.x != 0.0 || direction.y != 0.0 || direction.z != 0.0;
   let range = cell_range(cell);
   var crossed = false;
-  for (var k = range.x; k < range.y && !crossed; k += 1u) {
-    let t = cell_triangle(k);
-    let s1 = plane_distance_of(t, p);
-    crossed = moving && segment_crosses(t, p0, direction, plane_distance_of(t, p0), s1) >= 0.0;
-    if (!crossed) {
-      test_triangle(t, p, s1);
+  for (var k = range.x; k < range.y && !crossed; k += 4u) {
+    let e = read_entries(k, range.y);
+    let s1 = entry_distances(e, p);
+    let s0 = entry_distances(e, p0);
+    var bits = near_bits(e, p, s1, closest.best_d2);
+    if (moving) {
+      bits |= path_bits(e, s0, s1);
+    }
+    for (var j = 0u; j < 4u && !crossed; j += 1u) {
+      if ((bits & (1u << j)) != 0u) {
+        let t = e.triangles[j];
+        crossed = moving && segment_crosses(t, p0, direction, s0[j], s1[j]) >= 0.0;
+        if (!crossed) {
+          test_triangle(t, p, s1[j], entry_bound(e, j));
+        }
+      }
     }
   }
   return crossed;
@@ -387,11 +487,19 @@ fn first_crossing(p0: vec3f, p1: vec3f) -> Crossing {
     for (var y = lo.y; y <= hi.y; y += 1) {
       for (var x = lo.x; x <= hi.x; x += 1) {
         let range = cell_range(u32(x + d.x * (y + d.y * z)));
-        for (var k = range.x; k < range.y; k += 1u) {
-          let t = cell_triangle(k);
-          let hit = segment_crosses(t, p0, direction, plane_distance_of(t, p0), plane_distance_of(t, p1));
-          if (hit >= 0.0 && (!best.found || hit < best.t)) {
-            best = Crossing(true, hit, t);
+        for (var k = range.x; k < range.y; k += 4u) {
+          let e = read_entries(k, range.y);
+          let s0 = entry_distances(e, p0);
+          let s1 = entry_distances(e, p1);
+          let bits = path_bits(e, s0, s1);
+          for (var j = 0u; j < 4u; j += 1u) {
+            if ((bits & (1u << j)) != 0u) {
+              let t = e.triangles[j];
+              let hit = segment_crosses(t, p0, direction, s0[j], s1[j]);
+              if (hit >= 0.0 && (!best.found || hit < best.t)) {
+                best = Crossing(true, hit, t);
+              }
+            }
           }
         }
       }
