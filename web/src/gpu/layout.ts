@@ -180,10 +180,10 @@ export type MeshSectionName = (typeof MESH_SECTIONS)[number]['name'];
 /// (cell → triangle → corners), so one hop and one cache line less per triangle tested.
 export const TRIANGLE_RECORD = { vec4s: 5, corners: 0, plane: 3, bound: 4 } as const;
 
-/// What the searches' prefilter reads of grid entry k (cell_triangles[k]'s plane and bound, the
-/// TRIANGLE_RECORD items), in entry order: the address depends on k alone, so a search reads four
-/// entries at once instead of one chain of loads (cell → triangle → record) after another.
-export const ENTRY_RECORD = { vec4s: 2, plane: 0, bound: 1 } as const;
+/// What the searches read of grid entry k (cell_triangles[k]'s TRIANGLE_RECORD: plane, bound and
+/// corners), in entry order: the address depends on k alone, so a search reads four entries at
+/// once instead of one chain of loads (cell → triangle → record) after another.
+export const ENTRY_RECORD = { vec4s: 5, plane: 0, bound: 1, corners: 2 } as const;
 
 /// weft_constraint as C lays it out (core/layout.ts): what the plain per-colour kernel reads
 /// straight from the core's array.

@@ -38,6 +38,8 @@ export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
     const at = k * ENTRY_RECORD.vec4s * 4;
     entries.set(m.faceNormals.subarray(4 * t, 4 * t + 4), at + 4 * ENTRY_RECORD.plane);
     entries.set(m.triangleSpheres.subarray(4 * t, 4 * t + 4), at + 4 * ENTRY_RECORD.bound);
+    const corners = t * TRIANGLE_RECORD.vec4s * 4 + 4 * TRIANGLE_RECORD.corners;
+    entries.set(records.subarray(corners, corners + 12), at + 4 * ENTRY_RECORD.corners);
   });
   const contents: Record<MeshSectionName, ArrayLike<number> & { length: number }> = {
     vertex_normals: m.normals,

@@ -93,7 +93,8 @@ fn entry_item(k: u32, item: u32) -> vec4f {
 
 // Four consecutive grid entries k … k + 3 read at once (none of these loads waits on another, so
 // they are in flight together; a chain of loads per entry was what the searches waited on): the
-// entries' triangles, planes and bounds, and which of them lie below `end` (bit j: entry k + j).
+// entries' triangles, planes, bounds and corners, and which of them lie below `end` (bit j: entry
+// k + j). The exact tests of the four then read nothing more.
 struct Entries {
   lanes: u32,
   triangles: vec4u,
@@ -105,6 +106,18 @@ struct Entries {
   bound1: vec4f,
   bound2: vec4f,
   bound3: vec4f,
+  a0: vec4f,
+  a1: vec4f,
+  a2: vec4f,
+  a3: vec4f,
+  b0: vec4f,
+  b1: vec4f,
+  b2: vec4f,
+  b3: vec4f,
+  c0: vec4f,
+  c1: vec4f,
+  c2: vec4f,
+  c3: vec4f,
 }
 
 fn read_entries(k: u32, end: u32) -> Entries {
@@ -121,6 +134,18 @@ fn read_entries(k: u32, end: u32) -> Entries {
     entry_item(k + 1u, ENTRY_BOUND),
     entry_item(k + 2u, ENTRY_BOUND),
     entry_item(k + 3u, ENTRY_BOUND),
+    entry_item(k, ENTRY_CORNERS),
+    entry_item(k + 1u, ENTRY_CORNERS),
+    entry_item(k + 2u, ENTRY_CORNERS),
+    entry_item(k + 3u, ENTRY_CORNERS),
+    entry_item(k, ENTRY_CORNERS + 1u),
+    entry_item(k + 1u, ENTRY_CORNERS + 1u),
+    entry_item(k + 2u, ENTRY_CORNERS + 1u),
+    entry_item(k + 3u, ENTRY_CORNERS + 1u),
+    entry_item(k, ENTRY_CORNERS + 2u),
+    entry_item(k + 1u, ENTRY_CORNERS + 2u),
+    entry_item(k + 2u, ENTRY_CORNERS + 2u),
+    entry_item(k + 3u, ENTRY_CORNERS + 2u),
   );
 }
 
@@ -130,6 +155,18 @@ fn pick4(v0: vec4f, v1: vec4f, v2: vec4f, v3: vec4f, j: u32) -> vec4f {
 
 fn entry_bound(e: Entries, j: u32) -> vec4f {
   return pick4(e.bound0, e.bound1, e.bound2, e.bound3, j);
+}
+
+// Entry j's triangle: its corners.
+fn entry_triangle(e: Entries, j: u32) -> Corners {
+  return Corners(pick4(e.a0, e.a1, e.a2, e.a3, j).xyz, pick4(e.b0, e.b1, e.b2, e.b3, j).xyz,
+                 pick4(e.c0, e.c1, e.c2, e.c3, j).xyz);
+}
+
+struct Corners {
+  a: vec3f,
+  b: vec3f,
+  c: vec3f,
 }
 
 fn plane_distance(plane: vec4f, p: vec3f) -> f32 {
@@ -319,7 +356,7 @@ fn closest_start(max_distance: f32) {
   closest = Closest(max_distance * max_distance * 1.0001, false, 0u, REGION_FACE, vec3f(0.0));
 }
 
-fn test_triangle(t: u32, p: vec3f, plane_distance: f32, bound: vec4f) {
+fn test_triangle(t: u32, p: vec3f, plane_distance: f32, bound: vec4f, corners: Corners) {
   // The plane distance is a lower bound, then the triangle's bounding sphere, then the exact test.
   var near = plane_distance * plane_distance < closest.best_d2 && t < mesh_triangle_count();
   if (near) {
@@ -331,7 +368,7 @@ fn test_triangle(t: u32, p: vec3f, plane_distance: f32, bound: vec4f) {
     }
   }
   if (near) {
-    let q = closest_point_on_triangle(p, mesh_corner(t, 0u), mesh_corner(t, 1u), mesh_corner(t, 2u));
+    let q = closest_point_on_triangle(p, corners.a, corners.b, corners.c);
     let d = p - q.point;
     let d2 = dot3(d, d);
     if (d2 < closest.best_d2) {
@@ -351,7 +388,7 @@ fn scan_cell(cell: u32, p: vec3f) {
     let bits = near_bits(e, p, s, closest.best_d2);
     for (var j = 0u; j < 4u; j += 1u) {
       if ((bits & (1u << j)) != 0u) {
-        test_triangle(e.triangles[j], p, s[j], entry_bound(e, j));
+        test_triangle(e.triangles[j], p, s[j], entry_bound(e, j), entry_triangle(e, j));
       }
     }
   }
@@ -414,14 +451,14 @@ fn closest_on_mesh(p: vec3f, max_distance: f32) -> MeshHit {
 }
 
 // Where segment p0 → p0 + direction crosses triangle t (Möller–Trumbore), or -1.
-fn segment_crosses(t: u32, p0: vec3f, direction: vec3f, s0: f32, s1: f32) -> f32 {
+fn segment_crosses(corners: Corners, p0: vec3f, direction: vec3f, s0: f32, s1: f32) -> f32 {
   var result = -1.0;
   // Both ends on one side of the triangle's plane: no crossing.
   if (!((s0 > 0.0 && s1 > 0.0) || (s0 < 0.0 && s1 < 0.0))) {
     let tolerance: f32 = 1e-5; // barycentric slack: a path through a shared edge hits one side
-    let v0 = mesh_corner(t, 0u);
-    let e1 = mesh_corner(t, 1u) - v0;
-    let e2 = mesh_corner(t, 2u) - v0;
+    let v0 = corners.a;
+    let e1 = corners.b - v0;
+    let e2 = corners.c - v0;
     let h = cross3(direction, e2);
     let det = dot3(e1, h);
     if (det != 0.0) {
@@ -457,9 +494,10 @@ fn scan_cell_fused(cell: u32, p0: vec3f, p: vec3f) -> bool {
     for (var j = 0u; j < 4u && !crossed; j += 1u) {
       if ((bits & (1u << j)) != 0u) {
         let t = e.triangles[j];
-        crossed = moving && segment_crosses(t, p0, direction, s0[j], s1[j]) >= 0.0;
+        let corners = entry_triangle(e, j);
+        crossed = moving && segment_crosses(corners, p0, direction, s0[j], s1[j]) >= 0.0;
         if (!crossed) {
-          test_triangle(t, p, s1[j], entry_bound(e, j));
+          test_triangle(t, p, s1[j], entry_bound(e, j), corners);
         }
       }
     }
@@ -495,7 +533,7 @@ fn first_crossing(p0: vec3f, p1: vec3f) -> Crossing {
           for (var j = 0u; j < 4u; j += 1u) {
             if ((bits & (1u << j)) != 0u) {
               let t = e.triangles[j];
-              let hit = segment_crosses(t, p0, direction, s0[j], s1[j]);
+              let hit = segment_crosses(entry_triangle(e, j), p0, direction, s0[j], s1[j]);
               if (hit >= 0.0 && (!best.found || hit < best.t)) {
                 best = Crossing(true, hit, t);
               }
