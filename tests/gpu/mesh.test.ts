@@ -126,12 +126,28 @@ test(`bunny ${GRID}, plain schedule: GPU mesh collision matches the C core (≤ 
   const c = cpu.positions().slice();
   const diff = maxDiff(g, c);
   const { deepest, touching } = penetration(mesh, g);
+  // The clearances the kernel keeps (a point, a lower bound on its distance to the surface): each a
+  // true bound by the brute-force oracle, and enough of them known that the skip they allow ran.
+  const clearances = (await gpu.meshClearances())!;
+  let known = 0,
+    loosest = Infinity;
+  for (let i = 0; i < clearances.length / 4; ++i) {
+    const bound = clearances[4 * i + 3];
+    if (!(bound > 0)) continue;
+    known++;
+    const d = signedDistance(mesh, [clearances[4 * i], clearances[4 * i + 1], clearances[4 * i + 2]]);
+    loosest = Math.min(loosest, d - bound);
+  }
   gpu.destroy();
   cpu.destroy();
-  console.log(`bunny ${GRID} plain: max |gpu − cpu| = ${diff} m, deepest GPU vertex ${deepest} m inside, ${touching} on the surface`);
+  console.log(
+    `bunny ${GRID} plain: max |gpu − cpu| = ${diff} m, deepest GPU vertex ${deepest} m inside, ${touching} on the surface; ${known} clearances known, distance − bound ≥ ${loosest} m`,
+  );
   assert.ok(touching >= 10, `the cloth drapes over the bunny (${touching} vertices on its surface)`);
   assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
   assert.ok(deepest <= 1e-3, `a GPU vertex is ${deepest} m inside the bunny`);
+  assert.ok(known >= GRID * GRID * 0.1, `${known} of ${GRID * GRID} particles have a clearance`);
+  assert.ok(loosest >= 0, `a clearance exceeds its point's distance to the bunny by ${-loosest} m`);
 });
 
 // The searches read each grid entry's plane, bound and corners from its ENTRY_RECORD (four entries

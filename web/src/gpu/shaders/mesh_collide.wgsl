@@ -586,8 +586,9 @@ fn near_mesh(p0: vec3f, p1: vec3f) -> bool {
   return near;
 }
 
-// mesh_collide.c: collide_point for a particle moving p0 → p_in this substep.
-fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec3f {
+// mesh_collide.c: collide_point for a particle moving p0 → p_in this substep: the position (xyz)
+// and whether it touched the mesh (w: 1 or 0).
+fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec4f {
   var p = p_in;
   let margin = step.mesh_params.z;
   let closed = step.mesh_dims.w != 0u;
@@ -676,14 +677,74 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec3f {
     let tangential = motion - normal * dot3(motion, normal);
     p = p - tangential * step.ground.y;
   }
-  return p;
+  return vec4f(p, select(0.0, 1.0, contact));
 }
 
-// The module's entry from collide_particle (finish.wgsl): pinned and grabbed particles stay.
-fn collide_mesh(x: vec4f, start: vec3f) -> vec4f {
+// Clearances (mesh_collide.c): a particle that was farther than L from the surface at a point a
+// can be no nearer than L − |x − a| anywhere; if that stays above the margin along its whole path
+// p0 → p this substep (the path lies within max(|p0 − a|, |p − a|) of a), it can neither cross the
+// surface nor come within the margin, and collide_mesh_point would leave it as it is: it is
+// skipped. A bound holds for its point whatever the particle does since, so it needs no reset.
+// Particle p's is in the solve module's prediction buffer (MESH_CLEARANCE in layout.ts).
+fn clearance_index(p: u32) -> u32 {
+  return CLEARANCE_SECTION * particle_count() + p;
+}
+
+fn distance_to(a: vec3f, p: vec3f) -> f32 {
+  let dx = p.x - a.x;
+  let dy = p.y - a.y;
+  let dz = p.z - a.z;
+  return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+// What is left of a clearance along the path p0 → p (≤ 0: unknown or used up).
+fn clearance_left(clearance: vec4f, p0: vec3f, p: vec3f) -> f32 {
+  var left = 0.0;
+  if (clearance.w > 0.0) {
+    left = clearance.w - max(distance_to(clearance.xyz, p0), distance_to(clearance.xyz, p));
+  }
+  return left;
+}
+
+// A lower bound on p's distance to the surface: a FAR cell's (or a point outside the grid: both
+// are a cell from any triangle), else the closest triangle within CLEARANCE_REACH cells, or that
+// reach (the search is exact: the GPU reads every triangle a cell lists).
+fn clearance_at(p: vec3f) -> f32 {
+  let size = step.mesh_grid.w;
+  var bound = size;
+  if (cell_flag(p) != MESH_CELL_FAR) {
+    bound = CLEARANCE_REACH * size;
+    let hit = closest_on_mesh(p, bound);
+    if (hit.found) {
+      bound = sqrt(hit.distance2);
+    }
+  }
+  return bound * (1.0 - CLEARANCE_SLACK) - CLEARANCE_SLACK * size;
+}
+
+// The module's entry from collide_particle (finish.wgsl) for particle p (pinned and grabbed
+// particles never get here): the push-out unless the clearance rules it out, then the clearance
+// for the next substeps (mesh_collide.c: collide_particles).
+fn collide_mesh(p: u32, x: vec4f, start: vec3f) -> vec4f {
   var result = x;
-  if (x.w != 0.0 && near_mesh(start, x.xyz)) {
-    result = vec4f(collide_mesh_point(start, x.xyz), x.w);
+  let k = clearance_index(p);
+  let margin = step.mesh_params.z;
+  // No bounding spheres: mesh collision is off (GpuSolver.meshEnabled).
+  let on = step.mesh_counts.z != 0u && x.w != 0.0 && k < arrayLength(&predicted);
+  if (on && !(clearance_left(predicted[k], start, x.xyz) > margin)) {
+    var moved = vec4f(x.xyz, 0.0);
+    if (near_mesh(start, x.xyz)) {
+      moved = collide_mesh_point(start, x.xyz);
+    }
+    if (moved.w != 0.0) {
+      result = vec4f(moved.xyz, x.w);
+      predicted[k] = vec4f(0.0);
+    } else if (distance_to(start, x.xyz) < 0.25 * (step.mesh_grid.w - margin)) {
+      // Worth a wider search only where it may last a few substeps.
+      predicted[k] = vec4f(x.xyz, clearance_at(x.xyz));
+    } else {
+      predicted[k] = vec4f(0.0);
+    }
   }
   return result;
 }
