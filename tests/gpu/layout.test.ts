@@ -205,6 +205,8 @@ test('the packed mesh collider: each section where Step.mesh_sections says, tria
     'f32(read_entries(0u, 1u).triangles.x)',
     'read_entries(0u, 1u).plane0.y',
     'read_entries(0u, 1u).bound0.x',
+    'read_entries(0u, 1u).a0.z',
+    'read_entries(0u, 1u).c0.x',
   ];
   const code = `${wgslPrelude({ workgroupSize: 64, tileWorkgroupSize: 64, tileCapacity: 64 })}
 ${wgslMeshPrelude()}
@@ -260,9 +262,23 @@ ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
     MESH_SECTIONS.map((s) => packed.sections[s.name]),
   );
   // Corners through the indices (2, 0, 1), the plane's w, the bound's radius, vertex A's normal, the
-  // flag; then grid entry 0's plane and bound (its triangle's), read one and four at a time.
-  assert.deepEqual(
-    got.slice(MESH_SECTIONS.length),
-    [1, 0, 1, -0.5, 0.75, Math.fround(0.7), MESH_CELL.SURFACE, -0.5, 0.75, 1, 0, 1, Math.fround(0.3)],
-  );
+  // flag; then grid entry 0's plane and bound (its triangle's), read one and four at a time, and
+  // its corners a (vertex 2) and c (vertex 1).
+  assert.deepEqual(got.slice(MESH_SECTIONS.length), [
+    1,
+    0,
+    1,
+    -0.5,
+    0.75,
+    Math.fround(0.7),
+    MESH_CELL.SURFACE,
+    -0.5,
+    0.75,
+    1,
+    0,
+    1,
+    Math.fround(0.3),
+    1,
+    1,
+  ]);
 });

@@ -379,19 +379,31 @@ fn test_triangle(t: u32, p: vec3f, plane_distance: f32, bound: vec4f, corners: C
 
 // The entries four at a time, as C's scan_cell (plane_candidates): the prefilter's bits against
 // the bound when the four are read, then test_triangle (against the bound as it shrinks) on those
-// in order, so the same triangles are tested as one entry at a time.
-fn scan_cell(cell: u32, p: vec3f) {
-  let range = cell_range(cell);
+// in order, so the same triangles are tested as one entry at a time. `range`: a cell's entries.
+fn scan_range(range: vec2u, p: vec3f) {
   for (var k = range.x; k < range.y; k += 4u) {
     let e = read_entries(k, range.y);
     let s = entry_distances(e, p);
     let bits = near_bits(e, p, s, closest.best_d2);
-    for (var j = 0u; j < 4u; j += 1u) {
-      if ((bits & (1u << j)) != 0u) {
-        test_triangle(e.triangles[j], p, s[j], entry_bound(e, j), entry_triangle(e, j));
-      }
+    for (var rest = bits; rest != 0u; rest &= rest - 1u) {
+      let j = countTrailingZeros(rest);
+      test_triangle(e.triangles[j], p, s[j], entry_bound(e, j), entry_triangle(e, j));
     }
   }
+}
+
+// The cells lo … hi (none where hi < lo on an axis) one index each, x fastest, then y, then z (C's
+// order).
+fn box_cells(lo: vec3i, hi: vec3i) -> u32 {
+  let extent = max(hi - lo + vec3i(1), vec3i(0));
+  return u32(extent.x * extent.y * extent.z);
+}
+
+fn box_cell(lo: vec3i, hi: vec3i, i: u32) -> vec3i {
+  let nx = u32(hi.x - lo.x + 1);
+  let ny = u32(hi.y - lo.y + 1);
+  let row = i / nx;
+  return lo + vec3i(i32(i % nx), i32(row % ny), i32(row / ny));
 }
 
 struct MeshHit {
@@ -416,27 +428,45 @@ fn closest_on_mesh_from(p: vec3f, max_distance: f32, own_scanned: bool) -> MeshH
     if (in_grid(c)) {
       own = i32(cell_of(c));
     }
-    if (own >= 0 && !own_scanned) {
-      scan_cell(u32(own), p);
-    }
-    let radius = sqrt(closest.best_d2);
-    let lo = max(grid_coordinates(p - vec3f(radius)), vec3i(0));
-    let hi = min(grid_coordinates(p + vec3f(radius)), d - vec3i(1));
+    // p's own cell first (unless scanned), then the neighbours that overlap the ball of the best
+    // distance so far, in one loop: one cell scanned an iteration, so the scan appears once in
+    // the kernel (shader compilers inline every call: SwiftShader's compile time grows with it).
+    var scan_own = own >= 0 && !own_scanned;
+    var boxed = false;
+    var lo = vec3i(0);
+    var hi = vec3i(-1);
+    var cells = 0u;
+    var i = 0u;
     let size = step.mesh_grid.w;
-    for (var z = lo.z; z <= hi.z; z += 1) {
-      for (var y = lo.y; y <= hi.y; y += 1) {
-        for (var x = lo.x; x <= hi.x; x += 1) {
-          // Distance from p to the cell's box (before touching the cell's memory); C sums the
-          // axes from 0, and 0 + a is a: the same bits as g.x² + g.y² + g.z².
-          let cell_lo = step.mesh_grid.xyz + size * vec3f(vec3i(x, y, z));
-          let g = select(select(vec3f(0.0), p - cell_lo - size, p > cell_lo + size), cell_lo - p, p < cell_lo);
-          let gap2 = g.x * g.x + g.y * g.y + g.z * g.z;
-          let cell = x + d.x * (y + d.y * z);
-          if (gap2 < closest.best_d2 && cell != own) {
-            scan_cell(u32(cell), p); // an empty cell scans nothing
-          }
+    loop {
+      var range = vec2u(0u);
+      if (scan_own) {
+        range = cell_range(u32(own));
+        scan_own = false;
+      } else {
+        if (!boxed) {
+          let radius = sqrt(closest.best_d2);
+          lo = max(grid_coordinates(p - vec3f(radius)), vec3i(0));
+          hi = min(grid_coordinates(p + vec3f(radius)), d - vec3i(1));
+          cells = box_cells(lo, hi);
+          boxed = true;
+        }
+        if (i >= cells) {
+          break;
+        }
+        let at = box_cell(lo, hi, i);
+        i += 1u;
+        // Distance from p to the cell's box (before touching the cell's memory); C sums the axes
+        // from 0, and 0 + a is a: the same bits as g.x² + g.y² + g.z².
+        let cell_lo = step.mesh_grid.xyz + size * vec3f(at);
+        let g = select(select(vec3f(0.0), p - cell_lo - size, p > cell_lo + size), cell_lo - p, p < cell_lo);
+        let gap2 = g.x * g.x + g.y * g.y + g.z * g.z;
+        let cell = at.x + d.x * (at.y + d.y * at.z);
+        if (gap2 < closest.best_d2 && cell != own) {
+          range = cell_range(u32(cell));
         }
       }
+      scan_range(range, p); // an empty range scans nothing
     }
     if (closest.found && closest.best_d2 <= reach2) {
       hit = MeshHit(true, closest.point, pseudo_normal(closest.triangle, closest.region), closest.best_d2);
@@ -445,10 +475,6 @@ fn closest_on_mesh_from(p: vec3f, max_distance: f32, own_scanned: bool) -> MeshH
   return hit;
 }
 
-fn closest_on_mesh(p: vec3f, max_distance: f32) -> MeshHit {
-  closest_start(max_distance);
-  return closest_on_mesh_from(p, max_distance, false);
-}
 
 // Where segment p0 → p0 + direction crosses triangle t (Möller–Trumbore), or -1.
 fn segment_crosses(corners: Corners, p0: vec3f, direction: vec3f, s0: f32, s1: f32) -> f32 {
@@ -491,14 +517,13 @@ fn scan_cell_fused(cell: u32, p0: vec3f, p: vec3f) -> bool {
     if (moving) {
       bits |= path_bits(e, s0, s1);
     }
-    for (var j = 0u; j < 4u && !crossed; j += 1u) {
-      if ((bits & (1u << j)) != 0u) {
-        let t = e.triangles[j];
-        let corners = entry_triangle(e, j);
-        crossed = moving && segment_crosses(corners, p0, direction, s0[j], s1[j]) >= 0.0;
-        if (!crossed) {
-          test_triangle(t, p, s1[j], entry_bound(e, j), corners);
-        }
+    for (var rest = bits; rest != 0u && !crossed; rest &= rest - 1u) {
+      let j = countTrailingZeros(rest);
+      let t = e.triangles[j];
+      let corners = entry_triangle(e, j);
+      crossed = moving && segment_crosses(corners, p0, direction, s0[j], s1[j]) >= 0.0;
+      if (!crossed) {
+        test_triangle(t, p, s1[j], entry_bound(e, j), corners);
       }
     }
   }
@@ -530,13 +555,11 @@ fn first_crossing(p0: vec3f, p1: vec3f) -> Crossing {
           let s0 = entry_distances(e, p0);
           let s1 = entry_distances(e, p1);
           let bits = path_bits(e, s0, s1);
-          for (var j = 0u; j < 4u; j += 1u) {
-            if ((bits & (1u << j)) != 0u) {
-              let t = e.triangles[j];
-              let hit = segment_crosses(entry_triangle(e, j), p0, direction, s0[j], s1[j]);
-              if (hit >= 0.0 && (!best.found || hit < best.t)) {
-                best = Crossing(true, hit, t);
-              }
+          for (var rest = bits; rest != 0u; rest &= rest - 1u) {
+            let j = countTrailingZeros(rest);
+            let hit = segment_crosses(entry_triangle(e, j), p0, direction, s0[j], s1[j]);
+            if (hit >= 0.0 && (!best.found || hit < best.t)) {
+              best = Crossing(true, hit, e.triangles[j]);
             }
           }
         }
@@ -586,16 +609,36 @@ fn near_mesh(p0: vec3f, p1: vec3f) -> bool {
   return near;
 }
 
-// mesh_collide.c: collide_point for a particle moving p0 → p_in this substep: the position (xyz)
-// and whether it touched the mesh (w: 1 or 0).
-fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec4f {
+// What the push-out of one particle found: its position, whether it touched the mesh, and with no
+// contact a lower bound on its distance to the surface (0: none looked for).
+struct MeshPush {
+  p: vec3f,
+  contact: bool,
+  clearance: f32,
+}
+
+// mesh_collide.c: collide_point for a particle moving p0 → p_in this substep, then, with no contact
+// and a short step, clearance_at. The closest-triangle searches (the fast path's neighbours, the
+// general path's, each radius of the outward search, the clearance's) are rounds of one loop
+// around one call: shader compilers inline every call, and SwiftShader's compile time grows with
+// the code.
+fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> MeshPush {
   var p = p_in;
   let margin = step.mesh_params.z;
   let closed = step.mesh_dims.w != 0u;
+  let size = step.mesh_grid.w;
   var normal = vec3f(0.0);
   var contact = false;
   var hit: MeshHit;
   hit.found = false;
+
+  // The contact search to run: `rounds` rounds from `reach` (the outward search doubles it each
+  // round while below `limit`), the first on the state the fast path left when `own_scanned`.
+  var rounds = 0u;
+  var reach = margin;
+  var own_scanned = false;
+  var outward = false;
+  let limit = 2.0 * step.mesh_params.y;
 
   // Fast path: p0 and p in the same surface cell, one pass for the crossing and the closest.
   var resolved = false;
@@ -604,7 +647,8 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec4f {
   if (in_grid(c) && all(c == c0) && cell_flag_at(cell_of(c)) == MESH_CELL_SURFACE) {
     closest_start(margin);
     if (!scan_cell_fused(cell_of(c), p0, p)) {
-      hit = closest_on_mesh_from(p, margin, true);
+      rounds = 1u;
+      own_scanned = true;
       resolved = true;
     }
   }
@@ -639,36 +683,76 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec4f {
     let flag = cell_flag(p);
     if (flag == MESH_CELL_INSIDE) {
       // Released inside the solid: search outwards until the surface turns up.
-      var search = step.mesh_grid.w;
-      let limit = 2.0 * step.mesh_params.y;
-      for (var k = 0u; k < MESH_MAX_SEARCH_ROUNDS && !hit.found && search < limit; k += 1u) {
-        hit = closest_on_mesh(p, search);
-        search *= 2.0;
-      }
+      rounds = MESH_MAX_SEARCH_ROUNDS;
+      reach = size;
+      outward = true;
     } else if (flag != MESH_CELL_FAR) {
-      hit = closest_on_mesh(p, margin);
+      rounds = 1u;
     }
   }
 
-  if (hit.found) {
-    let offset = p - hit.point;
-    let d = sqrt(hit.distance2);
-    let side = dot3(offset, hit.normal);
-    let inside = closed && side < 0.0;
-    if (inside || d < margin) {
-      var direction: vec3f;
-      if (d > 1e-7) {
-        direction = offset * (select(1.0, -1.0, inside) / d);
-      } else if (side < 0.0 && !closed) {
-        direction = hit.normal * -1.0;
-      } else {
-        direction = hit.normal;
+  // Then, with no contact where the particle moved little, the clearance's search.
+  let short_step = distance_to(p0, p_in) < 0.25 * (size - margin);
+  var clearance = 0.0;
+  var clearing = false; // the contact search is over
+  var k = 0u;
+  for (var guard = 0u; guard < MESH_MAX_SEARCH_ROUNDS + 2u; guard += 1u) {
+    var search = false;
+    if (!clearing) {
+      search = k < rounds && !hit.found && (!outward || reach < limit);
+      if (!search) {
+        // The contact search is over: push out to the margin.
+        if (hit.found) {
+          let offset = p - hit.point;
+          let d = sqrt(hit.distance2);
+          let side = dot3(offset, hit.normal);
+          let inside = closed && side < 0.0;
+          if (inside || d < margin) {
+            var direction: vec3f;
+            if (d > 1e-7) {
+              direction = offset * (select(1.0, -1.0, inside) / d);
+            } else if (side < 0.0 && !closed) {
+              direction = hit.normal * -1.0;
+            } else {
+              direction = hit.normal;
+            }
+            p = hit.point + direction * margin;
+            normal = direction;
+            contact = true;
+          }
+        }
+        clearing = true;
+        guard = MESH_MAX_SEARCH_ROUNDS; // one round left: the clearance's
+        if (!contact && short_step) {
+          clearance = size; // a FAR cell's (or a point outside the grid: a cell from any triangle)
+          if (cell_flag(p) != MESH_CELL_FAR) {
+            search = true;
+            reach = CLEARANCE_REACH * size;
+            own_scanned = false;
+          }
+        }
       }
-      p = hit.point + direction * margin;
-      normal = direction;
-      contact = true;
+    }
+    if (search) {
+      if (!own_scanned) {
+        closest_start(reach);
+      }
+      let found = closest_on_mesh_from(p, reach, own_scanned);
+      own_scanned = false;
+      if (clearing) {
+        // The closest triangle within the reach, or the reach (the search is exact: the GPU reads
+        // every triangle a cell lists).
+        clearance = select(reach, sqrt(found.distance2), found.found);
+      } else {
+        hit = found;
+        k += 1u;
+        if (outward) {
+          reach *= 2.0;
+        }
+      }
     }
   }
+
   if (!contact) {
     p = p_in;
   } else {
@@ -677,7 +761,11 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> vec4f {
     let tangential = motion - normal * dot3(motion, normal);
     p = p - tangential * step.ground.y;
   }
-  return vec4f(p, select(0.0, 1.0, contact));
+  if (clearance > 0.0) {
+    // Shrunk for the rounding of the distances.
+    clearance = clearance * (1.0 - CLEARANCE_SLACK) - CLEARANCE_SLACK * size;
+  }
+  return MeshPush(p, contact, clearance);
 }
 
 // Clearances (mesh_collide.c): a particle that was farther than L from the surface at a point a
@@ -706,22 +794,6 @@ fn clearance_left(clearance: vec4f, p0: vec3f, p: vec3f) -> f32 {
   return left;
 }
 
-// A lower bound on p's distance to the surface: a FAR cell's (or a point outside the grid: both
-// are a cell from any triangle), else the closest triangle within CLEARANCE_REACH cells, or that
-// reach (the search is exact: the GPU reads every triangle a cell lists).
-fn clearance_at(p: vec3f) -> f32 {
-  let size = step.mesh_grid.w;
-  var bound = size;
-  if (cell_flag(p) != MESH_CELL_FAR) {
-    bound = CLEARANCE_REACH * size;
-    let hit = closest_on_mesh(p, bound);
-    if (hit.found) {
-      bound = sqrt(hit.distance2);
-    }
-  }
-  return bound * (1.0 - CLEARANCE_SLACK) - CLEARANCE_SLACK * size;
-}
-
 // The module's entry from collide_particle (finish.wgsl) for particle p (pinned and grabbed
 // particles never get here): the push-out unless the clearance rules it out, then the clearance
 // for the next substeps (mesh_collide.c: collide_particles).
@@ -731,20 +803,13 @@ fn collide_mesh(p: u32, x: vec4f, start: vec3f) -> vec4f {
   let margin = step.mesh_params.z;
   // No bounding spheres: mesh collision is off (GpuSolver.meshEnabled).
   let on = step.mesh_counts.z != 0u && x.w != 0.0 && k < arrayLength(&predicted);
-  if (on && !(clearance_left(predicted[k], start, x.xyz) > margin)) {
-    var moved = vec4f(x.xyz, 0.0);
-    if (near_mesh(start, x.xyz)) {
-      moved = collide_mesh_point(start, x.xyz);
-    }
-    if (moved.w != 0.0) {
-      result = vec4f(moved.xyz, x.w);
-      predicted[k] = vec4f(0.0);
-    } else if (distance_to(start, x.xyz) < 0.25 * (step.mesh_grid.w - margin)) {
-      // Worth a wider search only where it may last a few substeps.
-      predicted[k] = vec4f(x.xyz, clearance_at(x.xyz));
-    } else {
-      predicted[k] = vec4f(0.0);
-    }
+  if (on && !(clearance_left(predicted[k], start, x.xyz) > margin) && near_mesh(start, x.xyz)) {
+    let push = collide_mesh_point(start, x.xyz);
+    result = vec4f(push.p, x.w);
+    // The point's clearance where the particle did not touch and moved little (worth a wider
+    // search only where it may last a few substeps), else none. (Away from the bounding spheres
+    // the old one stays: a bound holds for its point.)
+    predicted[k] = select(vec4f(0.0), vec4f(push.p, push.clearance), push.clearance > 0.0);
   }
   return result;
 }
