@@ -721,7 +721,11 @@ export class GpuSolver {
   async meshClearances(): Promise<Float32Array | null> {
     if (!this.mesh) return null;
     const size = this.n * 16;
-    const staging = this.device.createBuffer({ label: 'weft read clearances', size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const staging = this.device.createBuffer({
+      label: 'weft read clearances',
+      size,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
     const encoder = this.device.createCommandEncoder({ label: 'weft read clearances' });
     encoder.copyBufferToBuffer(this.buffers.predicted, MESH_CLEARANCE.section * size, staging, 0, size);
     this.device.queue.submit([encoder.finish()]);
