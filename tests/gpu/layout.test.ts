@@ -213,6 +213,9 @@ ${wgslMeshPrelude()}
 @group(0) @binding(0) var<uniform> step: Step;
 @group(0) @binding(1) var<storage, read> mesh: array<vec4u>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
+// What the solve module gives mesh_collide.wgsl besides (its clearances: unused here).
+@group(0) @binding(3) var<storage, read_write> predicted: array<vec4f>;
+fn particle_count() -> u32 { return 0u; }
 ${meshCollideWgsl}
 @compute @workgroup_size(1) fn main() {
 ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
