@@ -199,12 +199,23 @@ test('the packed mesh collider: each section where Step.mesh_sections says, tria
     'triangle_item(0u, TRIANGLE_BOUND).w',
     'pseudo_normal(0u, REGION_VERTEX_A).x',
     'f32(cell_flag_at(0u))',
+    'entry_item(0u, ENTRY_PLANE).w',
+    'entry_item(0u, ENTRY_BOUND).w',
+    'f32(read_entries(0u, 1u).lanes)',
+    'f32(read_entries(0u, 1u).triangles.x)',
+    'read_entries(0u, 1u).plane0.y',
+    'read_entries(0u, 1u).bound0.x',
+    'read_entries(0u, 1u).a0.z',
+    'read_entries(0u, 1u).c0.x',
   ];
   const code = `${wgslPrelude({ workgroupSize: 64, tileWorkgroupSize: 64, tileCapacity: 64 })}
 ${wgslMeshPrelude()}
 @group(0) @binding(0) var<uniform> step: Step;
 @group(0) @binding(1) var<storage, read> mesh: array<vec4u>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
+// What the solve module gives mesh_collide.wgsl besides (its clearances: unused here).
+@group(0) @binding(3) var<storage, read_write> predicted: array<vec4f>;
+fn particle_count() -> u32 { return 0u; }
 ${meshCollideWgsl}
 @compute @workgroup_size(1) fn main() {
 ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
@@ -253,6 +264,24 @@ ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
     got.slice(0, MESH_SECTIONS.length),
     MESH_SECTIONS.map((s) => packed.sections[s.name]),
   );
-  // Corners through the indices (2, 0, 1), the plane's w, the bound's radius, vertex A's normal, the flag.
-  assert.deepEqual(got.slice(MESH_SECTIONS.length), [1, 0, 1, -0.5, 0.75, Math.fround(0.7), MESH_CELL.SURFACE]);
+  // Corners through the indices (2, 0, 1), the plane's w, the bound's radius, vertex A's normal, the
+  // flag; then grid entry 0's plane and bound (its triangle's), read one and four at a time, and
+  // its corners a (vertex 2) and c (vertex 1).
+  assert.deepEqual(got.slice(MESH_SECTIONS.length), [
+    1,
+    0,
+    1,
+    -0.5,
+    0.75,
+    Math.fround(0.7),
+    MESH_CELL.SURFACE,
+    -0.5,
+    0.75,
+    1,
+    0,
+    1,
+    Math.fround(0.3),
+    1,
+    1,
+  ]);
 });

@@ -16,6 +16,8 @@ import { WeftCore } from '../../web/src/core/wasm';
 import { WeftWorld, type MeshColliderGrid } from '../../web/src/core/world';
 import { kernelConfig } from '../../web/src/gpu/device';
 import { physicsSettingsOf, sphereDefsOf } from '../../web/src/gpu/from-world';
+import { ENTRY_RECORD, TRIANGLE_RECORD } from '../../web/src/gpu/layout';
+import { packMeshCollider } from '../../web/src/gpu/mesh';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
 import { nodeDevice } from './node-gpu';
 
@@ -124,12 +126,56 @@ test(`bunny ${GRID}, plain schedule: GPU mesh collision matches the C core (≤ 
   const c = cpu.positions().slice();
   const diff = maxDiff(g, c);
   const { deepest, touching } = penetration(mesh, g);
+  // The clearances the kernel keeps (a point, a lower bound on its distance to the surface): each a
+  // true bound by the brute-force oracle, and enough of them known that the skip they allow ran.
+  const clearances = (await gpu.meshClearances())!;
+  let known = 0,
+    loosest = Infinity;
+  for (let i = 0; i < clearances.length / 4; ++i) {
+    const bound = clearances[4 * i + 3];
+    if (!(bound > 0)) continue;
+    known++;
+    const d = signedDistance(mesh, [clearances[4 * i], clearances[4 * i + 1], clearances[4 * i + 2]]);
+    loosest = Math.min(loosest, d - bound);
+  }
   gpu.destroy();
   cpu.destroy();
-  console.log(`bunny ${GRID} plain: max |gpu − cpu| = ${diff} m, deepest GPU vertex ${deepest} m inside, ${touching} on the surface`);
+  console.log(
+    `bunny ${GRID} plain: max |gpu − cpu| = ${diff} m, deepest GPU vertex ${deepest} m inside, ${touching} on the surface; ${known} clearances known, distance − bound ≥ ${loosest} m`,
+  );
   assert.ok(touching >= 10, `the cloth drapes over the bunny (${touching} vertices on its surface)`);
   assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
   assert.ok(deepest <= 1e-3, `a GPU vertex is ${deepest} m inside the bunny`);
+  assert.ok(known >= GRID * GRID * 0.1, `${known} of ${GRID * GRID} particles have a clearance`);
+  assert.ok(loosest >= 0, `a clearance exceeds its point's distance to the bunny by ${-loosest} m`);
+});
+
+// The searches read each grid entry's plane, bound and corners from its ENTRY_RECORD (four entries
+// at a time), not through its triangle: every record must be its triangle's, bit for bit.
+test("the bunny's packed grid entries carry their triangles' planes, bounds and corners", () => {
+  const cpu = new WeftWorld(core, 'bunny', GRID);
+  const m = cpu.meshColliderGrid()!;
+  const packed = packMeshCollider(m);
+  const words = new Uint32Array(packed.data);
+  const vec4 = (section: number, i: number) => Array.from(words.subarray(4 * (section + i), 4 * (section + i) + 4));
+  const bits = (a: Float32Array, i: number) => Array.from(new Uint32Array(a.buffer, a.byteOffset + 16 * i, 4));
+  assert.ok(m.cellTriangles.length > 1000, `the grid lists ${m.cellTriangles.length} entries`);
+  for (let k = 0; k < m.cellTriangles.length; ++k) {
+    const t = m.cellTriangles[k];
+    const at = packed.sections.entries + k * ENTRY_RECORD.vec4s;
+    assert.equal(words[packed.sections.cell_triangles + k], t, `entry ${k}'s triangle`);
+    assert.deepEqual(vec4(at, ENTRY_RECORD.plane), bits(m.faceNormals, t), `entry ${k}: plane of triangle ${t}`);
+    assert.deepEqual(vec4(at, ENTRY_RECORD.bound), bits(m.triangleSpheres, t), `entry ${k}: bound of triangle ${t}`);
+    for (let c = 0; c < 3; ++c) {
+      assert.deepEqual(
+        vec4(at, ENTRY_RECORD.corners + c),
+        vec4(packed.sections.triangles + t * TRIANGLE_RECORD.vec4s, TRIANGLE_RECORD.corners + c),
+        `entry ${k}: corner ${c} of triangle ${t}`,
+      );
+      assert.deepEqual(vec4(at, ENTRY_RECORD.corners + c), bits(m.vertices, m.indices[3 * t + c]), `entry ${k}: corner ${c}`);
+    }
+  }
+  cpu.destroy();
 });
 
 test(`bunny ${GRID}: without the mesh kernel the cloth falls into the bunny (the test above can fail)`, async () => {

@@ -4,7 +4,7 @@
 // view (1 / cell size, the grid diagonal, the clamped margin) are derived here with Math.fround
 // so they carry the same float bits as mesh.c / triangle_grid.c / mesh_collide.c.
 import type { MeshColliderGrid } from '../core/world';
-import { MESH_SECTIONS, STEP, TRIANGLE_RECORD, type MeshSectionName } from './layout';
+import { ENTRY_RECORD, MESH_SECTIONS, STEP, TRIANGLE_RECORD, type MeshSectionName } from './layout';
 
 const f = Math.fround;
 
@@ -32,6 +32,15 @@ export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
     records.set(m.faceNormals.subarray(4 * t, 4 * t + 4), at + 4 * TRIANGLE_RECORD.plane);
     records.set(m.triangleSpheres.subarray(4 * t, 4 * t + 4), at + 4 * TRIANGLE_RECORD.bound);
   }
+  const entries = new Float32Array(m.cellTriangles.length * ENTRY_RECORD.vec4s * 4);
+  m.cellTriangles.forEach((t, k) => {
+    if (t >= triangles) throw new Error(`mesh grid entry ${k} names triangle ${t} of ${triangles}`);
+    const at = k * ENTRY_RECORD.vec4s * 4;
+    entries.set(m.faceNormals.subarray(4 * t, 4 * t + 4), at + 4 * ENTRY_RECORD.plane);
+    entries.set(m.triangleSpheres.subarray(4 * t, 4 * t + 4), at + 4 * ENTRY_RECORD.bound);
+    const corners = t * TRIANGLE_RECORD.vec4s * 4 + 4 * TRIANGLE_RECORD.corners;
+    entries.set(records.subarray(corners, corners + 12), at + 4 * ENTRY_RECORD.corners);
+  });
   const contents: Record<MeshSectionName, ArrayLike<number> & { length: number }> = {
     vertex_normals: m.normals,
     triangles: records,
@@ -41,6 +50,7 @@ export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
     cell_start: m.cellStart,
     cell_triangles: m.cellTriangles,
     cell_flags: m.cellFlags,
+    entries,
   };
   // Every section starts on a vec4 boundary; its length in words rounds up to one.
   const sections = {} as Record<MeshSectionName, number>;

@@ -19,7 +19,9 @@
 // A static mesh collider (the core's grid, packed by mesh.ts) is collided with in the finish phase,
 // after the spheres and the ground, as C's weft_collide, in the finish pass of either schedule (the
 // tiled one then does not fuse the finish into pass A). The solve module binds one more buffer
-// then; without a mesh, and always in the tiled module, mesh_off.wgsl stands in.
+// then; without a mesh, and always in the tiled module, mesh_off.wgsl stands in. Its clearances
+// (a point and a lower bound on its distance to the surface a particle, as C's) are a fifth section
+// of the prediction buffer (MESH_CLEARANCE in layout.ts).
 // Self-collision (self_collision.wgsl, its own module) runs every substep where C has it: after the
 // solve and the tethers (its first kernel applies them, and the leftover of the tiled schedule),
 // before the finish, which then starts at the collisions (FLAG_SETTLED); in the fused tiled schedule
@@ -42,6 +44,7 @@ import {
   GRAB_TETHER_SLACK,
   LINK_LAYOUT,
   MAX_SPHERES,
+  MESH_CLEARANCE,
   NONE,
   SELF_COLLISION,
   STEP,
@@ -250,7 +253,8 @@ export class GpuSolver {
     const motion = new Float32Array(8 * n);
     motion.set(core.velocities().subarray(0, 4 * n));
     motion.set(core.residuals().subarray(0, 4 * n), 4 * n);
-    const prediction = new Float32Array(16 * n); // particle.wgsl: Prediction
+    // particle.wgsl: Prediction (4 sections), then with a mesh collider the clearances (MESH_CLEARANCE).
+    const prediction = new Float32Array((meshGrid ? MESH_CLEARANCE.section + 1 : 4) * 4 * n);
     prediction.set(positions.subarray(0, 4 * n));
     this.buffers = {
       positions: make('positions', positions, RENDERABLE()),
@@ -723,6 +727,26 @@ export class GpuSolver {
     this.device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
     const copy = new Float32Array(staging.getMappedRange(0, floats * 4).slice(0));
+    staging.unmap();
+    staging.destroy();
+    return copy;
+  }
+
+  /// Tests: the mesh collider's clearances (MESH_CLEARANCE: a point and a lower bound on its distance
+  /// to the surface, 0 unknown; vec4 a particle), null without a mesh collider.
+  async meshClearances(): Promise<Float32Array | null> {
+    if (!this.mesh) return null;
+    const size = this.n * 16;
+    const staging = this.device.createBuffer({
+      label: 'weft read clearances',
+      size,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    const encoder = this.device.createCommandEncoder({ label: 'weft read clearances' });
+    encoder.copyBufferToBuffer(this.buffers.predicted, MESH_CLEARANCE.section * size, staging, 0, size);
+    this.device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const copy = new Float32Array(staging.getMappedRange().slice(0));
     staging.unmap();
     staging.destroy();
     return copy;

@@ -71,7 +71,7 @@ fn friction(x: vec3f, start: vec3f, collider_motion: vec3f, n: vec3f) -> vec3f {
 }
 
 // Spheres in order, then the ground, then the mesh (collide.c: weft_collide).
-fn collide_particle(x_in: vec4f, start: vec3f) -> vec4f {
+fn collide_particle(p: u32, x_in: vec4f, start: vec3f) -> vec4f {
   var x = x_in;
   if (x.w == 0.0) {
     return x;
@@ -97,7 +97,7 @@ fn collide_particle(x_in: vec4f, start: vec3f) -> vec4f {
     x = vec4f(friction(pushed, start, vec3f(0.0), vec3f(0.0, 1.0, 0.0)), x.w);
   }
   // The static triangle mesh last, as in C (mesh_collide.wgsl, or mesh_off.wgsl without one).
-  return collide_mesh(x, start);
+  return collide_mesh(p, x, start);
 }
 
 // The new velocity and residual (solver.c: weft_phase_update) from what integrate did (q, read back
@@ -148,6 +148,6 @@ fn finish_particle(p: u32, q: Prediction) -> Finished {
     x = settle_particle(p);
   }
   let start = positions[p].xyz;
-  x = collide_particle(x, start);
+  x = collide_particle(p, x, start);
   return Finished(x, update_motion(x, start, q));
 }

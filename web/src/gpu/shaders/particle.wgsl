@@ -64,7 +64,8 @@ struct Motion {
 // integrate leaves them in the prediction buffer's sections 1–3 (store_integrated), where the finish
 // (of the solve module, or of the tiled module's next pass A) reads them. The prediction itself must
 // come from memory there: recomputed, (x_prev + step) − x_prev would be folded to step by the
-// shader compilers, and the residual lost.
+// shader compilers, and the residual lost. (With a mesh collider a fifth section holds the
+// particles' clearances: mesh_collide.wgsl.)
 struct Prediction {
   x: vec4f,
   v: vec3f,
