@@ -465,7 +465,7 @@ weft_result weft_world_step(weft_world* world, float dt) {
 	}
 	const float h = dt / (float)world->def.substeps;
 	weft_grab_advance_frame(world, dt); // the hand's path through this frame, the tethers' scale
-	weft_stage_list stages;         // the settings may change between frames, never inside one
+	weft_stage_list stages;             // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);
 	world->simd_width = weft_simd_width();
 	if (world->pool != NULL) {

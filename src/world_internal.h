@@ -103,8 +103,8 @@ struct weft_world {
 	int32_t grabbed;    // particle or -1
 	float grabbed_inverse_mass;
 	weft_vec3 grab_target;
-	weft_vec3 grab_start;    // where the hand held it when this frame began...
-	weft_vec3 grab_position; // ...and where it holds it when the frame ends (weft_world_grab_position)
+	weft_vec3 grab_start;       // where the hand held it when this frame began...
+	weft_vec3 grab_position;    // ...and where it holds it when the frame ends (weft_world_grab_position)
 	int64_t grab_first_substep; // substeps_run before this frame: the hand's path is cut per substep
 
 	int64_t substeps_run; // since creation or reset

@@ -15,8 +15,8 @@ static int compare_doubles(const void* a, const void* b) {
 }
 
 int command_bench(int argc, char** argv) {
-	static const char* const allowed[] = {"scene",   "grid", "substeps", "iterations",     "frames",
-	                                      "threads", "simd", "collider", "self-collision", "spheres", "damping", NULL};
+	static const char* const allowed[] = {"scene", "grid",     "substeps",       "iterations", "frames",  "threads",
+	                                      "simd",  "collider", "self-collision", "spheres",    "damping", NULL};
 	args a;
 	int64_t frames, simd;
 	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 600, 1, 1000000, &frames) ||

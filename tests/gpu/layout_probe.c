@@ -30,8 +30,8 @@ int main(void) {
 	       d.gravity.x, d.gravity.y, d.gravity.z, d.substeps, d.iterations, d.damping, d.wind.x, d.wind.y, d.wind.z,
 	       d.drag, d.lift, d.air_density, d.gust_strength, d.gust_seed, d.max_speed,
 	       d.ground_enabled ? "true" : "false", d.ground_height, d.friction, d.collision_margin,
-	       d.self_collision ? "true" : "false", d.pin_velocity.x, d.pin_velocity.y, d.pin_velocity.z,
-	       d.pin_motion_time, (double)(1.0f + weft_default_cloth_def().strain_limit));
+	       d.self_collision ? "true" : "false", d.pin_velocity.x, d.pin_velocity.y, d.pin_velocity.z, d.pin_motion_time,
+	       (double)(1.0f + weft_default_cloth_def().strain_limit));
 	printf("\"self_hash_primes\":[%u,%u,%u],", WEFT_SELF_HASH_PRIME_X, WEFT_SELF_HASH_PRIME_Y, WEFT_SELF_HASH_PRIME_Z);
 	// The self-collision view of the fold scene at a few grid sizes (table size, lengths), natively.
 	printf("\"self_views\":[");
