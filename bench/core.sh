@@ -8,10 +8,10 @@
 #       substeps × iterations × FLOPS_PER_CONSTRAINT / (8 lanes (AVX2) × 2 vector operations a cycle
 #       (one add and one multiply; no FMA: the scalar path's bits) × the clock of /proc/cpuinfo)
 #   fraction_of_compute_limit               compute_limit_ms / (ms_median × threads)
-# FLOPS_PER_CONSTRAINT = 31: what solver_kernels.h does per constraint in a substep's first
-# iteration: w (1), d (3), |d|² (5), √ (1), α̃ (1), C and its negation (2), w + α̃ (1), ∆λ (1 ÷), λ (1),
-# s (1 ÷), w s for both ends (2), both ends' x, y, z (12). The root and the two divisions count as
-# one each, though a divider takes several cycles for them; the clock is the nominal one (turbo
+# FLOPS_PER_CONSTRAINT = 35: what solver_kernels.h does per constraint in a substep's first
+# iteration: w (1), d (3), |d|² (5), √ (1), α̃ (1), C and its negation (2), w + α̃ (1), ∆λ (1 ÷), the
+# strain limit (rest × limit, − length, ÷ w, the comparison: 4), λ (1), s (1 ÷), w s for both ends
+# (2), both ends' x, y, z (12). The root and the three divisions count as one each, though a divider takes several cycles for them; the clock is the nominal one (turbo
 # runs faster), so the limit is a floor that no run reaches.
 set -euo pipefail
 BENCH_WEFT=${1:-build/weft}
@@ -41,7 +41,7 @@ python3 - "$runs_file" "$out" "$machine" "$(grep -m1 'model name' /proc/cpuinfo 
 import json, statistics, sys
 runs_file, out, machine, cpu, date, compiler, mhz, rounds = sys.argv[1:]
 mhz, rounds = float(mhz), int(rounds)
-FLOPS_PER_CONSTRAINT, LANES, OPS_PER_CYCLE = 31, 8, 2
+FLOPS_PER_CONSTRAINT, LANES, OPS_PER_CYCLE = 35, 8, 2
 runs = {}
 for line in open(runs_file):
     row = json.loads(line)
