@@ -145,7 +145,6 @@ weft_vec3 weft_grab_substep_position(const weft_world* world) {
 	return (weft_vec3){a.x * (1.0f - t) + b.x * t, a.y * (1.0f - t) + b.y * t, a.z * (1.0f - t) + b.z * t};
 }
 
-
 void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
                        int32_t begin, int32_t end) {
 	const int32_t g = world->grabbed;

@@ -66,6 +66,12 @@ void weft_world_destroy(weft_world* world) {
 	weft_free(&allocator, world);
 }
 
+// The cloth's strain limit (validated) and the solve's factor from it (weft_strain_limited).
+static void keep_strain_limit(weft_world* world, float strain_limit) {
+	world->strain_limit = strain_limit;
+	world->stretch_limit = strain_limit > 0.0f ? 1.0f + strain_limit : INFINITY;
+}
+
 weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_def* cloth_def,
                               weft_world** out_world) {
 	if (out_world == NULL) {
@@ -145,8 +151,7 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : grid_spacing(cloth_def);
-	world->strain_limit = cloth_def->strain_limit;
-	world->stretch_limit = cloth_def->strain_limit > 0.0f ? 1.0f + cloth_def->strain_limit : INFINITY;
+	keep_strain_limit(world, cloth_def->strain_limit);
 	world->self_rest_distance = 2.0f * grid_spacing(cloth_def);
 	result = weft_aero_active(&world->def) ? weft_aero_prepare(world) : WEFT_OK;
 	if (result != WEFT_OK) {
@@ -254,8 +259,7 @@ weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit) {
 	if (result != WEFT_OK) {
 		return result;
 	}
-	world->strain_limit = strain_limit;
-	world->stretch_limit = strain_limit > 0.0f ? 1.0f + strain_limit : INFINITY;
+	keep_strain_limit(world, strain_limit);
 	return WEFT_OK;
 }
 

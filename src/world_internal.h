@@ -151,8 +151,8 @@ void weft_tethers_build(weft_world* world);
 // the float4 positions (stride 4) or the SIMD solve's rows (stride 1).
 void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
                        int32_t begin, int32_t end);
-// Once a frame: where the hand holds the grabbed particle and the stretch every tether allows (1, or more while a hand pulls beyond reach).
-// The hand's path through the frame about to be stepped, and the frame's tether scale.
+// Once a frame: the hand's path through the frame about to be stepped, and the stretch every tether
+// allows (1, or more while a hand pulls beyond reach).
 void weft_grab_advance_frame(weft_world* world, float dt);
 // Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
 weft_vec3 weft_grab_substep_position(const weft_world* world);
