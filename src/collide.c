@@ -19,18 +19,18 @@ static void apply_friction(float* x, const float* previous, weft_vec3 collider_m
 }
 
 // Particle p against the ground plane.
-static inline void collide_ground(weft_world* world, int32_t p) {
+static inline void collide_ground(weft_world* world, int32_t p, float friction) {
 	const float floor_y = world->def.ground_height + world->def.collision_margin;
 	const weft_vec3 up = {0.0f, 1.0f, 0.0f}, still = {0.0f, 0.0f, 0.0f};
 	float* xp = &world->positions[4 * p];
 	if (xp[3] != 0.0f && xp[1] < floor_y) {
 		xp[1] = floor_y;
-		apply_friction(xp, &world->previous_positions[4 * p], still, up, world->def.friction);
+		apply_friction(xp, &world->previous_positions[4 * p], still, up, friction);
 	}
 }
 
 // Particle p against one sphere.
-static inline void collide_sphere(weft_world* world, const weft_sphere* sphere, int32_t p) {
+static inline void collide_sphere(weft_world* world, const weft_sphere* sphere, int32_t p, float friction) {
 	float* xp = &world->positions[4 * p];
 	if (xp[3] == 0.0f) {
 		return;
@@ -50,16 +50,16 @@ static inline void collide_sphere(weft_world* world, const weft_sphere* sphere, 
 	xp[0] = c.x + n.x * reach;
 	xp[1] = c.y + n.y * reach;
 	xp[2] = c.z + n.z * reach;
-	apply_friction(xp, &world->previous_positions[4 * p], motion, n, world->def.friction);
+	apply_friction(xp, &world->previous_positions[4 * p], motion, n, friction);
 }
 
 // Particle p against the spheres in order, then the ground.
-static inline void collide_particle(weft_world* world, int32_t p) {
+static inline void collide_particle(weft_world* world, int32_t p, float friction) {
 	for (int32_t k = 0; k < world->sphere_count; ++k) {
-		collide_sphere(world, &world->spheres[k], p);
+		collide_sphere(world, &world->spheres[k], p, friction);
 	}
 	if (world->def.ground_enabled) {
-		collide_ground(world, p);
+		collide_ground(world, p, friction);
 	}
 }
 
@@ -139,12 +139,14 @@ void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end) {
 	}
 #endif
 	for (; p < end; ++p) {
-		collide_particle(world, p);
+		collide_particle(world, p, world->def.friction);
 	}
 }
 
+void weft_collide_primitives_push_out(weft_world* world, int32_t p) { collide_particle(world, p, 0.0f); }
+
 void weft_collide_ground(weft_world* world, int32_t p) {
 	if (world->def.ground_enabled) {
-		collide_ground(world, p);
+		collide_ground(world, p, world->def.friction);
 	}
 }

@@ -474,6 +474,7 @@ weft_result weft_world_step(weft_world* world, float dt) {
 	} else {
 		weft_solver_run_frame(world, &stages, h, NULL, 0, 1);
 	}
+	world->strain_sweeps += weft_strain_sweeps(world, dt);
 	world->time += (double)dt;
 	world->frame++;
 	// One pass over the state: a world that went NaN says so instead of stepping on silently.

@@ -188,6 +188,7 @@ void weft_world_reset(weft_world* world) {
 	memset(world->velocities, 0, p4);
 	memset(world->residuals, 0, p4);
 	world->substeps_run = 0;
+	world->strain_sweeps = 0;
 	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
 	weft_spheres_reset(world);
 	weft_self_collision_invalidate(world);
@@ -284,6 +285,8 @@ const uint32_t* weft_world_indices(const weft_world* world) { return world ? wor
 int32_t weft_world_index_count(const weft_world* world) { return world ? world->index_count : 0; }
 float* weft_world_lambdas(weft_world* world) { return world ? world->lambdas : NULL; }
 float weft_world_stretch_limit(const weft_world* world) { return world ? world->stretch_limit : INFINITY; }
+
+int64_t weft_world_strain_sweeps(const weft_world* world) { return world ? world->strain_sweeps : 0; }
 double weft_world_time(const weft_world* world) { return world ? world->time : 0.0; }
 int64_t weft_world_frame(const weft_world* world) { return world ? world->frame : 0; }
 int64_t weft_world_substeps_run(const weft_world* world) { return world ? world->substeps_run : 0; }

@@ -93,6 +93,7 @@ struct weft_world {
 	float thickness;           // m, self-collision distance (resolved at creation)
 	float strain_limit;        // the cloth's (0 = none)...
 	float stretch_limit;       // ...1 + it, INFINITY for none (weft_strain_limited)
+	int64_t strain_sweeps;     // sweeps run by the frame-end strain limit (strain_sweeps.c), all frames
 	float self_rest_distance;  // m, two grid spacings: rest-pose pairs closer are never pushed
 	weft_self_collision* self; // allocated when self-collision is first on
 
@@ -157,9 +158,14 @@ void weft_grab_advance_frame(weft_world* world, float dt);
 // Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
 weft_vec3 weft_grab_substep_position(const weft_world* world);
 
+// The frame-end strain limit (strain_sweeps.c): sweeps of the stretch constraints when an edge
+// ended the frame well beyond the limit; returns how many ran (0 when none was needed).
+int32_t weft_strain_sweeps(weft_world* world, float dt);
+
 // Collisions with spheres and the ground (collide.c), once per substep; the mesh is mesh_collide.c.
 void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end); // particles [begin, end)
 void weft_collide_ground(weft_world* world, int32_t p);                      // particle p, the ground only
+void weft_collide_primitives_push_out(weft_world* world, int32_t p);         // particle p, no friction
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
 void weft_spheres_reset(weft_world* world);

@@ -290,6 +290,9 @@ WASM_EXPORT(world_settings) float* wasm_world_settings(wasm_world* h) {
 WASM_EXPORT(world_stretch_limit) float wasm_world_stretch_limit(const wasm_world* h) {
 	return weft_world_stretch_limit(h->world);
 }
+WASM_EXPORT(world_strain_sweeps) double wasm_world_strain_sweeps(const wasm_world* h) {
+	return (double)weft_world_strain_sweeps(h->world);
+}
 WASM_EXPORT(world_strain_limit) float wasm_world_strain_limit(const wasm_world* h) {
 	return weft_world_strain_limit(h->world);
 }

@@ -394,6 +394,12 @@ void weft_world_release(weft_world* world);
 /// 1 + the cloth's strain_limit (the longest any constraint may be, × its rest length): INFINITY
 /// for a cloth without a limit (or a NULL world).
 float weft_world_stretch_limit(const weft_world* world);
+/// Sweeps run so far by the frame-end strain limit: a frame that ends with a stretch constraint (a
+/// grid edge) longer than rest × (1 + 2 × strain_limit) sweeps the grid's edges in space order (up
+/// to 64 times) until none is, each sweep shortening those beyond rest × (1 + strain_limit) to that
+/// length; the colliders then push out, and every move δ adds δ/dt to the velocity (0 while the
+/// solve alone holds the limit; the CPU solver only). Reset with the world.
+int64_t weft_world_strain_sweeps(const weft_world* world);
 /// The grabbed particle, or -1.
 int32_t weft_world_grabbed(const weft_world* world);
 

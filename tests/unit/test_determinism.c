@@ -164,6 +164,42 @@ TEST(strain_limit_same_bits) {
 	weft_set_simd_width(1);
 }
 
+// The frame-end strain sweeps (strain_sweeps.c) on `sphere` 48² at 1 substep, where the cloth lands
+// on the sphere harder than one sweep a frame can hold: every width and thread count gives the
+// scalar bits, and the sweeps did run.
+static uint64_t run_swept(int threads, int64_t* sweeps) {
+	weft_scene_def def;
+	weft_world* world = NULL;
+	if (weft_scene("sphere", 48, &def) != WEFT_OK) return 0;
+	def.world.thread_count = threads;
+	def.world.substeps = 1;
+	if (weft_world_create_from_scene(&def, &world) != WEFT_OK) return 0;
+	for (int f = 0; f < 45; ++f) weft_world_step(world, def.frame_dt);
+	const uint64_t hash = weft_world_state_hash(world);
+	*sweeps = weft_world_strain_sweeps(world);
+	weft_world_destroy(world);
+	return hash;
+}
+
+TEST(strain_sweeps_same_bits) {
+	static const int widths[] = {0, 4, 8};
+	int64_t sweeps = 0, again = 0;
+	weft_set_simd_width(0);
+	const uint64_t scalar = run_swept(1, &sweeps);
+	printf("sphere 48², 1 substep: %lld strain sweeps in 45 frames\n", (long long)sweeps);
+	CHECK(scalar != 0);
+	CHECK(sweeps > 0);
+	for (size_t j = 0; j < sizeof widths / sizeof widths[0]; ++j) {
+		if (weft_set_simd_width(widths[j]) != WEFT_OK) continue;
+		CHECK(run_swept(1, &again) == scalar);
+		CHECK(again == sweeps);
+#if !defined(__wasm__)
+		CHECK(run_swept(2, &again) == scalar);
+#endif
+	}
+	weft_set_simd_width(1);
+}
+
 // The sphere scene long enough for its cloth to reach the floor beside the sphere: the vector
 // collision pass (spheres, then the ground, four particles at a time) gives the scalar bits.
 TEST(sphere_and_ground_same_bits) {
@@ -206,6 +242,7 @@ int main(int argc, char** argv) {
 	RUN_TEST(simd_widths_same_bits);
 	RUN_TEST(sphere_and_ground_same_bits);
 	RUN_TEST(strain_limit_same_bits);
+	RUN_TEST(strain_sweeps_same_bits);
 	RUN_TEST(reset_exact);
 	return TEST_SUMMARY();
 }

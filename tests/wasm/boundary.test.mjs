@@ -16,6 +16,23 @@ test('weft_constraint layout matches the TS/WGSL mirror, and a drift is caught',
   assert.throws(() => checkLayout(swapped), /layout mismatch: a/);
 });
 
+test('the frame-end strain sweeps: none at 10 substeps, some at 1 substep on a fine cloth, 0 after reset', () => {
+  const world = new WeftWorld(core, 'sphere', 48);
+  try {
+    world.stepFrames(45);
+    assert.equal(world.strainSweeps, 0, 'the solve holds the strain limit at 10 substeps');
+    world.reset();
+    world.setSubsteps(1, 1);
+    world.stepFrames(45);
+    assert.ok(world.strainSweeps > 0, `1 substep: ${world.strainSweeps} sweeps`);
+    assert.ok(world.maxStretch() < 1, `max stretch ${world.maxStretch()}`);
+    world.reset();
+    assert.equal(world.strainSweeps, 0);
+  } finally {
+    world.destroy();
+  }
+});
+
 test('scene names include the documented scenes', () => {
   const names = core.sceneNames();
   for (const name of ['hang', 'sphere', 'flag']) assert.ok(names.includes(name), `${name} in ${names}`);

@@ -58,6 +58,7 @@ export interface WeftExports extends LayoutExports {
   world_grab_position_at(world: Handle, pinTime: number): Ptr;
   world_stretch_limit(world: Handle): number;
   world_strain_limit(world: Handle): number;
+  world_strain_sweeps(world: Handle): number;
   world_set_strain_limit(world: Handle, strainLimit: number): number;
   world_grab_step(world: Handle, x: number, y: number, z: number, pinTime: number, dt: number): Ptr;
   world_particle_count(world: Handle): number;

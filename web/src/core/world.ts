@@ -260,7 +260,6 @@ export class WeftWorld {
       time: out[5],
     };
   }
-  /** Gravity (m/s²), speed clamp (m/s, 0 none), friction and collision margin (m) in force. */
   /** weft_world_strain_limit: the cloth's strain limit (0 = none). */
   get strainLimit(): number {
     return this.exports.world_strain_limit(this.handle);
@@ -272,6 +271,12 @@ export class WeftWorld {
   get stretchLimit(): number {
     return this.exports.world_stretch_limit(this.handle);
   }
+  /** weft_world_strain_sweeps: sweeps the frame-end strain limit has run since creation or reset
+   *  (0 while the solve alone holds the limit; the core's own steps only, not the GPU solver's). */
+  get strainSweeps(): number {
+    return this.exports.world_strain_sweeps(this.handle);
+  }
+  /** Gravity (m/s²), speed clamp (m/s, 0 none), friction and collision margin (m) in force. */
   get contactSettings(): { gravity: Vec3; maxSpeed: number; friction: number; collisionMargin: number } {
     const out = new Float32Array(this.core.memory, this.exports.world_settings(this.handle), 6);
     return { gravity: { x: out[0], y: out[1], z: out[2] }, maxSpeed: out[3], friction: out[4], collisionMargin: out[5] };

@@ -1,0 +1,158 @@
+// The strain limit, held at the end of every frame.
+//
+// Each constraint's correction respects the strain limit (weft_strain_limited), but a frame's
+// Gauss-Seidel sweeps do not converge: one sweep a frame (1 substep × 1 iteration) moves a particle's
+// neighbours a few constraints at a time, and a collider pushes particles after the solve. A fine
+// cloth that lands on a sphere at 1 substep, or one dragged by the hand, then ends its frame with
+// edges several times their rest length (`sphere` 96² at 1 substep: 3900%).
+//
+// So the frame ends with a check: if a stretch constraint (a grid edge) is longer than its rest
+// length × (1 + TRIGGER × strain limit), sweeps run until the longest edge a sweep finds is within
+// that or MAX_SWEEPS have run. A sweep takes every grid edge in space order, alternately from the
+// first particle to the last and back (a correction travels across the cloth in the sweep's
+// direction; an order by colour moves it one edge a sweep), each edge longer than rest × (1 + strain limit) shortened to that
+// length (inverse-mass weighted, as the solve). The colliders then push out (without friction) any
+// particle the sweeps pulled into them: no frame ends inside a collider, so a cloth hooked on a
+// feature thinner than its spacing (an edge across a bunny's ear) keeps its stretch there. Each
+// particle's move over all this, δ, adds δ/dt to its velocity: what the frame's solve would have
+// taken out of its motion had it converged.
+//
+// At settings where the solve holds the limit the check is all that runs: one pass over the grid's
+// edges. The sweeps are serial and in a fixed order, so every SIMD width and thread count gives the
+// same bits. The GPU solver does not run them (it has no frame-end readback to decide on).
+#include <math.h>
+
+#include "mesh.h"
+#include "world_internal.h"
+
+// The check's strain, in strain limits: a cloth that sits at its limit somewhere (a rubber sheet, a
+// drape over the bunny's ears) never sweeps; a frame that left an edge at twice it does.
+#define TRIGGER 2.0f
+// Most sweeps in one frame.
+#define MAX_SWEEPS 64
+
+// Squared length of edge (p, q) now and at rest.
+static inline void edge_lengths2(const float* x, const float* rest, int32_t p, int32_t q, float* now2, float* rest2) {
+	float dx = x[4 * p] - x[4 * q], dy = x[4 * p + 1] - x[4 * q + 1], dz = x[4 * p + 2] - x[4 * q + 2];
+	float rx = rest[4 * p] - rest[4 * q], ry = rest[4 * p + 1] - rest[4 * q + 1],
+	      rz = rest[4 * p + 2] - rest[4 * q + 2];
+	*now2 = dx * dx + dy * dy + dz * dz;
+	*rest2 = rx * rx + ry * ry + rz * rz;
+}
+
+// True if some grid edge is longer than rest × factor (or not finite). No early exit: the loop
+// vectorises.
+static bool any_edge_beyond(const weft_world* world, float factor) {
+	const float* x = world->positions;
+	const float* rest = world->rest_positions;
+	const int32_t w = world->width, h = world->height;
+	const float factor2 = factor * factor;
+	int32_t beyond = 0;
+	for (int32_t v = 0; v < h; ++v) {
+		for (int32_t u = 0; u < w; ++u) {
+			const int32_t p = v * w + u;
+			float now2, rest2;
+			if (u + 1 < w) {
+				edge_lengths2(x, rest, p, p + 1, &now2, &rest2);
+				beyond |= !(now2 <= rest2 * factor2);
+			}
+			if (v + 1 < h) {
+				edge_lengths2(x, rest, p, p + w, &now2, &rest2);
+				beyond |= !(now2 <= rest2 * factor2);
+			}
+		}
+	}
+	return beyond != 0;
+}
+
+// Shortens edge (p, q) to rest × limit if it is longer, each end its share of the inverse mass;
+// returns (length / rest)² before, or 0 for an edge that cannot move (both ends kinematic).
+static inline float limit_edge(float* x, const float* rest, int32_t p, int32_t q, float limit2) {
+	float* xa = &x[4 * p];
+	float* xb = &x[4 * q];
+	const float w = xa[3] + xb[3];
+	if (w == 0.0f) {
+		return 0.0f;
+	}
+	float now2, rest2;
+	edge_lengths2(x, rest, p, q, &now2, &rest2);
+	if (now2 > rest2 * limit2) {
+		const float length = sqrtf(now2), most = sqrtf(rest2 * limit2);
+		const float s = (length - most) / (length * w);
+		const float sa = s * xa[3], sb = s * xb[3];
+		const float dx = xa[0] - xb[0], dy = xa[1] - xb[1], dz = xa[2] - xb[2];
+		xa[0] -= sa * dx;
+		xa[1] -= sa * dy;
+		xa[2] -= sa * dz;
+		xb[0] += sb * dx;
+		xb[1] += sb * dy;
+		xb[2] += sb * dz;
+	}
+	return now2 / rest2;
+}
+
+// One sweep: the grid's edges in space order, from the first particle to the
+// last or back (a correction travels across the cloth in the sweep's direction; an order by colour
+// moves it one edge a sweep). Returns the largest (length / rest)² it found before correcting.
+static float sweep(weft_world* world, bool forward) {
+	float* x = world->positions;
+	const float* rest = world->rest_positions;
+	const int32_t w = world->width, h = world->height, n = world->particle_count;
+	const float limit2 = world->stretch_limit * world->stretch_limit;
+	float worst = 0.0f;
+	for (int32_t i = 0; i < n; ++i) {
+		const int32_t p = forward ? i : n - 1 - i, u = p % w, v = p / w;
+		const int32_t along = forward ? 1 : -1;
+		if (forward ? u + 1 < w : u > 0) {
+			const float ratio2 = limit_edge(x, rest, p, p + along, limit2);
+			worst = ratio2 > worst ? ratio2 : worst;
+		}
+		if (forward ? v + 1 < h : v > 0) {
+			const float ratio2 = limit_edge(x, rest, p, p + along * w, limit2);
+			worst = ratio2 > worst ? ratio2 : worst;
+		}
+	}
+	return worst;
+}
+
+int32_t weft_strain_sweeps(weft_world* world, float dt) {
+	if (!(world->stretch_limit < INFINITY)) {
+		return 0;
+	}
+	const float trigger = 1.0f + (world->stretch_limit - 1.0f) * TRIGGER;
+	if (!any_edge_beyond(world, trigger)) {
+		return 0;
+	}
+	// Where every particle was: the solve's rows are free between frames (integrate rebuilds them).
+	float* x = world->positions;
+	float* before = world->soa;
+	const int32_t n = world->particle_count, stride = world->soa_stride;
+	for (int32_t p = 0; p < n; ++p) {
+		for (int axis = 0; axis < 3; ++axis) {
+			before[axis * stride + p] = x[4 * p + axis];
+		}
+	}
+	int32_t sweeps = 0;
+	while (sweeps < MAX_SWEEPS) {
+		const float worst2 = sweep(world, sweeps % 2 == 0);
+		sweeps++;
+		if (!(worst2 > trigger * trigger)) {
+			break; // NaN too: the step's finiteness check reports it
+		}
+	}
+	const float inverse_dt = 1.0f / dt;
+	for (int32_t p = 0; p < n; ++p) {
+		float* xp = &x[4 * p];
+		if (xp[3] != 0.0f) {
+			weft_collide_primitives_push_out(world, p);
+			if (world->mesh != NULL) {
+				weft_mesh_collide_particles(world->mesh, xp, &world->previous_positions[4 * p], 1,
+				                            world->def.collision_margin, 0.0f);
+			}
+		}
+		for (int axis = 0; axis < 3; ++axis) {
+			world->velocities[4 * p + axis] += (xp[axis] - before[axis * stride + p]) * inverse_dt;
+		}
+	}
+	return sweeps;
+}
