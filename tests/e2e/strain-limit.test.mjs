@@ -55,11 +55,13 @@ test('?scene=sphere&grid=48, substeps typed to 1: the frame-end strain sweeps ru
       await window.weft.reset();
       await window.weft.step(60);
       // The longest grid edge over its rest length (the sphere scene: 2 m square, 48 × 48).
-      const x = await window.weft.positions(), n = 48, rest = 2 / (n - 1);
+      const x = await window.weft.positions(),
+        n = 48,
+        rest = 2 / (n - 1);
       let stretch = 0;
       const edge = (p, q) => Math.hypot(x[4 * p] - x[4 * q], x[4 * p + 1] - x[4 * q + 1], x[4 * p + 2] - x[4 * q + 2]) / rest - 1;
       for (let p = 0; p < n * n; p++) {
-        if (p % n + 1 < n) stretch = Math.max(stretch, edge(p, p + 1));
+        if ((p % n) + 1 < n) stretch = Math.max(stretch, edge(p, p + 1));
         if (p + n < n * n) stretch = Math.max(stretch, edge(p, p + n));
       }
       return { stats: window.weft.stats(), stretch };
