@@ -21,11 +21,9 @@ static void apply_friction(float* x, const float* previous, weft_vec3 collider_m
 // Particle p against the ground plane.
 static inline void collide_ground(weft_world* world, int32_t p, float friction) {
 	const float floor_y = world->def.ground_height + world->def.collision_margin;
-	const weft_vec3 up = {0.0f, 1.0f, 0.0f}, still = {0.0f, 0.0f, 0.0f};
 	float* xp = &world->positions[4 * p];
 	if (xp[3] != 0.0f && xp[1] < floor_y) {
-		xp[1] = floor_y;
-		apply_friction(xp, &world->previous_positions[4 * p], still, up, friction);
+		weft_ground_contact(&xp[0], &xp[1], &xp[2], &world->previous_positions[4 * p], floor_y, friction);
 	}
 }
 

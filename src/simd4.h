@@ -20,6 +20,7 @@ typedef __m128 vf;
 static inline vf vload(const float* p) { return _mm_loadu_ps(p); }
 static inline void vstore(float* p, vf v) { _mm_storeu_ps(p, v); }
 static inline vf vsplat(float v) { return _mm_set1_ps(v); }
+static inline vf vset4(float a, float b, float c, float d) { return _mm_setr_ps(a, b, c, d); }
 static inline vf vzero(void) { return _mm_setzero_ps(); }
 static inline vf vadd(vf a, vf b) { return _mm_add_ps(a, b); }
 static inline vf vsub(vf a, vf b) { return _mm_sub_ps(a, b); }
@@ -87,6 +88,7 @@ typedef v128_t vf;
 static inline vf vload(const float* p) { return wasm_v128_load(p); }
 static inline void vstore(float* p, vf v) { wasm_v128_store(p, v); }
 static inline vf vsplat(float v) { return wasm_f32x4_splat(v); }
+static inline vf vset4(float a, float b, float c, float d) { return wasm_f32x4_make(a, b, c, d); }
 static inline vf vzero(void) { return wasm_f32x4_splat(0.0f); }
 static inline vf vadd(vf a, vf b) { return wasm_f32x4_add(a, b); }
 static inline vf vsub(vf a, vf b) { return wasm_f32x4_sub(a, b); }

@@ -162,6 +162,19 @@ weft_vec3 weft_grab_substep_position(const weft_world* world);
 // ended the frame well beyond the limit; returns how many ran (0 when none was needed).
 int32_t weft_strain_sweeps(weft_world* world, float dt);
 
+// A ground contact of one particle at (*x, *y, *z) below floor_y: on the plane, then friction × its
+// slip along the ground over the substep removed (collide.c's apply_friction with n = up and a still
+// ground, operation for operation). Inline, so the fused pass keeps the particle in registers.
+static inline void weft_ground_contact(float* x, float* y, float* z, const float* previous, float floor_y,
+                                       float friction) {
+	*y = floor_y;
+	const float sx = *x - previous[0] - 0.0f, sy = *y - previous[1] - 0.0f, sz = *z - previous[2] - 0.0f;
+	const float along = sx * 0.0f + sy * 1.0f + sz * 0.0f;
+	*x -= friction * (sx - along * 0.0f);
+	*y -= friction * (sy - along * 1.0f);
+	*z -= friction * (sz - along * 0.0f);
+}
+
 // Collisions with spheres and the ground (collide.c), once per substep; the mesh is mesh_collide.c.
 void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end); // particles [begin, end)
 void weft_collide_ground(weft_world* world, int32_t p);                      // particle p, the ground only
