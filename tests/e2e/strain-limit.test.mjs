@@ -11,6 +11,14 @@ const session = useBrowser({ webgpu: true });
 const controller = (page, name) =>
   page.locator('.lil-gui .lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
 
+// Types a value into a panel slider's box, as a user does.
+async function typeInto(page, name, value) {
+  await controller(page, name).locator('input').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(value);
+  await page.keyboard.press('Enter');
+}
+
 for (const solver of ['wasm', 'gpu']) {
   test(`?scene=sphere&solver=${solver}: the strain limit box sets the core's strain limit`, async () => {
     const open = solver === 'gpu' ? openGpuApp : openApp;
@@ -19,11 +27,7 @@ for (const solver of ['wasm', 'gpu']) {
       const before = await page.evaluate(() => window.weft.stats());
       assert.equal(before.solver, solver, `the ${solver} solver runs; page says: ${await page.textContent('#messages')}`);
       assert.ok(Math.abs(before.strainLimit - 0.2) < 1e-6, `default strain limit ${before.strainLimit}`);
-      const input = controller(page, 'strain limit').locator('input');
-      await input.click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type('0.05');
-      await page.keyboard.press('Enter');
+      await typeInto(page, 'strain limit', '0.05');
       const after = await page.evaluate(async () => {
         window.weft.pause();
         await window.weft.step(30);
@@ -45,11 +49,7 @@ for (const solver of ['wasm', 'gpu']) {
 test('?scene=sphere&grid=48, substeps typed to 1: the frame-end strain sweeps run and hold the cloth', async () => {
   const { page, errors } = await openApp(session, '?scene=sphere&grid=48');
   try {
-    const input = controller(page, 'substeps').locator('input');
-    await input.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('1');
-    await page.keyboard.press('Enter');
+    await typeInto(page, 'substeps', '1');
     const after = await page.evaluate(async () => {
       window.weft.pause();
       await window.weft.reset();
