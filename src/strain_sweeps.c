@@ -40,27 +40,28 @@ static inline void edge_lengths2(const float* x, const float* rest, int32_t p, i
 	*rest2 = rx * rx + ry * ry + rz * rz;
 }
 
-// True if some grid edge is longer than rest × factor (or not finite). No early exit: the loop
-// vectorises.
+// Edges (p, p + step) for p in [begin, end): 1 if one is longer than rest × factor (or not finite).
+// No branch and no early exit: the loop vectorises.
+static int32_t edges_beyond(const float* x, const float* rest, int32_t begin, int32_t end, int32_t step,
+                            float factor2) {
+	int32_t beyond = 0;
+	for (int32_t p = begin; p < end; ++p) {
+		float now2, rest2;
+		edge_lengths2(x, rest, p, p + step, &now2, &rest2);
+		beyond |= !(now2 <= rest2 * factor2);
+	}
+	return beyond;
+}
+
+// True if some grid edge is longer than rest × factor (or not finite).
 static bool any_edge_beyond(const weft_world* world, float factor) {
 	const float* x = world->positions;
 	const float* rest = world->rest_positions;
 	const int32_t w = world->width, h = world->height;
 	const float factor2 = factor * factor;
-	int32_t beyond = 0;
+	int32_t beyond = edges_beyond(x, rest, 0, w * (h - 1), w, factor2); // vertical: every row but the last
 	for (int32_t v = 0; v < h; ++v) {
-		for (int32_t u = 0; u < w; ++u) {
-			const int32_t p = v * w + u;
-			float now2, rest2;
-			if (u + 1 < w) {
-				edge_lengths2(x, rest, p, p + 1, &now2, &rest2);
-				beyond |= !(now2 <= rest2 * factor2);
-			}
-			if (v + 1 < h) {
-				edge_lengths2(x, rest, p, p + w, &now2, &rest2);
-				beyond |= !(now2 <= rest2 * factor2);
-			}
-		}
+		beyond |= edges_beyond(x, rest, v * w, v * w + w - 1, 1, factor2); // horizontal: along each row
 	}
 	return beyond != 0;
 }
