@@ -12,7 +12,7 @@
 // first particle to the last and back (a correction travels across the cloth in the sweep's
 // direction; an order by colour moves it one edge a sweep), each edge longer than rest × (1 + strain limit) shortened to that
 // length (inverse-mass weighted, as the solve). The colliders then push out (without friction) any
-// particle the sweeps pulled into them: no frame ends inside a collider, so a cloth hooked on a
+// particle the sweeps moved into them: no frame ends inside a collider, so a cloth hooked on a
 // feature thinner than its spacing (an edge across a bunny's ear) keeps its stretch there. Each
 // particle's move over all this, δ, adds δ/dt to its velocity: what the frame's solve would have
 // taken out of its motion had it converged.
@@ -66,14 +66,17 @@ static bool any_edge_beyond(const weft_world* world, float factor) {
 	return beyond != 0;
 }
 
-// Shortens edge (p, q) to rest × limit if it is longer, each end its share of the inverse mass;
-// returns (length / rest)² before, or 0 for an edge that cannot move (both ends kinematic).
-static inline float limit_edge(float* x, const float* rest, int32_t p, int32_t q, float limit2) {
+// Shortens edge (p, q) to rest × limit if it is longer, each end its share of the inverse mass, and
+// marks both ends moved in this sweep; returns (length / rest)² before, or 0 for an edge that cannot
+// move (both ends kinematic) or need not be looked at (neither end moved in this sweep or the last:
+// it was within the limit, or brought to it, when last looked at).
+static inline float limit_edge(float* x, const float* rest, float* moved, float sweep_index, int32_t p, int32_t q,
+                               float limit2) {
 	float* xa = &x[4 * p];
 	float* xb = &x[4 * q];
 	const float w = xa[3] + xb[3];
-	if (w == 0.0f) {
-		return 0.0f;
+	if (w == 0.0f || (moved[p] < sweep_index - 1.0f && moved[q] < sweep_index - 1.0f)) {
+		return 0.0f; // kinematic, or neither end has moved since the edge was last looked at
 	}
 	float now2, rest2;
 	edge_lengths2(x, rest, p, q, &now2, &rest2);
@@ -88,14 +91,20 @@ static inline float limit_edge(float* x, const float* rest, int32_t p, int32_t q
 		xb[0] += sb * dx;
 		xb[1] += sb * dy;
 		xb[2] += sb * dz;
+		moved[p] = moved[q] = sweep_index;
 	}
 	return now2 / rest2;
 }
 
 // One sweep: the grid's edges in space order, from the first particle to the
 // last or back (a correction travels across the cloth in the sweep's direction; an order by colour
-// moves it one edge a sweep). Returns the largest (length / rest)² it found before correcting.
-static float sweep(weft_world* world, bool forward) {
+// moves it one edge a sweep). Sweep k (from 1) looks only at edges with an end moved in sweep k − 1
+// or k (moved: the sweep each particle last moved in, 0 for all before the first), so a few
+// stretched edges cost a few edges a sweep. Returns the largest (length / rest)² it found before
+// correcting.
+static float sweep(weft_world* world, float* moved, int32_t k) {
+	const bool forward = k % 2 == 1;
+	const float sweep_index = (float)k;
 	float* x = world->positions;
 	const float* rest = world->rest_positions;
 	const int32_t w = world->width, h = world->height, n = world->particle_count;
@@ -105,11 +114,11 @@ static float sweep(weft_world* world, bool forward) {
 		const int32_t p = forward ? i : n - 1 - i, u = p % w, v = p / w;
 		const int32_t along = forward ? 1 : -1;
 		if (forward ? u + 1 < w : u > 0) {
-			const float ratio2 = limit_edge(x, rest, p, p + along, limit2);
+			const float ratio2 = limit_edge(x, rest, moved, sweep_index, p, p + along, limit2);
 			worst = ratio2 > worst ? ratio2 : worst;
 		}
 		if (forward ? v + 1 < h : v > 0) {
-			const float ratio2 = limit_edge(x, rest, p, p + along * w, limit2);
+			const float ratio2 = limit_edge(x, rest, moved, sweep_index, p, p + along * w, limit2);
 			worst = ratio2 > worst ? ratio2 : worst;
 		}
 	}
@@ -124,18 +133,21 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 	if (!any_edge_beyond(world, trigger)) {
 		return 0;
 	}
-	// Where every particle was: the solve's rows are free between frames (integrate rebuilds them).
+	// Where every particle was, and when it last moved: the solve's rows are free between frames
+	// (integrate rebuilds them).
 	float* x = world->positions;
 	float* before = world->soa;
 	const int32_t n = world->particle_count, stride = world->soa_stride;
+	float* moved = world->soa + 3 * stride;
 	for (int32_t p = 0; p < n; ++p) {
 		for (int axis = 0; axis < 3; ++axis) {
 			before[axis * stride + p] = x[4 * p + axis];
 		}
+		moved[p] = 0.0f;
 	}
 	int32_t sweeps = 0;
 	while (sweeps < MAX_SWEEPS) {
-		const float worst2 = sweep(world, sweeps % 2 == 0);
+		const float worst2 = sweep(world, moved, sweeps + 1);
 		sweeps++;
 		if (!(worst2 > trigger * trigger)) {
 			break; // NaN too: the step's finiteness check reports it
@@ -144,7 +156,8 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 	const float inverse_dt = 1.0f / dt;
 	for (int32_t p = 0; p < n; ++p) {
 		float* xp = &x[4 * p];
-		if (xp[3] != 0.0f) {
+		const bool changed = xp[0] != before[p] || xp[1] != before[stride + p] || xp[2] != before[2 * stride + p];
+		if (changed && xp[3] != 0.0f) { // the others are where the substep's colliders left them
 			weft_collide_primitives_push_out(world, p);
 			if (world->mesh != NULL) {
 				weft_mesh_collide_particles(world->mesh, xp, &world->previous_positions[4 * p], 1,
