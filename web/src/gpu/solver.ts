@@ -60,6 +60,7 @@ import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './sched
 import { airActive, type PhysicsSettings } from './settings';
 import type { SelfCollisionView, Vec3 } from '../core/world';
 import { SphereMotion, type SphereDef } from './spheres';
+import countWgsl from './shaders/count.wgsl?raw';
 import particleWgsl from './shaders/particle.wgsl?raw';
 import finishWgsl from './shaders/finish.wgsl?raw';
 import solveWgsl from './shaders/solve.wgsl?raw';
@@ -68,6 +69,8 @@ import renderDataWgsl from './shaders/render_data.wgsl?raw';
 import meshCollideWgsl from './shaders/mesh_collide.wgsl?raw';
 import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
 import selfCollisionWgsl from './shaders/self_collision.wgsl?raw';
+import selfCommonWgsl from './shaders/self_common.wgsl?raw';
+import selfContactsWgsl from './shaders/self_contacts.wgsl?raw';
 import pinsOnWgsl from './shaders/pins_on.wgsl?raw';
 import pinsOffWgsl from './shaders/pins_off.wgsl?raw';
 import airWgsl from './shaders/air.wgsl?raw';
@@ -99,7 +102,17 @@ export interface EncodeOptions {
 }
 
 // solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
-type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'renderData' | 'air';
+type BindGroupName =
+  | 'solve0'
+  | 'solve1'
+  | 'tiles0'
+  | 'tiles1'
+  | 'self0'
+  | 'self1'
+  | 'selfContacts0'
+  | 'selfContacts1'
+  | 'renderData'
+  | 'air';
 
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
@@ -164,7 +177,7 @@ export class GpuSolver {
   private uniform: GPUBuffer;
   /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
   private readonly modules: Record<
-    'solve' | 'tiles' | 'self' | 'renderData' | 'air',
+    'solve' | 'tiles' | 'self' | 'selfContacts' | 'renderData' | 'air',
     { bindings: readonly Binding[]; layout: GPUBindGroupLayout }
   >;
   private selfState: SelfState | null = null;
@@ -324,6 +337,7 @@ export class GpuSolver {
       ),
       tiles: withLayout('tiles', BINDINGS.tiles),
       self: withLayout('self', BINDINGS.self),
+      selfContacts: withLayout('self contacts', BINDINGS.selfContacts),
       renderData: withLayout('render data', BINDINGS.renderData),
       air: withLayout('air', BINDINGS.air),
     };
@@ -334,6 +348,7 @@ export class GpuSolver {
     const solveModule = module(
       'solve.wgsl',
       this.modules.solve.bindings,
+      countWgsl,
       particleWgsl,
       finishWgsl,
       solveWgsl,
@@ -345,6 +360,7 @@ export class GpuSolver {
     const tilesModule = module(
       'tiles.wgsl',
       this.modules.tiles.bindings,
+      countWgsl,
       particleWgsl,
       finishWgsl,
       tilesWgsl,
@@ -402,8 +418,10 @@ export class GpuSolver {
     const code = [
       this.prelude,
       wgslBindings(this.modules.self.bindings),
+      countWgsl,
       particleWgsl,
       finishWgsl,
+      selfCommonWgsl,
       selfCollisionWgsl,
       meshOffWgsl,
       pinsOffWgsl,
@@ -415,10 +433,18 @@ export class GpuSolver {
       ['selfSettle', 'self_settle'],
       ['selfScan', 'self_scan'],
       ['selfScatter', 'self_scatter'],
-      ['selfContacts', 'self_contacts'],
     ]) {
       this.pipelines[name] = device.createComputePipeline({ label: `weft ${entryPoint}`, layout, compute: { module, entryPoint } });
     }
+    const contacts = device.createShaderModule({
+      label: 'weft self_contacts.wgsl',
+      code: [this.prelude, wgslBindings(this.modules.selfContacts.bindings), countWgsl, selfCommonWgsl, selfContactsWgsl].join('\n'),
+    });
+    this.pipelines.selfContacts = device.createComputePipeline({
+      label: 'weft self_contacts',
+      layout: device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfContacts.layout] }),
+      compute: { module: contacts, entryPoint: 'self_contacts' },
+    });
     if (this.bindGroups) this.makeBindGroups();
     return true;
   }
@@ -445,7 +471,10 @@ export class GpuSolver {
     this.bindGroups = { renderData: bind('renderData', 'render data', shared), air: bind('air', 'air', shared) };
     for (const i of t ? [0, 1] : [0]) {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
-      if (self) this.bindGroups[i ? 'self1' : 'self0'] = bind('self', `self ${i}`, { ...shared, predicted: predicted[i] });
+      if (self) {
+        this.bindGroups[i ? 'self1' : 'self0'] = bind('self', `self ${i}`, { ...shared, predicted: predicted[i] });
+        this.bindGroups[i ? 'selfContacts1' : 'selfContacts0'] = bind('selfContacts', `self contacts ${i}`, { ...shared, predicted: predicted[i] });
+      }
       if (t) {
         this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind('tiles', `tiles ${i}`, {
           ...shared,
@@ -567,7 +596,7 @@ export class GpuSolver {
       push('selfSettle', bind, particles(), (u) => range(u, 0, 0, settleFlags));
       push('selfScan', bind, items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
       push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
-      push('selfContacts', bind, particles(), (u) => range(u, 0, 0, 0));
+      push('selfContacts', buffer ? 'selfContacts1' : 'selfContacts0', particles(), (u) => range(u, 0, 0, 0));
     };
     const settledFlag = self ? FLAGS.SETTLED : 0;
     const air = airActive(s) && this.triangles > 0;
