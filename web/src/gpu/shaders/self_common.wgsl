@@ -1,6 +1,7 @@
 // The self-collision modules' shared part (self_collision.wgsl's header has the algorithm): the
-// sections of `particles` and `hash`, the cell hash, the bucket starts, the rebuild flag. It only
-// reads `particles` (bound read-only in self_contacts.wgsl's module).
+// sections of `particles` and `hash`, the cell coordinate and hash (weft_self_cell_coordinate and
+// weft_self_cell_hash in src/self_collision.c), the bucket starts, the rebuild flag. It only reads
+// `particles` (bound read-only in self_contacts.wgsl's module).
 
 const SELF_BOX: u32 = 0u;
 const SELF_FLAG: u32 = 6u;
