@@ -69,8 +69,8 @@ export const BINDINGS = {
     readWrite('hash', 'array<u32>'),
   ],
   /// Self-collision's list build and contacts (self_contacts.wgsl + self_common.wgsl): the same
-  /// buffers, `particles` read-only (its loads then take the GPU's read-only path; self_scatter
-  /// writes what the build reads).
+  /// buffers, `particles` read-only (nothing in the module writes it: self_scatter keeps the
+  /// built positions).
   selfContacts: [
     step,
     predicted,

@@ -22,10 +22,11 @@
 // then; without a mesh, and always in the tiled module, mesh_off.wgsl stands in. Its clearances
 // (a point and a lower bound on its distance to the surface a particle, as C's) are a fifth section
 // of the prediction buffer (MESH_CLEARANCE in layout.ts).
-// Self-collision (self_collision.wgsl, its own module) runs every substep where C has it: after the
-// solve and the tethers (its first kernel applies them, and the leftover of the tiled schedule),
-// before the finish, which then starts at the collisions (FLAG_SETTLED); in the fused tiled schedule
-// that finish is the next pass A's. Pinned particles on a scripted path (pin_velocity) are moved by
+// Self-collision (self_collision.wgsl and self_contacts.wgsl, two modules of their own: the hash,
+// then the list build and contacts with the particle sections read-only) runs every substep where
+// C has it: after the solve and the tethers (its first kernel applies them, and the leftover of the
+// tiled schedule), before the finish, which then starts at the collisions (FLAG_SETTLED); in the
+// fused tiled schedule that finish is the next pass A's. Pinned particles on a scripted path (pin_velocity) are moved by
 // the solve module's integrate (pins_on.wgsl, reading the rest positions); while they move the tiled
 // schedule does not fuse (pass A would need the rest positions as a 9th buffer).
 // Velocities are state (solver.c): `velocities` holds v then the residuals r (n vec4 each), and a
@@ -103,16 +104,7 @@ export interface EncodeOptions {
 
 // solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
 type BindGroupName =
-  | 'solve0'
-  | 'solve1'
-  | 'tiles0'
-  | 'tiles1'
-  | 'self0'
-  | 'self1'
-  | 'selfContacts0'
-  | 'selfContacts1'
-  | 'renderData'
-  | 'air';
+  'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'selfContacts0' | 'selfContacts1' | 'renderData' | 'air';
 
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
@@ -473,7 +465,10 @@ export class GpuSolver {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
       if (self) {
         this.bindGroups[i ? 'self1' : 'self0'] = bind('self', `self ${i}`, { ...shared, predicted: predicted[i] });
-        this.bindGroups[i ? 'selfContacts1' : 'selfContacts0'] = bind('selfContacts', `self contacts ${i}`, { ...shared, predicted: predicted[i] });
+        this.bindGroups[i ? 'selfContacts1' : 'selfContacts0'] = bind('selfContacts', `self contacts ${i}`, {
+          ...shared,
+          predicted: predicted[i],
+        });
       }
       if (t) {
         this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind('tiles', `tiles ${i}`, {
