@@ -23,12 +23,13 @@
 // (a point and a lower bound on its distance to the surface a particle, as C's) are a fifth section
 // of the prediction buffer (MESH_CLEARANCE in layout.ts).
 // Self-collision (self_collision.wgsl and self_contacts.wgsl, two modules of their own: the hash,
-// then the list build and contacts with the particle sections read-only) runs every substep where
-// C has it: after the solve and the tethers (its first kernel applies them, and the leftover of the
+// then the list build and contacts with the particle sections read-only) runs every substep where C
+// has it: after the solve and the tethers (its first kernel applies them, and the leftover of the
 // tiled schedule), before the finish, which then starts at the collisions (FLAG_SETTLED); in the
-// fused tiled schedule that finish is the next pass A's. Pinned particles on a scripted path (pin_velocity) are moved by
-// the solve module's integrate (pins_on.wgsl, reading the rest positions); while they move the tiled
-// schedule does not fuse (pass A would need the rest positions as a 9th buffer).
+// fused tiled schedule that finish is the next pass A's. Pinned particles on a scripted path
+// (pin_velocity) are moved by the solve module's integrate (pins_on.wgsl, reading the rest
+// positions); while they move the tiled schedule does not fuse (pass A would need the rest
+// positions as a 9th buffer).
 // Velocities are state (solver.c): `velocities` holds v then the residuals r (n vec4 each), and a
 // prediction buffer the predictions the solve moves, then what integrate did (its v, step and
 // prediction, n vec4 each: particle.wgsl), which the finish of the substep reads (in the fused
