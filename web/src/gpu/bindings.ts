@@ -1,7 +1,7 @@
 // The bindings of each compute module, one table per module: the WGSL declarations
 // (`@group(0) @binding(i) var<...> name: type;`), the bind-group layout entries and the bind
 // groups are all made from it, so a binding is named, typed and numbered in one place. The kernels
-// refer to the bindings by name only (solve.wgsl, tiles.wgsl, self_collision.wgsl,
+// refer to the bindings by name only (solve.wgsl, tiles.wgsl, self_collision.wgsl, self_contacts.wgsl,
 // render_data.wgsl, air.wgsl, and the shared particle.wgsl, finish.wgsl, mesh_collide.wgsl and pins_on.wgsl).
 import { STEP } from './layout';
 
@@ -53,7 +53,7 @@ export const BINDINGS = {
     read('links', 'array<Link>'),
     read('leftovers', 'array<Constraint>'),
   ],
-  /// Self-collision (self_collision.wgsl + particle.wgsl + finish.wgsl): `particles` holds the rest,
+  /// Self-collision's hash (self_collision.wgsl + self_common.wgsl + particle.wgsl + finish.wgsl): `particles` holds the rest,
   /// settled and slip sections, the settled and rest positions grouped by bucket and the built ones (vec4 × n each),
   /// `hash_counts` the bucket counts, `hash` the bucket starts and the scan blocks' starts
   /// (layout.ts: selfHashWords).
@@ -65,6 +65,17 @@ export const BINDINGS = {
     readWrite('lambdas', 'array<f32>'),
     read('leftovers', 'array<Constraint>'),
     readWrite('particles', 'array<vec4f>'),
+    readWrite('hash_counts', 'array<atomic<u32>>'),
+    readWrite('hash', 'array<u32>'),
+  ],
+  /// Self-collision's list build and contacts (self_contacts.wgsl + self_common.wgsl): the same
+  /// buffers, `particles` read-only (nothing in the module writes it: self_scatter keeps the
+  /// built positions).
+  selfContacts: [
+    step,
+    predicted,
+    read('positions', 'array<vec4f>'),
+    read('particles', 'array<vec4f>'),
     readWrite('hash_counts', 'array<atomic<u32>>'),
     readWrite('hash', 'array<u32>'),
   ],

@@ -22,12 +22,14 @@
 // then; without a mesh, and always in the tiled module, mesh_off.wgsl stands in. Its clearances
 // (a point and a lower bound on its distance to the surface a particle, as C's) are a fifth section
 // of the prediction buffer (MESH_CLEARANCE in layout.ts).
-// Self-collision (self_collision.wgsl, its own module) runs every substep where C has it: after the
-// solve and the tethers (its first kernel applies them, and the leftover of the tiled schedule),
-// before the finish, which then starts at the collisions (FLAG_SETTLED); in the fused tiled schedule
-// that finish is the next pass A's. Pinned particles on a scripted path (pin_velocity) are moved by
-// the solve module's integrate (pins_on.wgsl, reading the rest positions); while they move the tiled
-// schedule does not fuse (pass A would need the rest positions as a 9th buffer).
+// Self-collision (self_collision.wgsl and self_contacts.wgsl, two modules of their own: the hash,
+// then the list build and contacts with the particle sections read-only) runs every substep where C
+// has it: after the solve and the tethers (its first kernel applies them, and the leftover of the
+// tiled schedule), before the finish, which then starts at the collisions (FLAG_SETTLED); in the
+// fused tiled schedule that finish is the next pass A's. Pinned particles on a scripted path
+// (pin_velocity) are moved by the solve module's integrate (pins_on.wgsl, reading the rest
+// positions); while they move the tiled schedule does not fuse (pass A would need the rest
+// positions as a 9th buffer).
 // Velocities are state (solver.c): `velocities` holds v then the residuals r (n vec4 each), and a
 // prediction buffer the predictions the solve moves, then what integrate did (its v, step and
 // prediction, n vec4 each: particle.wgsl), which the finish of the substep reads (in the fused
@@ -60,6 +62,7 @@ import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './sched
 import { airActive, type PhysicsSettings } from './settings';
 import type { SelfCollisionView, Vec3 } from '../core/world';
 import { SphereMotion, type SphereDef } from './spheres';
+import countWgsl from './shaders/count.wgsl?raw';
 import particleWgsl from './shaders/particle.wgsl?raw';
 import finishWgsl from './shaders/finish.wgsl?raw';
 import solveWgsl from './shaders/solve.wgsl?raw';
@@ -68,6 +71,8 @@ import renderDataWgsl from './shaders/render_data.wgsl?raw';
 import meshCollideWgsl from './shaders/mesh_collide.wgsl?raw';
 import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
 import selfCollisionWgsl from './shaders/self_collision.wgsl?raw';
+import selfCommonWgsl from './shaders/self_common.wgsl?raw';
+import selfContactsWgsl from './shaders/self_contacts.wgsl?raw';
 import pinsOnWgsl from './shaders/pins_on.wgsl?raw';
 import pinsOffWgsl from './shaders/pins_off.wgsl?raw';
 import airWgsl from './shaders/air.wgsl?raw';
@@ -99,7 +104,8 @@ export interface EncodeOptions {
 }
 
 // solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
-type BindGroupName = 'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'renderData' | 'air';
+type BindGroupName =
+  'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'selfContacts0' | 'selfContacts1' | 'renderData' | 'air';
 
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
@@ -164,7 +170,7 @@ export class GpuSolver {
   private uniform: GPUBuffer;
   /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
   private readonly modules: Record<
-    'solve' | 'tiles' | 'self' | 'renderData' | 'air',
+    'solve' | 'tiles' | 'self' | 'selfContacts' | 'renderData' | 'air',
     { bindings: readonly Binding[]; layout: GPUBindGroupLayout }
   >;
   private selfState: SelfState | null = null;
@@ -324,6 +330,7 @@ export class GpuSolver {
       ),
       tiles: withLayout('tiles', BINDINGS.tiles),
       self: withLayout('self', BINDINGS.self),
+      selfContacts: withLayout('self contacts', BINDINGS.selfContacts),
       renderData: withLayout('render data', BINDINGS.renderData),
       air: withLayout('air', BINDINGS.air),
     };
@@ -334,6 +341,7 @@ export class GpuSolver {
     const solveModule = module(
       'solve.wgsl',
       this.modules.solve.bindings,
+      countWgsl,
       particleWgsl,
       finishWgsl,
       solveWgsl,
@@ -345,6 +353,7 @@ export class GpuSolver {
     const tilesModule = module(
       'tiles.wgsl',
       this.modules.tiles.bindings,
+      countWgsl,
       particleWgsl,
       finishWgsl,
       tilesWgsl,
@@ -402,8 +411,10 @@ export class GpuSolver {
     const code = [
       this.prelude,
       wgslBindings(this.modules.self.bindings),
+      countWgsl,
       particleWgsl,
       finishWgsl,
+      selfCommonWgsl,
       selfCollisionWgsl,
       meshOffWgsl,
       pinsOffWgsl,
@@ -415,10 +426,18 @@ export class GpuSolver {
       ['selfSettle', 'self_settle'],
       ['selfScan', 'self_scan'],
       ['selfScatter', 'self_scatter'],
-      ['selfContacts', 'self_contacts'],
     ]) {
       this.pipelines[name] = device.createComputePipeline({ label: `weft ${entryPoint}`, layout, compute: { module, entryPoint } });
     }
+    const contacts = device.createShaderModule({
+      label: 'weft self_contacts.wgsl',
+      code: [this.prelude, wgslBindings(this.modules.selfContacts.bindings), countWgsl, selfCommonWgsl, selfContactsWgsl].join('\n'),
+    });
+    this.pipelines.selfContacts = device.createComputePipeline({
+      label: 'weft self_contacts',
+      layout: device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfContacts.layout] }),
+      compute: { module: contacts, entryPoint: 'self_contacts' },
+    });
     if (this.bindGroups) this.makeBindGroups();
     return true;
   }
@@ -445,7 +464,13 @@ export class GpuSolver {
     this.bindGroups = { renderData: bind('renderData', 'render data', shared), air: bind('air', 'air', shared) };
     for (const i of t ? [0, 1] : [0]) {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
-      if (self) this.bindGroups[i ? 'self1' : 'self0'] = bind('self', `self ${i}`, { ...shared, predicted: predicted[i] });
+      if (self) {
+        this.bindGroups[i ? 'self1' : 'self0'] = bind('self', `self ${i}`, { ...shared, predicted: predicted[i] });
+        this.bindGroups[i ? 'selfContacts1' : 'selfContacts0'] = bind('selfContacts', `self contacts ${i}`, {
+          ...shared,
+          predicted: predicted[i],
+        });
+      }
       if (t) {
         this.bindGroups[i ? 'tiles1' : 'tiles0'] = bind('tiles', `tiles ${i}`, {
           ...shared,
@@ -567,7 +592,7 @@ export class GpuSolver {
       push('selfSettle', bind, particles(), (u) => range(u, 0, 0, settleFlags));
       push('selfScan', bind, items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
       push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
-      push('selfContacts', bind, particles(), (u) => range(u, 0, 0, 0));
+      push('selfContacts', buffer ? 'selfContacts1' : 'selfContacts0', particles(), (u) => range(u, 0, 0, 0));
     };
     const settledFlag = self ? FLAGS.SETTLED : 0;
     const air = airActive(s) && this.triangles > 0;

@@ -47,10 +47,6 @@ fn project_distance(a: vec4f, b: vec4f, rest_length: f32, compliance: f32, lambd
   return r;
 }
 
-fn particle_count() -> u32 {
-  return step.range.x;
-}
-
 // A particle's velocity and the residual of its prediction's rounding (solver.c): between substeps
 // they live in `velocities` (v in its first n entries, r in the next n).
 struct Motion {
