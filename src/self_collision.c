@@ -8,8 +8,9 @@
 // consecutive buckets: the sphere of radius r around a particle lies in the 27 cells around its
 // own, read as 9 slot ranges, less the rows and end cells it cannot reach (15% faster at fold 128²
 // than 8 cells of edge 2r: (3r)³ of candidates, not (4r)³). A bucket may also hold particles of
-// other cells (hash collisions), which are skipped. From the hash each particle gets a list of the
-// particles within r (Verlet lists).
+// other cells (hash collisions), which are skipped; so are rest-pose neighbours, in the same four
+// lanes as the distance test (in a single layer every particle within reach is one). From the hash
+// each particle gets a list of the particles within r (Verlet lists), nearest first.
 //
 // The lists stay valid while no unlisted pair can have closed in by more than the skin. The test
 // works on patches (blocks of the grid): each substep takes the box of every patch's displacements
@@ -18,10 +19,15 @@
 // all other pairs, farther apart than reach + margin, while the box of all displacements spans at
 // most skin + margin. A cloth in free fall or at rest (all Δ alike) keeps its lists, and so does
 // one whose parts move only far from each other (a falling flap above a resting pile); a cloth
-// folding fast rebuilds every substep. Every substep then tests only the listed pairs (measured at
-// fold 128²: about 6 per particle in the pile, against about 38 candidates in the 27 cells of a
-// per-substep hash). Candidates, contacts and the patch boxes go four at a time (SSE2 or SIMD128,
-// simd4.h), lanes computing the scalar expressions, so SIMD on or off gives the same bits.
+// folding fast rebuilds every substep. The skin follows the motion: it starts at half a thickness
+// (the GPU's, weft_self_collision_view), grows by a quarter at each rebuild of lists that lasted
+// under 10 substeps, up to one thickness, and shrinks back after lists that lasted over 40 (a
+// resting pile then rebuilds once more to get the shortest lists): measured on the swinging `hang`
+// 64², 2.76 rebuilds a frame become 1.5. The same diagonals bound how far a listed pair can have
+// closed in, so a substep's contacts are the prefix of a list built within t + that bound: the
+// rest are no contact and are not read (at rest, about half of the listed pairs). Candidates,
+// contacts and the patch boxes go four at a time (SSE2 or SIMD128, simd4.h), lanes computing the
+// scalar expressions, so SIMD on or off gives the same bits.
 //
 // Response (Jacobi, so threads and GPU invocations can each take a particle): for every listed
 // particle j closer than t, particle i moves its share w_i/(w_i+w_j) of (t − d) away along the
@@ -38,14 +44,24 @@
 #include "solver.h"
 #include "vec3.h"
 
-// Skin of the neighbour lists, in thicknesses.
+// Skin of the neighbour lists, in thicknesses: the GPU's, and the least of the CPU's, which grows
+// by SKIN_GROWTH at a rebuild while lists last fewer than SKIN_SHORT substeps, up to SKIN_MAX, and
+// shrinks back by the same factor at a rebuild after more than SKIN_LONG (forced then while it is
+// above SKIN: a resting pile returns to the shortest lists).
 #define SKIN 0.5f
+#define SKIN_MAX 1.0f
+#define SKIN_GROWTH 1.25f
+#define SKIN_SHORT 10
+#define SKIN_LONG 40
 // Near another layer (a non-empty list), a particle moves at most this many thicknesses a substep.
 #define MAX_STEP 0.4f
 // Listed neighbours per particle (the nearest are kept when more are within reach).
 #define MAX_NEIGHBOURS 16
 // Rest-pose distances up to this factor of the rest limit count as "that close at rest".
 #define REST_TOLERANCE 1.01f
+// The margin on the reach of a substep's contacts (list entries built closer than the thickness
+// plus how far the pair can have closed in since): rounding.
+#define CONTACT_SLACK 1e-3f
 // Below this two particles have no direction and are left alone.
 #define MIN_DISTANCE 1e-9f
 // Patches of the rebuild test: blocks of PATCH_EDGE × PATCH_EDGE grid particles (the edge doubles
@@ -63,21 +79,26 @@
 
 struct weft_self_collision {
 	uint32_t table_size;
-	uint32_t* cell_start; // table_size + 1
-	uint32_t* particles;  // particle ids grouped by bucket, ascending in each
-	uint32_t* bucket;     // the bucket of each particle at the last rebuild
-	float* sorted[3];     // per slot of `particles` (+ 4 padding): that particle's x, y and z
-	int32_t* sorted_cell; // per slot: its cell's coordinates (3 each)
-	float* sorted_rest;   // per slot: its rest position (3 each)
-	uint32_t* neighbours; // MAX_NEIGHBOURS per particle
+	uint32_t* cell_start;  // table_size + 1
+	uint32_t* particles;   // particle ids grouped by bucket, ascending in each
+	uint32_t* bucket;      // the bucket of each particle at the last rebuild
+	float* sorted[3];      // per slot of `particles` (+ 4 padding): that particle's x, y and z
+	int32_t* sorted_cell;  // per slot: its cell's coordinates (3 each)
+	float* sorted_rest[3]; // per slot (+ 4 padding): that particle's rest x, y and z
+	uint32_t* neighbours;  // MAX_NEIGHBOURS per particle
 	uint8_t* neighbour_count;
-	float* built_positions; // float4 per particle: positions when the lists were built
-	float* corrections;     // float4 per particle: this substep's pushes (xyz) and their count (w)
+	float* neighbour_d2;     // per list entry: its squared distance at the build (lists sorted by it)
+	int32_t* particle_patch; // the patch of each particle
+	float* patch_reach2;     // per patch, this substep: entries built farther than this (squared) are no contact
+	float* built_positions;  // float4 per particle: positions when the lists were built
+	float* corrections;      // float4 per particle: this substep's pushes (xyz) and their count (w)
 	int32_t patch_edge, patches_u, patch_count;
 	float* patch_moves;      // per patch: min xyz, max xyz of its displacements since the build
 	float* patch_boxes;      // per patch: min xyz, max xyz of its positions at the build
 	uint16_t* near_pairs;    // pairs (p, q), p < q, of near patches at the build
 	int32_t near_pair_count; // -1: too many to keep (the test falls back to one box for all)
+	float skin;              // the skin of the current lists, in thicknesses (SKIN to SKIN_MAX)
+	int32_t lasted;          // substeps since the current lists were built
 	bool valid;              // the lists hold for the current positions
 	bool rebuild;            // this substep rebuilds them
 	bool simd;               // the 4-lane paths run (this frame's solve is vectorised)
@@ -107,6 +128,8 @@ int32_t weft_self_collision_patch_count(const weft_world* world) {
 	return ((world->width + edge - 1) / edge) * ((world->height + edge - 1) / edge);
 }
 
+static void patch_block(const weft_world* world, int32_t patch, int32_t* u0, int32_t* u1, int32_t* v0, int32_t* v1);
+
 weft_result weft_self_collision_prepare(weft_world* world) {
 	if (world->self != NULL) {
 		return WEFT_OK;
@@ -117,6 +140,7 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision");
 	}
 	memset(s, 0, sizeof *s);
+	s->skin = SKIN;
 	const size_t n = (size_t)world->particle_count;
 	s->table_size = weft_self_collision_table_size(world->particle_count);
 	s->patch_edge = patch_edge_for(world->width, world->height);
@@ -130,9 +154,14 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 		s->sorted[axis] = weft_alloc(a, (n + 4) * sizeof(float));
 	}
 	s->sorted_cell = weft_alloc(a, n * 3 * sizeof(int32_t));
-	s->sorted_rest = weft_alloc(a, n * 3 * sizeof(float));
+	for (int axis = 0; axis < 3; ++axis) {
+		s->sorted_rest[axis] = weft_alloc(a, (n + 4) * sizeof(float));
+	}
 	s->neighbours = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(uint32_t));
 	s->neighbour_count = weft_alloc(a, n);
+	s->neighbour_d2 = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(float));
+	s->particle_patch = weft_alloc(a, n * sizeof(int32_t));
+	s->patch_reach2 = weft_alloc(a, patches * sizeof(float));
 	s->built_positions = weft_alloc(a, n * 4 * sizeof(float));
 	s->corrections = weft_alloc(a, n * 4 * sizeof(float));
 	s->patch_moves = weft_alloc(a, patches * 6 * sizeof(float));
@@ -140,15 +169,26 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	s->near_pairs = weft_alloc(a, patches * NEAR_PAIRS_PER_PATCH * 2 * sizeof(uint16_t));
 	world->self = s;
 	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted[0] || !s->sorted[1] || !s->sorted[2] ||
-	    !s->sorted_cell || !s->sorted_rest || !s->neighbours || !s->neighbour_count || !s->built_positions ||
+	    !s->sorted_cell || !s->sorted_rest[0] || !s->sorted_rest[1] || !s->sorted_rest[2] || !s->neighbours ||
+	    !s->neighbour_count || !s->neighbour_d2 || !s->particle_patch || !s->patch_reach2 || !s->built_positions ||
 	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
 		                 (int)world->particle_count);
 	}
+	for (int32_t patch = 0; patch < s->patch_count; ++patch) {
+		int32_t u0, u1, v0, v1;
+		patch_block(world, patch, &u0, &u1, &v0, &v1);
+		for (int32_t v = v0; v < v1; ++v) {
+			for (int32_t u = u0; u < u1; ++u) {
+				s->particle_patch[v * world->width + u] = patch;
+			}
+		}
+	}
 	for (int axis = 0; axis < 3; ++axis) {
 		for (size_t k = n; k < n + 4; ++k) {
 			s->sorted[axis][k] = FAR_AWAY;
+			s->sorted_rest[axis][k] = 0.0f;
 		}
 	}
 	return WEFT_OK;
@@ -160,9 +200,10 @@ void weft_self_collision_destroy(weft_world* world) {
 		return;
 	}
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {s->cell_start,      s->particles,   s->bucket,      s->sorted[0],   s->sorted[1],
-	                  s->sorted[2],       s->sorted_cell, s->sorted_rest, s->neighbours,  s->neighbour_count,
-	                  s->built_positions, s->corrections, s->patch_moves, s->patch_boxes, s->near_pairs};
+	void* arrays[] = {s->cell_start,  s->particles,       s->bucket,          s->sorted[0],      s->sorted[1],
+	                  s->sorted[2],   s->sorted_cell,     s->sorted_rest[0],  s->sorted_rest[1], s->sorted_rest[2],
+	                  s->neighbours,  s->neighbour_count, s->built_positions, s->corrections,    s->patch_moves,
+	                  s->patch_boxes, s->near_pairs,      s->neighbour_d2,    s->particle_patch, s->patch_reach2};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -173,6 +214,7 @@ void weft_self_collision_destroy(weft_world* world) {
 void weft_self_collision_invalidate(weft_world* world) {
 	if (world->self != NULL) {
 		world->self->valid = false;
+		world->self->skin = SKIN;
 		world->self->rebuilds = 0;
 	}
 }
@@ -188,7 +230,9 @@ uint32_t weft_self_cell_hash(int32_t cx, int32_t cy, int32_t cz, uint32_t table_
 	return ((uint32_t)cx + row_hash(cy, cz)) & (table_size - 1);
 }
 
+// The GPU's reach (weft_self_collision_view), and the reach of the CPU's current lists.
 static float reach(const weft_world* world) { return world->thickness * (1.0f + SKIN); }
+static float list_reach(const weft_world* world) { return world->thickness * (1.0f + world->self->skin); }
 
 void weft_self_collision_describe(const weft_world* world, weft_self_collision_view* out) {
 	out->enabled = world->def.self_collision;
@@ -289,27 +333,58 @@ void weft_self_collision_bounds(weft_world* world, int32_t begin, int32_t end) {
 // of displacements spans at most the skin; a pair of other patches was farther than r + margin,
 // so it holds while the box of all displacements spans at most skin + margin. A cloth moving as
 // one keeps its lists, and so does a pile whose parts move only far from each other.
+// The skin adapts to the motion (all in this whole stage, so threads and SIMD see the same): lists
+// that last under SKIN_SHORT substeps make the next skin wider (fewer rebuilds, longer lists),
+// lists that last over SKIN_LONG narrower (shorter lists: a resting pile tests fewer pairs).
 void weft_self_collision_decide(weft_world* world) {
 	weft_self_collision* s = world->self;
-	const float skin = world->thickness * SKIN;
-	const float far_skin = skin + NEAR_MARGIN * reach(world);
-	bool rebuild = !s->valid;
+	const float skin = world->thickness * s->skin;
+	const float far_skin = skin + NEAR_MARGIN * list_reach(world);
+	bool rebuild = !s->valid || (s->lasted > SKIN_LONG && s->skin > SKIN);
+	// Per patch, the most one of its particles and a listed partner (of its patch or a near one)
+	// can have closed in since the build (squared): the joint boxes' diagonals.
+	float* closure2 = s->patch_reach2;
 	if (!rebuild) {
 		float all[6];
 		box_empty(all);
 		for (int32_t patch = 0; patch < s->patch_count; ++patch) {
 			const float* moves = &s->patch_moves[6 * patch];
 			box_add(all, moves);
-			rebuild |= !(union_diagonal2(moves, moves) <= skin * skin);
+			closure2[patch] = union_diagonal2(moves, moves);
+			rebuild |= !(closure2[patch] <= skin * skin);
 		}
+		const float all2 = union_diagonal2(all, all);
 		const float limit = s->near_pair_count < 0 ? skin : far_skin;
-		rebuild |= !(union_diagonal2(all, all) <= limit * limit);
+		rebuild |= !(all2 <= limit * limit);
 		for (int32_t k = 0; k < s->near_pair_count && !rebuild; ++k) {
-			const float* a = &s->patch_moves[6 * s->near_pairs[2 * k]];
-			const float* b = &s->patch_moves[6 * s->near_pairs[2 * k + 1]];
-			rebuild = !(union_diagonal2(a, b) <= skin * skin);
+			const int32_t p = s->near_pairs[2 * k], q = s->near_pairs[2 * k + 1];
+			const float d2 = union_diagonal2(&s->patch_moves[6 * p], &s->patch_moves[6 * q]);
+			closure2[p] = larger(closure2[p], d2);
+			closure2[q] = larger(closure2[q], d2);
+			rebuild = !(d2 <= skin * skin);
+		}
+		// The contacts of this substep: entries built within t + that closure.
+		for (int32_t patch = 0; patch < s->patch_count && !rebuild; ++patch) {
+			const float c = sqrtf(s->near_pair_count < 0 ? all2 : closure2[patch]);
+			const float within = (world->thickness + c) * (1.0f + CONTACT_SLACK);
+			closure2[patch] = within * within;
 		}
 	}
+	if (rebuild) { // fresh lists: entries within t (and the slack) are the contacts
+		const float within = world->thickness * (1.0f + CONTACT_SLACK);
+		for (int32_t patch = 0; patch < s->patch_count; ++patch) {
+			closure2[patch] = within * within;
+		}
+	}
+	if (rebuild && s->valid) {
+		const int32_t lasted = s->lasted + 1;
+		if (lasted < SKIN_SHORT) {
+			s->skin = s->skin * SKIN_GROWTH < SKIN_MAX ? s->skin * SKIN_GROWTH : SKIN_MAX;
+		} else if (lasted > SKIN_LONG) {
+			s->skin = s->skin / SKIN_GROWTH > SKIN ? s->skin / SKIN_GROWTH : SKIN;
+		}
+	}
+	s->lasted = rebuild ? 0 : s->lasted + 1;
 	s->rebuild = rebuild;
 	s->simd = world->simd_width > 0;
 	s->valid = true;
@@ -321,7 +396,7 @@ void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end) {
 	if (!s->rebuild) {
 		return;
 	}
-	const float inverse_cell = 1.0f / reach(world);
+	const float inverse_cell = 1.0f / list_reach(world);
 	const float* x = world->positions;
 	for (int32_t p = begin; p < end; ++p) {
 		s->bucket[p] = weft_self_cell_hash(weft_self_cell_coordinate(x[4 * p], inverse_cell),
@@ -349,7 +424,7 @@ static void find_near_patches(weft_world* world) {
 			}
 		}
 	}
-	const float near = reach(world) * (1.0f + NEAR_MARGIN);
+	const float near = list_reach(world) * (1.0f + NEAR_MARGIN);
 	const int32_t capacity = s->patch_count * NEAR_PAIRS_PER_PATCH;
 	int32_t count = 0;
 	for (int32_t p = 0; p < s->patch_count && count >= 0; ++p) {
@@ -397,7 +472,7 @@ void weft_self_collision_sort(weft_world* world) {
 	}
 	start[0] = 0;
 	// The positions and cells in bucket order, so the lists' candidate loops read contiguous memory.
-	const float inverse_cell = 1.0f / reach(world);
+	const float inverse_cell = 1.0f / list_reach(world);
 	const float* x = world->positions;
 	const float* rest = world->rest_positions;
 	for (uint32_t k = 0; k < n; ++k) {
@@ -405,7 +480,7 @@ void weft_self_collision_sort(weft_world* world) {
 		for (int axis = 0; axis < 3; ++axis) {
 			s->sorted[axis][k] = x[4 * p + axis];
 			s->sorted_cell[3 * k + axis] = weft_self_cell_coordinate(x[4 * p + axis], inverse_cell);
-			s->sorted_rest[3 * k + axis] = rest[4 * p + axis];
+			s->sorted_rest[axis][k] = rest[4 * p + axis];
 		}
 	}
 	find_near_patches(world);
@@ -428,9 +503,12 @@ static void list_insert(uint32_t* list, float* list_d2, int32_t* count, uint32_t
 	}
 }
 
-// Slots k in [first, last) of one bucket whose particle is within r2 of xi: bit k - first of the
-// returned masks, four slots at a time (the lanes compute the scalar expression).
-static uint32_t scan_four(const weft_self_collision* s, const float* xi, float r2, uint32_t k, uint32_t last) {
+// Slots k in [first, last) of one bucket whose particle is within r2 of xi and not within
+// rest_limit2 of ri in the rest pose: bit k - first of the returned masks, four slots at a time
+// (the lanes compute the scalar expressions). In a single layer every particle within reach is a
+// rest-pose neighbour: the lanes drop them without a branch each.
+static uint32_t scan_four(const weft_self_collision* s, const float* xi, const float* ri, float r2, float rest_limit2,
+                          uint32_t k, uint32_t last) {
 	uint32_t mask = 0;
 #if defined(WEFT_SIMD)
 	if (s->simd) {
@@ -439,13 +517,23 @@ static uint32_t scan_four(const weft_self_collision* s, const float* xi, float r
 		vf ez = vsub(vsplat(xi[2]), vload(&s->sorted[2][k]));
 		vf d2 = vadd(vadd(vmul(ex, ex), vmul(ey, ey)), vmul(ez, ez));
 		mask = (uint32_t)vless_bits(d2, vsplat(r2));
+		if (mask == 0) {
+			return 0;
+		}
+		vf rx = vsub(vsplat(ri[0]), vload(&s->sorted_rest[0][k]));
+		vf ry = vsub(vsplat(ri[1]), vload(&s->sorted_rest[1][k]));
+		vf rz = vsub(vsplat(ri[2]), vload(&s->sorted_rest[2][k]));
+		vf rest2 = vadd(vadd(vmul(rx, rx), vmul(ry, ry)), vmul(rz, rz));
+		mask &= (uint32_t)vless_bits(vsplat(rest_limit2), rest2);
 	} else
 #endif
 	{
 		for (uint32_t lane = 0; lane < 4; ++lane) {
 			float ex = xi[0] - s->sorted[0][k + lane], ey = xi[1] - s->sorted[1][k + lane],
 			      ez = xi[2] - s->sorted[2][k + lane];
-			mask |= (uint32_t)(ex * ex + ey * ey + ez * ez < r2) << lane;
+			float rx = ri[0] - s->sorted_rest[0][k + lane], ry = ri[1] - s->sorted_rest[1][k + lane],
+			      rz = ri[2] - s->sorted_rest[2][k + lane];
+			mask |= (uint32_t)(ex * ex + ey * ey + ez * ez < r2 && rx * rx + ry * ry + rz * rz > rest_limit2) << lane;
 		}
 	}
 	const uint32_t left = last - k;
@@ -457,7 +545,7 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	if (!s->rebuild) {
 		return;
 	}
-	const float r = reach(world), r2 = r * r, inverse_cell = 1.0f / r;
+	const float r = list_reach(world), r2 = r * r, inverse_cell = 1.0f / r;
 	const float rest_limit = fmaxf(world->thickness, world->self_rest_distance) * REST_TOLERANCE;
 	const float rest_limit2 = rest_limit * rest_limit;
 	const float* x = world->positions;
@@ -465,7 +553,7 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	for (int32_t slot = begin; slot < end; ++slot) {
 		const int32_t i = (int32_t)s->particles[slot];
 		const float* xi = &x[4 * i];
-		const float* ri = &s->sorted_rest[3 * slot];
+		const float ri[3] = {s->sorted_rest[0][slot], s->sorted_rest[1][slot], s->sorted_rest[2][slot]};
 		uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		float list_d2[MAX_NEIGHBOURS];
 		int32_t count = 0;
@@ -502,13 +590,11 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 					for (uint32_t k = ranges[part][0]; k < last; k += 4) {
 						// Four slots within reach at a time; keep those of this row's cells (not
 						// others sharing the buckets: no pair twice) not close in the rest pose.
-						for (uint32_t mask = scan_four(s, xi, r2, k, last); mask != 0; mask &= mask - 1) {
+						for (uint32_t mask = scan_four(s, xi, ri, r2, rest_limit2, k, last); mask != 0;
+						     mask &= mask - 1) {
 							const uint32_t slot_j = k + (uint32_t)__builtin_ctz(mask);
-							const float* rj = &s->sorted_rest[3 * slot_j];
-							float rx = ri[0] - rj[0], ry = ri[1] - rj[1], rz = ri[2] - rj[2];
 							const int32_t* cj = &s->sorted_cell[3 * slot_j];
-							if (rx * rx + ry * ry + rz * rz > rest_limit2 && cj[1] == cy && cj[2] == cz &&
-							    cj[0] >= first && cj[0] <= last_cell) {
+							if (cj[1] == cy && cj[2] == cz && cj[0] >= first && cj[0] <= last_cell) {
 								const uint32_t j = s->particles[slot_j];
 								float ex = xi[0] - s->sorted[0][slot_j], ey = xi[1] - s->sorted[1][slot_j],
 								      ez = xi[2] - s->sorted[2][slot_j];
@@ -519,9 +605,23 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 				}
 			}
 		}
+		// Nearest first (ties in the order found): a substep's contacts are a prefix of the list.
+		float* d2 = &s->neighbour_d2[(size_t)i * MAX_NEIGHBOURS];
+		for (int32_t e = 0; e < count; ++e) {
+			const uint32_t j = list[e];
+			const float dj = list_d2[e];
+			int32_t k = e;
+			for (; k > 0 && d2[k - 1] > dj; --k) {
+				list[k] = list[k - 1];
+				d2[k] = d2[k - 1];
+			}
+			list[k] = j;
+			d2[k] = dj;
+		}
 		s->neighbour_count[i] = (uint8_t)count;
 		for (int32_t e = count; e % 4 != 0; ++e) {
 			list[e] = (uint32_t)i; // padding to whole fours: coincident with i, never a contact
+			d2[e] = INFINITY;
 		}
 	}
 }
@@ -547,54 +647,54 @@ static inline void contact_push(float out[3], const float* xi, const float si[3]
 	out[2] = push * nz - f * (sz - along * nz);
 }
 
-// The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w count), in
-// entry order (the list is padded to whole fours with i itself, which is no contact). The SIMD
-// path computes contact_push's expressions in four lanes at once.
-static void contacts_four(float out[4], bool simd, const float* x, const float* previous, const float* xi,
-                          const float si[3], const uint32_t* list, int32_t e, float t, float friction) {
-	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
 #if defined(WEFT_SIMD)
-	if (simd) { // lists are padded to whole fours
-		const uint32_t j[4] = {list[e], list[e + 1], list[e + 2], list[e + 3]};
-		vf jx = vload(&x[4 * j[0]]), jy = vload(&x[4 * j[1]]);
-		vf jz = vload(&x[4 * j[2]]), jw = vload(&x[4 * j[3]]);
-		transpose(&jx, &jy, &jz, &jw);
-		const vf ex = vsub(vsplat(xi[0]), jx);
-		const vf ey = vsub(vsplat(xi[1]), jy);
-		const vf ez = vsub(vsplat(xi[2]), jz);
-		const vf d2 = vadd(vadd(vmul(ex, ex), vmul(ey, ey)), vmul(ez, ez));
-		const uint32_t mask = (uint32_t)vless_bits(d2, vsplat(t2)) & ~(uint32_t)vless_bits(d2, vsplat(min2));
-		if (mask == 0) {
-			return;
-		}
-		vf px = vload(&previous[4 * j[0]]), py = vload(&previous[4 * j[1]]);
-		vf pz = vload(&previous[4 * j[2]]), pw = vload(&previous[4 * j[3]]);
-		transpose(&px, &py, &pz, &pw);
-		const vf wi = vsplat(xi[3]);
-		const vf share = vdiv(wi, vadd(wi, jw));
-		const vf d = vsqrt(d2);
-		const vf inverse_d = vdiv(vsplat(1.0f), d);
-		const vf nx = vmul(ex, inverse_d), ny = vmul(ey, inverse_d), nz = vmul(ez, inverse_d);
-		const vf push = vmul(vsub(vsplat(t), d), share);
-		const vf sx = vsub(vsplat(si[0]), vsub(jx, px));
-		const vf sy = vsub(vsplat(si[1]), vsub(jy, py));
-		const vf sz = vsub(vsplat(si[2]), vsub(jz, pz));
-		const vf along = vadd(vadd(vmul(sx, nx), vmul(sy, ny)), vmul(sz, nz));
-		const vf f = vmul(vsplat(friction), share);
-		float cx[4], cy[4], cz[4];
-		vstore(cx, vsub(vmul(push, nx), vmul(f, vsub(sx, vmul(along, nx)))));
-		vstore(cy, vsub(vmul(push, ny), vmul(f, vsub(sy, vmul(along, ny)))));
-		vstore(cz, vsub(vmul(push, nz), vmul(f, vsub(sz, vmul(along, nz)))));
-		for (uint32_t m = mask; m != 0; m &= m - 1) {
-			const int lane = __builtin_ctz(m);
-			out[0] += cx[lane];
-			out[1] += cy[lane];
-			out[2] += cz[lane];
-			out[3] += 1.0f;
-		}
-		return;
+// contacts_four's SIMD path: the contacts with entries [e, e + 4) added to sum (x, y, z, count)
+// lane by lane in entry order, each lane's (push + friction, 1) masked to zero where it is no
+// contact (adding +0 changes no sum: they start at +0 and never become -0), so the four lanes of
+// sum take contact_push's sums in the scalar order, without a branch per entry.
+static inline vf contacts_four_simd(vf sum, const float* x, const float* previous, const float* xi, const float si[3],
+                                    const uint32_t* list, int32_t e, float t, float friction) {
+	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
+	const uint32_t j[4] = {list[e], list[e + 1], list[e + 2], list[e + 3]};
+	vf jx = vload(&x[4 * j[0]]), jy = vload(&x[4 * j[1]]);
+	vf jz = vload(&x[4 * j[2]]), jw = vload(&x[4 * j[3]]);
+	transpose(&jx, &jy, &jz, &jw);
+	const vf ex = vsub(vsplat(xi[0]), jx);
+	const vf ey = vsub(vsplat(xi[1]), jy);
+	const vf ez = vsub(vsplat(xi[2]), jz);
+	const vf d2 = vadd(vadd(vmul(ex, ex), vmul(ey, ey)), vmul(ez, ez));
+	const vf contact = vand(vgreater(vsplat(t2), d2), vgreater_equal(d2, vsplat(min2)));
+	if (!vany(contact)) {
+		return sum;
 	}
+	vf px = vload(&previous[4 * j[0]]), py = vload(&previous[4 * j[1]]);
+	vf pz = vload(&previous[4 * j[2]]), pw = vload(&previous[4 * j[3]]);
+	transpose(&px, &py, &pz, &pw);
+	const vf wi = vsplat(xi[3]);
+	const vf share = vdiv(wi, vadd(wi, jw));
+	const vf d = vsqrt(d2);
+	const vf inverse_d = vdiv(vsplat(1.0f), d);
+	const vf nx = vmul(ex, inverse_d), ny = vmul(ey, inverse_d), nz = vmul(ez, inverse_d);
+	const vf push = vmul(vsub(vsplat(t), d), share);
+	const vf sx = vsub(vsplat(si[0]), vsub(jx, px));
+	const vf sy = vsub(vsplat(si[1]), vsub(jy, py));
+	const vf sz = vsub(vsplat(si[2]), vsub(jz, pz));
+	const vf along = vadd(vadd(vmul(sx, nx), vmul(sy, ny)), vmul(sz, nz));
+	const vf f = vmul(vsplat(friction), share);
+	vf cx = vand(contact, vsub(vmul(push, nx), vmul(f, vsub(sx, vmul(along, nx)))));
+	vf cy = vand(contact, vsub(vmul(push, ny), vmul(f, vsub(sy, vmul(along, ny)))));
+	vf cz = vand(contact, vsub(vmul(push, nz), vmul(f, vsub(sz, vmul(along, nz)))));
+	vf cw = vand(contact, vsplat(1.0f));
+	transpose(&cx, &cy, &cz, &cw); // now entry e + k's (x, y, z, 1) in lanes
+	return vadd(vadd(vadd(vadd(sum, cx), cy), cz), cw);
+}
 #endif
+
+// The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w count), in
+// entry order (the list is padded to whole fours with i itself, which is no contact).
+static void contacts_four(float out[4], const float* x, const float* previous, const float* xi, const float si[3],
+                          const uint32_t* list, int32_t e, float t, float friction) {
+	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
 	for (int32_t k = e; k < e + 4; ++k) {
 		const float* xj = &x[4 * list[k]];
 		float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
@@ -624,11 +724,29 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 		if (xi[3] == 0.0f || count == 0) {
 			continue; // apply skips it too
 		}
-		float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // in registers: corrections may alias x for the compiler
 		const float si[3] = {xi[0] - previous[4 * i], xi[1] - previous[4 * i + 1], xi[2] - previous[4 * i + 2]};
 		const uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
-		for (int32_t e = 0; e < count; e += 4) {
-			contacts_four(sum, s->simd, x, previous, xi, si, list, e, t, friction);
+		// Only the fours that start within this substep's reach (entries beyond it cannot touch:
+		// leaving them out changes no sum).
+		const float* built_d2 = &s->neighbour_d2[(size_t)i * MAX_NEIGHBOURS];
+		const float within2 = s->patch_reach2[s->particle_patch[i]];
+		int32_t reached = 0;
+		while (reached < count && built_d2[reached] < within2) {
+			reached += 4;
+		}
+#if defined(WEFT_SIMD)
+		if (s->simd) { // lists are padded to whole fours
+			vf sum = vzero();
+			for (int32_t e = 0; e < reached; e += 4) {
+				sum = contacts_four_simd(sum, x, previous, xi, si, list, e, t, friction);
+			}
+			vstore(&s->corrections[4 * i], sum);
+			continue;
+		}
+#endif
+		float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // in registers: corrections may alias x for the compiler
+		for (int32_t e = 0; e < reached; e += 4) {
+			contacts_four(sum, x, previous, xi, si, list, e, t, friction);
 		}
 		memcpy(&s->corrections[4 * i], sum, sizeof sum);
 	}

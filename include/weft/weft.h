@@ -428,7 +428,9 @@ weft_result weft_world_air_forces(weft_world* world, double time, float* out, in
 /// i is pushed its share w_i/(w_i+w_j) of (thickness − d) along the pair's direction, and friction
 /// (the world's) removes the same share of the pair's relative tangential slip over the substep;
 /// i then moves by the mean of its pushes (Jacobi: every push reads the same positions). A particle
-/// with any partner moves at most max_step from its position at the start of the substep.
+/// with any partner moves at most max_step from its position at the start of the substep. `reach`
+/// is the least reach: the CPU's lists widen it, up to 2 × thickness, while the cloth moves fast
+/// (fewer rebuilds; the pushes are the same).
 typedef struct weft_self_collision_view {
 	bool enabled;        ///< weft_world_def.self_collision
 	float thickness;     ///< m
