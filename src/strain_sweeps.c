@@ -96,9 +96,9 @@ static inline float limit_edge(float* x, const float* rest, float* moved, float 
 	return now2 / rest2;
 }
 
-// One sweep: the grid's edges in space order, from the first particle to the
-// last or back (a correction travels across the cloth in the sweep's direction; an order by colour
-// moves it one edge a sweep). Sweep k (from 1) looks only at edges with an end moved in sweep k − 1
+// One sweep: the grid's edges in space order, from the first particle to the last or back (a
+// correction travels across the cloth in the sweep's direction; an order by colour moves it one
+// edge a sweep). Sweep k (from 1) looks only at edges with an end moved in sweep k − 1
 // or k (moved: the sweep each particle last moved in, 0 for all before the first), so a few
 // stretched edges cost a few edges a sweep. Returns the largest (length / rest)² it found before
 // correcting.
@@ -153,16 +153,18 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 			break; // NaN too: the step's finiteness check reports it
 		}
 	}
+	// The moved particles meet the colliders again (the others are where the substep's colliders
+	// left them), and their moves become velocity.
 	const float inverse_dt = 1.0f / dt;
 	for (int32_t p = 0; p < n; ++p) {
 		float* xp = &x[4 * p];
-		const bool changed = xp[0] != before[p] || xp[1] != before[stride + p] || xp[2] != before[2 * stride + p];
-		if (changed && xp[3] != 0.0f) { // the others are where the substep's colliders left them
-			weft_collide_primitives_push_out(world, p);
-			if (world->mesh != NULL) {
-				weft_mesh_collide_particles(world->mesh, xp, &world->previous_positions[4 * p], 1,
-				                            world->def.collision_margin, 0.0f);
-			}
+		if (moved[p] == 0.0f || xp[3] == 0.0f) {
+			continue;
+		}
+		weft_collide_primitives_push_out(world, p);
+		if (world->mesh != NULL) {
+			weft_mesh_collide_particles(world->mesh, xp, &world->previous_positions[4 * p], 1,
+			                            world->def.collision_margin, 0.0f);
 		}
 		for (int axis = 0; axis < 3; ++axis) {
 			world->velocities[4 * p + axis] += (xp[axis] - before[axis * stride + p]) * inverse_dt;
