@@ -26,6 +26,7 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 		weft_free(allocator, mesh->entry_rows[row]);
 	}
 	weft_free(allocator, mesh->clearance);
+	weft_free(allocator, mesh->clearance_triangle);
 	weft_free(allocator, mesh);
 }
 
@@ -290,11 +291,13 @@ weft_result weft_world_set_mesh_collider(weft_world* world, const float* positio
 	}
 	// Every particle's clearance unknown (0) to begin with.
 	mesh->clearance = weft_alloc(&world->allocator, sizeof(float) * 4 * (size_t)world->particle_count);
-	if (mesh->clearance == NULL) {
+	mesh->clearance_triangle = weft_alloc(&world->allocator, sizeof(uint32_t) * (size_t)world->particle_count);
+	if (mesh->clearance == NULL || mesh->clearance_triangle == NULL) {
 		weft_mesh_collider_destroy(mesh, &world->allocator);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}
 	memset(mesh->clearance, 0, sizeof(float) * 4 * (size_t)world->particle_count);
+	memset(mesh->clearance_triangle, 0xff, sizeof(uint32_t) * (size_t)world->particle_count);
 	mesh->clearance_count = world->particle_count;
 	weft_mesh_collider_destroy(world->mesh, &world->allocator);
 	world->mesh = mesh;

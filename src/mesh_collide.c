@@ -64,6 +64,7 @@ static weft_vec3 pseudo_normal(const weft_mesh_collider* mesh, uint32_t triangle
 // The closest triangle found so far within the bound best_d2.
 typedef struct closest_state {
 	float best_d2;
+	uint32_t exclude; // a triangle the search passes over (UINT32_MAX: none)
 	bool found;
 	uint32_t triangle;
 	weft_triangle_region region;
@@ -74,7 +75,7 @@ typedef struct closest_state {
 // to the triangle's plane (a lower bound), then its bounding sphere, then the exact test.
 static inline void test_triangle(const weft_mesh_collider* mesh, uint32_t t, weft_vec3 p, const float query[3],
                                  float plane_distance, closest_state* state) {
-	if (plane_distance * plane_distance >= state->best_d2) return;
+	if (plane_distance * plane_distance >= state->best_d2 || t == state->exclude) return;
 	const float* bound = mesh->triangle_spheres + 4 * t;
 	weft_vec3 to_centre = weft_sub(p, weft_load3(bound));
 	float centre_distance2 = weft_dot(to_centre, to_centre);
@@ -231,7 +232,7 @@ static bool closest_on_mesh_from(const weft_mesh_collider* mesh, weft_vec3 p, gr
 
 static closest_state closest_start(float max_distance) {
 	// Only what could beat the reach counts; the bound shrinks as closer triangles turn up.
-	return (closest_state){max_distance * max_distance * 1.0001f, false, 0, WEFT_REGION_FACE, {0, 0, 0}};
+	return (closest_state){max_distance * max_distance * 1.0001f, UINT32_MAX, false, 0, WEFT_REGION_FACE, {0, 0, 0}};
 }
 
 static bool closest_on_mesh(const weft_mesh_collider* mesh, weft_vec3 p, float max_distance, int32_t* budget,
@@ -397,14 +398,52 @@ static bool near_mesh(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1
 	return false;
 }
 
-// The push-out of one point moving p0 → *p this substep (steps 1-3 above). Returns whether it moved.
+// The push of a point p nearest to q (pseudo: the pseudo-normal of q's feature; d2 = |p − q|²) out
+// to q + margin along the outward direction, when it is inside or nearer than the margin; returns
+// whether it moved p, *out_normal the direction.
+static bool push_from_closest(const weft_mesh_collider* mesh, weft_vec3* p, weft_vec3 q, weft_vec3 pseudo, float d2,
+                              float margin, weft_vec3* out_normal) {
+	weft_vec3 offset = weft_sub(*p, q);
+	float d = sqrtf(d2);
+	float side = weft_dot(offset, pseudo);
+	bool inside = mesh->closed && side < 0.0f;
+	if (!(inside || d < margin)) {
+		return false;
+	}
+	weft_vec3 direction;
+	if (d > 1e-7f) {
+		direction = weft_scale(offset, (inside ? -1.0f : 1.0f) / d);
+	} else {
+		direction = (side < 0.0f && !mesh->closed) ? weft_scale(pseudo, -1.0f) : pseudo;
+	}
+	*p = weft_add(q, weft_scale(direction, margin));
+	*out_normal = direction;
+	return true;
+}
+
+// Friction as for the ground and spheres (collide.c): friction × the tangential slip of the substep
+// removed (the mesh is static).
+static weft_vec3 with_friction(weft_vec3 p0, weft_vec3 p, weft_vec3 normal, float friction) {
+	weft_vec3 motion = weft_sub(p, p0);
+	weft_vec3 tangential = weft_sub(motion, weft_scale(normal, weft_dot(motion, normal)));
+	return weft_sub(p, weft_scale(tangential, friction));
+}
+
+// The push-out of one point moving p0 → *p this substep (steps 1-3 above). Returns whether it moved;
+// *out_triangle (may be NULL) is the triangle of its contact when that was the closest one within
+// the margin and no crossing moved it, else UINT32_MAX.
 static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3* inout_p, float margin,
-                          float friction) {
+                          float friction, uint32_t* out_triangle) {
+	uint32_t contact_triangle = UINT32_MAX;
 	weft_vec3 p = *inout_p;
+	if (out_triangle != NULL) {
+		*out_triangle = UINT32_MAX;
+	}
 	if (!near_mesh(mesh, p0, p)) {
 		return false;
 	}
 	weft_vec3 normal = {0, 0, 0};
+	bool crossed = false;
 	bool contact = false;
 	weft_vec3 q, pseudo;
 	float d2;
@@ -421,6 +460,7 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 		closest_state state = closest_start(margin);
 		if (!scan_cell_fused(mesh, place.index, p0, p, &state, &budget)) {
 			found = closest_on_mesh_from(mesh, p, place, margin, &state, true, &budget, &q, &pseudo, &d2);
+			contact_triangle = state.triangle;
 			goto resolve;
 		}
 	}
@@ -438,6 +478,7 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 		// Back onto the crossed triangle's plane, margin in front of it, keeping the tangential
 		// motion (friction below decides how much of it survives).
 		float height = weft_dot(weft_sub(p, hit), n);
+		crossed = true;
 		if (weft_dot(weft_sub(p0, hit), n) >= 0.0f) {
 			p = weft_add(p, weft_scale(n, margin - height));
 			normal = n;
@@ -467,43 +508,72 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	} else if (flag != WEFT_CELL_FAR) {
 		closest_state state = closest_start(margin);
 		found = closest_on_mesh_from(mesh, p, place, margin, &state, false, &budget, &q, &pseudo, &d2);
+		contact_triangle = crossed ? UINT32_MAX : state.triangle;
 	}
 resolve:
-	if (found) {
-		weft_vec3 offset = weft_sub(p, q);
-		float d = sqrtf(d2);
-		float side = weft_dot(offset, pseudo);
-		bool inside = mesh->closed && side < 0.0f;
-		if (inside || d < margin) {
-			weft_vec3 direction;
-			if (d > 1e-7f) {
-				direction = weft_scale(offset, (inside ? -1.0f : 1.0f) / d);
-			} else {
-				direction = (side < 0.0f && !mesh->closed) ? weft_scale(pseudo, -1.0f) : pseudo;
-			}
-			p = weft_add(q, weft_scale(direction, margin));
-			normal = direction;
-			contact = true;
-		}
+	if (found && push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal)) {
+		contact = true;
+	} else {
+		contact_triangle = UINT32_MAX;
 	}
 	if (!contact) {
 		return false;
 	}
-	// Friction as for the ground and spheres (collide.c): remove friction × the tangential slip of
-	// this substep (the mesh is static).
-	weft_vec3 motion = weft_sub(p, p0);
-	weft_vec3 tangential = weft_sub(motion, weft_scale(normal, weft_dot(motion, normal)));
-	p = weft_sub(p, weft_scale(tangential, friction));
-	*inout_p = p;
+	if (out_triangle != NULL && !crossed) {
+		*out_triangle = contact_triangle;
+	}
+	*inout_p = with_friction(p0, p, normal, friction);
 	return true;
+}
+
+// The push-out of a point moving p0 → *p this substep whose only triangle within reach is t (every
+// other one stays farther than the margin from its whole path): what collide_point does then, with
+// one triangle: the same tests in the same order, so the same bits. Returns 1 if it moved the point,
+// 0 if not, -1 where collide_point must decide (the path crosses t, or the point is in a cell that
+// is neither SURFACE nor OUTSIDE).
+static int collide_point_with(const weft_mesh_collider* mesh, uint32_t t, weft_vec3 p0, weft_vec3* inout_p,
+                              float margin, float friction) {
+	weft_vec3 p = *inout_p;
+	if (!near_mesh(mesh, p0, p)) {
+		return 0;
+	}
+	const uint8_t flag = cell_flag(mesh, place_of(&mesh->grid, p));
+	if (flag != WEFT_CELL_SURFACE && flag != WEFT_CELL_OUTSIDE) {
+		return -1;
+	}
+	const weft_vec3 direction = weft_sub(p, p0);
+	float hit;
+	if ((direction.x != 0.0f || direction.y != 0.0f || direction.z != 0.0f) &&
+	    segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0), plane_distance_of(mesh, t, p), &hit)) {
+		return -1;
+	}
+	const float query[3] = {p.x, p.y, p.z};
+	closest_state state = closest_start(margin);
+	test_triangle(mesh, t, p, query, plane_distance_of(mesh, t, p), &state);
+	weft_vec3 normal;
+	if (!state.found || !(state.best_d2 <= margin * margin) ||
+	    !push_from_closest(mesh, &p, state.point, pseudo_normal(mesh, t, state.region), state.best_d2, margin,
+	                       &normal)) {
+		return 0;
+	}
+	*inout_p = with_friction(p0, p, normal, friction);
+	return 1;
 }
 
 // Clearances: a particle that was farther than L from the surface at a point a can be no nearer
 // than L − |x − a| anywhere; if that stays above the margin along its whole path p0 → p this
 // substep (the path lies within max(|p0 − a|, |p − a|) of a), it can neither cross the surface nor
-// come within the margin, and collide_point would leave it as it is: it is skipped. The bounds
-// are shrunk by CLEARANCE_SLACK for the rounding of the distances.
+// come within the margin, and collide_point would leave it as it is: it is skipped. A particle in
+// contact keeps the same kind of bound on every triangle but the one it touches: while that lasts,
+// only that triangle can cross its path or come within the margin, and collide_point_with tests it
+// alone (a particle resting on the bunny: one exact test a substep instead of a search of the cells
+// around it). The bounds are shrunk by CLEARANCE_SLACK for the rounding of the distances.
 #define CLEARANCE_SLACK 1e-4f
+// A contact's bound looks this many margins far at most (its particle slides: a search of the cell
+// around it would rarely pay).
+#define CONTACT_REACH 3.0f
+// Substeps to wait before searching again where a bound was of no use.
+#define RETRY_AFTER 4.0f
 
 static float distance_to(const float* a, weft_vec3 p) {
 	float dx = p.x - a[0], dy = p.y - a[1], dz = p.z - a[2];
@@ -519,10 +589,10 @@ static float clearance_left(const float* clearance, weft_vec3 p0, weft_vec3 p) {
 	return clearance[3] - (r0 > r1 ? r0 : r1);
 }
 
-// A lower bound on p's distance to the surface (0 when the search could not tell): a FAR cell's
-// (or a point outside the grid: both are a cell from any triangle), else the closest triangle
-// within a cell, when the search read every triangle there.
-static float clearance_at(const weft_mesh_collider* mesh, weft_vec3 p) {
+// A lower bound on p's distance to every triangle but `exclude` (UINT32_MAX: none), 0 when the
+// search could not tell: a FAR cell's (or a point outside the grid: both are a cell from any
+// triangle), else the closest triangle within a cell, when the search read every triangle there.
+static float clearance_at(const weft_mesh_collider* mesh, weft_vec3 p, uint32_t exclude, float reach) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	const grid_place place = place_of(grid, p);
 	float bound;
@@ -533,28 +603,31 @@ static float clearance_at(const weft_mesh_collider* mesh, weft_vec3 p) {
 			return 0.0f; // a cell's list would be cut short
 		}
 		int32_t budget = WEFT_MESH_MAX_TESTS;
-		closest_state state = closest_start(grid->cell_size);
+		closest_state state = closest_start(reach);
+		state.exclude = exclude;
 		weft_vec3 q, n;
 		float d2;
-		bool found = closest_on_mesh_from(mesh, p, place, grid->cell_size, &state, false, &budget, &q, &n, &d2);
+		bool found = closest_on_mesh_from(mesh, p, place, reach, &state, false, &budget, &q, &n, &d2);
 		if (budget <= 0) {
 			return 0.0f;
 		}
-		bound = found ? sqrtf(d2) : grid->cell_size;
+		bound = found ? sqrtf(d2) : reach;
 	}
 	return bound * (1.0f - CLEARANCE_SLACK) - CLEARANCE_SLACK * grid->cell_size;
 }
 
-static float clamp_margin(const weft_mesh_collider* mesh, float margin) {
+float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin) {
 	// The push-out can only see as far as the grid reaches.
 	float max_margin = 0.5f * mesh->grid.cell_size;
 	return margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
 }
 
-// The push-out of count particles; clearance (float4 per particle, or NULL) as above.
+// The push-out of count particles; clearance (float4 per particle, or NULL) as above, with the
+// triangle each one's bound leaves out (UINT32_MAX: none).
 static int32_t collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
-                                 float* clearance, int32_t count, float margin, float friction) {
-	margin = clamp_margin(mesh, margin);
+                                 float* clearance, uint32_t* clearance_triangle, int32_t count, float margin,
+                                 float friction) {
+	margin = weft_mesh_clamp_margin(mesh, margin);
 	int32_t moved = 0;
 	for (int32_t i = 0; i < count; i++) {
 		float* position = positions + 4 * i;
@@ -568,20 +641,38 @@ static int32_t collide_particles(const weft_mesh_collider* mesh, float* position
 		weft_vec3 p = weft_load3(position);
 		const weft_vec3 p0 = weft_load3(previous + 4 * i);
 		if (clear != NULL && clearance_left(clear, p0, p) > margin) {
-			continue;
+			const uint32_t only = clearance_triangle[i];
+			const int result = only == UINT32_MAX ? 0 : collide_point_with(mesh, only, p0, &p, margin, friction);
+			if (result >= 0) {
+				if (result > 0) {
+					weft_store3(position, p);
+					moved++;
+				}
+				continue;
+			}
 		}
-		if (collide_point(mesh, p0, &p, margin, friction)) {
+		uint32_t touched;
+		const bool contact = collide_point(mesh, p0, &p, margin, friction, &touched);
+		if (contact) {
 			weft_store3(position, p);
 			moved++;
-			if (clear != NULL) {
-				clear[3] = 0.0f;
-			}
-		} else if (clear != NULL) {
-			// Worth a wider search only where it may last a few substeps.
+		}
+		if (clear != NULL) {
+			// Worth a wider search only where it may last a few substeps, and in contact only with
+			// the one triangle the push came from.
 			const float step = distance_to(previous + 4 * i, p);
-			if (step < 0.25f * (mesh->grid.cell_size - margin)) {
+			if (clear[3] < 0.0f) {
+				clear[3] += 1.0f; // the last search found no use: wait
+			} else if (step < 0.25f * (mesh->grid.cell_size - margin) && (!contact || touched != UINT32_MAX)) {
+				const uint32_t exclude = contact ? touched : UINT32_MAX;
 				weft_store3(clear, p);
-				clear[3] = clearance_at(mesh, p);
+				const float reach = contact && CONTACT_REACH * margin < mesh->grid.cell_size ? CONTACT_REACH * margin
+				                                                                             : mesh->grid.cell_size;
+				clear[3] = clearance_at(mesh, p, exclude, reach);
+				if (!(clear[3] > margin + 2.0f * step)) {
+					clear[3] = -RETRY_AFTER; // would not last two substeps like this one: no use
+				}
+				clearance_triangle[i] = exclude;
 			} else {
 				clear[3] = 0.0f;
 			}
@@ -595,7 +686,7 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 	if (mesh == NULL || positions == NULL || previous == NULL) {
 		return 0;
 	}
-	return collide_particles(mesh, positions, previous, NULL, count, margin, friction);
+	return collide_particles(mesh, positions, previous, NULL, NULL, count, margin, friction);
 }
 
 // Edges: particles alone let a feature thinner than the cloth's spacing (the bunny's ears) slip
@@ -615,7 +706,7 @@ static void collide_edges(weft_world* world, float margin, float friction) {
 		weft_vec3 m = weft_scale(weft_add(pa, pb), 0.5f);
 		weft_vec3 m0 = weft_scale(weft_add(weft_load3(previous + 4 * a), weft_load3(previous + 4 * b)), 0.5f);
 		weft_vec3 moved = m;
-		if (!collide_point(mesh, m0, &moved, margin, friction)) continue;
+		if (!collide_point(mesh, m0, &moved, margin, friction, NULL)) continue;
 		weft_vec3 delta = weft_sub(moved, m);
 		float sa = 2.0f * wa / (wa + wb), sb = 2.0f * wb / (wa + wb);
 		weft_store3(x + 4 * a, weft_add(pa, weft_scale(delta, sa)));
@@ -626,11 +717,11 @@ static void collide_edges(weft_world* world, float margin, float friction) {
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole) {
 	const weft_mesh_collider* mesh = world->mesh;
 	if (whole && mesh->edge_contacts) {
-		collide_edges(world, clamp_margin(mesh, world->def.collision_margin), world->def.friction);
+		collide_edges(world, weft_mesh_clamp_margin(mesh, world->def.collision_margin), world->def.friction);
 	}
-	float* clearance = mesh->clearance != NULL && mesh->clearance_count == world->particle_count
-	                       ? mesh->clearance + 4 * (int64_t)begin
-	                       : NULL;
+	const bool clearances = mesh->clearance != NULL && mesh->clearance_count == world->particle_count;
+	float* clearance = clearances ? mesh->clearance + 4 * (int64_t)begin : NULL;
+	uint32_t* clearance_triangle = clearances ? mesh->clearance_triangle + begin : NULL;
 	collide_particles(mesh, world->positions + 4 * (int64_t)begin, world->previous_positions + 4 * (int64_t)begin,
-	                  clearance, end - begin, world->def.collision_margin, world->def.friction);
+	                  clearance, clearance_triangle, end - begin, world->def.collision_margin, world->def.friction);
 }
