@@ -67,6 +67,10 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		out->cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
 		out->cloth.pin = WEFT_PIN_NONE;
 		out->world.tethers = false;
+		// The ears are sharper than the cloth's spacing: at 10 substeps a tip passes between four
+		// particles and the cloth ends up pierced and stretched around the ear (171% at 64², 470%
+		// at 128²); at 40 substeps the drape holds (13% at 64², 34% at 128²).
+		out->world.substeps = 40;
 		out->mesh_collider = "bunny";
 	} else if (strcmp(name, "fold") == 0) {
 		// Hung by its top edge just above the ground, then lowered at 0.5 m/s for 1.9 s, to 13 cm

@@ -73,6 +73,18 @@ export async function openApp(session, query = '', { width = 800, height = 600, 
   return { page, errors };
 }
 
+/** The panel's controller (lil-gui) whose name is `name`. */
+export const panelController = (page, name) =>
+  page.locator('.lil-gui .lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
+
+/** Types a value into a panel slider's box, as a user does. */
+export async function typeIntoPanel(page, name, value) {
+  await panelController(page, name).locator('input').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(value);
+  await page.keyboard.press('Enter');
+}
+
 /** Polls fn in the page until it returns truthy (no fixed sleeps). */
 export function waitFor(page, fn, arg, timeout = 30_000) {
   return page.waitForFunction(fn, arg, { timeout, polling: 50 });
