@@ -533,10 +533,9 @@ resolve:
 // is neither SURFACE nor OUTSIDE).
 static int collide_point_with(const weft_mesh_collider* mesh, uint32_t t, weft_vec3 p0, weft_vec3* inout_p,
                               float margin, float friction) {
+	// No bounding-sphere test: the spheres hold every point within a cell of the surface, so a path
+	// outside them neither crosses t nor comes within the margin of it, and the tests below say so.
 	weft_vec3 p = *inout_p;
-	if (!near_mesh(mesh, p0, p)) {
-		return 0;
-	}
 	const uint8_t flag = cell_flag(mesh, place_of(&mesh->grid, p));
 	if (flag != WEFT_CELL_SURFACE && flag != WEFT_CELL_OUTSIDE) {
 		return -1;
@@ -580,13 +579,17 @@ static float distance_to(const float* a, weft_vec3 p) {
 	return sqrtf(dx * dx + dy * dy + dz * dz);
 }
 
-// What is left of particle's clearance along the path p0 → p (≤ 0: unknown or used up).
-static float clearance_left(const float* clearance, weft_vec3 p0, weft_vec3 p) {
-	if (!(clearance[3] > 0.0f)) {
-		return 0.0f;
+// Whether a particle's clearance still holds along its path p0 → p: the bound less the path's
+// farthest point from the bound's centre is above the margin (compared squared: no root).
+static inline bool clearance_holds(const float* clearance, weft_vec3 p0, weft_vec3 p, float margin) {
+	const float room = clearance[3] - margin;
+	if (!(room > 0.0f)) {
+		return false;
 	}
-	float r0 = distance_to(clearance, p0), r1 = distance_to(clearance, p);
-	return clearance[3] - (r0 > r1 ? r0 : r1);
+	const float x0 = p0.x - clearance[0], y0 = p0.y - clearance[1], z0 = p0.z - clearance[2];
+	const float x1 = p.x - clearance[0], y1 = p.y - clearance[1], z1 = p.z - clearance[2];
+	const float room2 = room * room;
+	return x0 * x0 + y0 * y0 + z0 * z0 < room2 && x1 * x1 + y1 * y1 + z1 * z1 < room2;
 }
 
 // A lower bound on p's distance to every triangle but `exclude` (UINT32_MAX: none), 0 when the
@@ -640,7 +643,7 @@ static int32_t collide_particles(const weft_mesh_collider* mesh, float* position
 		}
 		weft_vec3 p = weft_load3(position);
 		const weft_vec3 p0 = weft_load3(previous + 4 * i);
-		if (clear != NULL && clearance_left(clear, p0, p) > margin) {
+		if (clear != NULL && clearance_holds(clear, p0, p, margin)) {
 			const uint32_t only = clearance_triangle[i];
 			const int result = only == UINT32_MAX ? 0 : collide_point_with(mesh, only, p0, &p, margin, friction);
 			if (result >= 0) {
