@@ -2,7 +2,7 @@
 // (`@group(0) @binding(i) var<...> name: type;`), the bind-group layout entries and the bind
 // groups are all made from it, so a binding is named, typed and numbered in one place. The kernels
 // refer to the bindings by name only (solve.wgsl, tiles.wgsl, self_collision.wgsl, self_contacts.wgsl,
-// render_data.wgsl, air.wgsl, and the shared particle.wgsl, finish.wgsl, mesh_collide.wgsl and pins_on.wgsl).
+// render_data.wgsl, air.wgsl, strain_check.wgsl, strain_sweeps.wgsl, and the shared particle.wgsl, finish.wgsl, mesh_collide.wgsl and pins_on.wgsl).
 import { STEP } from './layout';
 
 export interface Binding {
@@ -86,6 +86,28 @@ export const BINDINGS = {
     read('velocities', 'array<vec4f>'),
     read('indices', 'array<u32>'),
     readWrite('lambdas', 'array<f32>'),
+  ],
+  /// The frame-end strain check (strain_check.wgsl): `strain_rest` holds each particle's rest² to
+  /// its right and lower neighbours (0: none), `strain_args` the indirect arguments of the sweeps
+  /// and the push-out (two sets of STRAIN_SWEEPS.argsWords: layout.ts). A module of its own: the
+  /// dispatches made from the arguments must not bind them.
+  strainCheck: [
+    step,
+    read('positions', 'array<vec4f>'),
+    read('strain_rest', 'array<vec2f>'),
+    readWrite('strain_args', 'array<atomic<u32>>'),
+  ],
+  /// The strain sweeps and their push-out (strain_sweeps.wgsl, with mesh_collide.wgsl and
+  /// MESH_BINDING last with a mesh collider, whose clearances are in `predicted`): `strain_state`
+  /// is where each particle was before the sweeps, `strain_count` the sweeps run.
+  strainSweeps: [
+    step,
+    positions,
+    readWrite('velocities', 'array<vec4f>'),
+    predicted,
+    read('strain_rest', 'array<vec2f>'),
+    readWrite('strain_state', 'array<vec4f>'),
+    readWrite('strain_count', 'array<atomic<u32>>'),
   ],
   /// Normals and strain for the renderer (render_data.wgsl).
   renderData: [

@@ -1,0 +1,159 @@
+// The frame-end strain sweeps (src/strain_sweeps.c), after strain_check.wgsl found a grid edge
+// longer than rest × the trigger: both kernels are dispatched indirectly from the check's
+// arguments, so a frame whose solve held the limit runs neither.
+//
+// strain_sweep: ONE workgroup runs every sweep, so the loop over sweeps, and the decision to stop,
+// stay on the GPU (no read-back, no dispatch a sweep). A sweep shortens every grid edge longer than
+// rest × the stretch limit to that length (inverse-mass weighted, as C), first along the rows (an
+// invocation walks a row's edges in order, carrying the particle they share), then along the
+// columns likewise; rows share no edge, nor do columns, so the walks need no atomics, only a
+// barrier between the rows and the columns. Sweeps alternate their direction (forwards: left to
+// right and top to bottom; backwards: the reverse), so a correction crosses the cloth in one sweep,
+// as in C's space order (an order by colour moves it one edge a sweep). The sweeps stop when the
+// longest edge a sweep found (before correcting it) was within the trigger, or after
+// STRAIN_MAX_SWEEPS. The first sweep's row walks also keep every particle's position from before
+// the sweeps (strain_state), and the sweeps run are added to strain_count (GpuSolver.strainSweeps).
+// The walks are serial and C's order is another (each particle's edge to the right, then below):
+// the GPU agrees with C physically, not to the bit.
+//
+// strain_push: one invocation per particle. A free particle the sweeps moved meets the colliders
+// again without friction (spheres, ground, then the mesh: collide.c's push-out), from where it was
+// before the sweeps (the mesh's continuous test), and its move δ over the sweeps and the push-out
+// adds δ / dt to its velocity.
+
+// Bindings: BINDINGS.strainSweeps in gpu/bindings.ts (declared ahead of this file), with
+// MESH_BINDING last when the scene has a mesh collider. STRAIN_SWEEP_THREADS comes from solver.ts.
+
+var<workgroup> sweep_worst: atomic<u32>; // the sweep's largest (length / rest)², as its f32 bits (≥ 0)
+var<workgroup> sweep_worst_read: f32;
+
+// Walks the `count` particles of a row (stride 1, the rest² of the edge to the right: axis 0) or
+// a column (stride width, the edge below: axis 1) from `start`, forwards or backwards, shortening
+// each edge longer than rest × the stretch limit to that length. Returns the largest
+// (length / rest)² it found before correcting, over the edges with a free end. `first`: the
+// sweeps' first walk over these particles, which keeps where they were (strain_state).
+fn walk_line(start: u32, stride: u32, count: u32, axis: u32, forward: bool, first: bool, limit2: f32) -> f32 {
+  var worst = 0.0;
+  var k = select(count - 1u, 0u, forward);
+  var pa = start + k * stride;
+  var a = positions[pa];
+  if (first) {
+    strain_state[pa] = a;
+  }
+  var a_moved = false;
+  for (var e = 0u; e + 1u < count; e += 1u) {
+    let kb = select(k - 1u, k + 1u, forward);
+    let pb = start + kb * stride;
+    var b = positions[pb];
+    if (first) {
+      strain_state[pb] = b;
+    }
+    var b_moved = false;
+    let rest = strain_rest[min(pa, pb)];
+    let rest2 = select(rest.x, rest.y, axis == 1u);
+    let w = a.w + b.w;
+    if (w != 0.0) {
+      let d = a.xyz - b.xyz;
+      let now2 = d.x * d.x + d.y * d.y + d.z * d.z;
+      worst = max(worst, now2 / rest2);
+      if (now2 > rest2 * limit2) {
+        let length = sqrt(now2);
+        let most = sqrt(rest2 * limit2);
+        let s = (length - most) / (length * w);
+        a = vec4f(a.xyz - (s * a.w) * d, a.w);
+        b = vec4f(b.xyz + (s * b.w) * d, b.w);
+        a_moved = true;
+        b_moved = true;
+      }
+    }
+    if (a_moved) {
+      positions[pa] = a;
+    }
+    k = kb;
+    pa = pb;
+    a = b;
+    a_moved = b_moved;
+  }
+  if (a_moved) {
+    positions[pa] = a;
+  }
+  return worst;
+}
+
+@compute @workgroup_size(STRAIN_SWEEP_THREADS)
+fn strain_sweep(@builtin(local_invocation_index) t: u32) {
+  let w = step.grid.x;
+  let h = step.grid.y;
+  let limit2 = step.motion.z * step.motion.z;
+  let trigger2 = step.strain.x * step.strain.x;
+  let ok = w * h <= particle_count() && w * h <= arrayLength(&strain_rest) && w * h <= arrayLength(&strain_state);
+  var sweeps = 0u;
+  for (var k = 0u; k < STRAIN_MAX_SWEEPS; k += 1u) {
+    if (t == 0u) {
+      atomicStore(&sweep_worst, 0u);
+    }
+    workgroupBarrier();
+    let forward = k % 2u == 0u;
+    var worst = 0.0;
+    for (var v = t; ok && v < h; v += STRAIN_SWEEP_THREADS) {
+      worst = max(worst, walk_line(v * w, 1u, w, 0u, forward, k == 0u, limit2));
+    }
+    storageBarrier(); // the rows' moves before the columns read them
+    for (var u = t; ok && u < w; u += STRAIN_SWEEP_THREADS) {
+      worst = max(worst, walk_line(u, w, h, 1u, forward, false, limit2));
+    }
+    atomicMax(&sweep_worst, bitcast<u32>(worst));
+    storageBarrier(); // the columns' moves before the next sweep's rows read them
+    workgroupBarrier();
+    if (t == 0u) {
+      sweep_worst_read = bitcast<f32>(atomicLoad(&sweep_worst));
+    }
+    sweeps = k + 1u;
+    if (!(workgroupUniformLoad(&sweep_worst_read) > trigger2)) {
+      break;
+    }
+  }
+  if (t == 0u) {
+    atomicAdd(&strain_count[0], sweeps);
+  }
+}
+
+// collide.c: the spheres in order, then the ground, without friction (weft_collide_primitives_push_out),
+// then the mesh (its friction is Step.ground.y: 0 in this dispatch's record) from `start`.
+fn push_out(p: u32, x_in: vec4f, start: vec3f) -> vec4f {
+  var x = x_in;
+  let margin = step.ground.z;
+  let sphere_count = min(step.misc.y, MAX_SPHERES);
+  for (var k = 0u; k < sphere_count; k += 1u) {
+    let c = step.spheres[k].xyz;
+    let reach = step.spheres[k].w + margin;
+    let d = x.xyz - c;
+    let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
+    if (d2 < reach * reach) {
+      let dl = sqrt(d2);
+      x = vec4f(c + select(vec3f(0.0, 1.0, 0.0), d / dl, dl > 1e-9) * reach, x.w);
+    }
+  }
+  let floor_y = step.ground.x + margin;
+  if (step.misc.z != 0u && x.y < floor_y) {
+    x = vec4f(x.x, floor_y, x.z, x.w);
+  }
+  return collide_mesh(p, x, start);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn strain_push(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let p = flat_index(id, groups);
+  if (p >= particle_count() || p >= arrayLength(&strain_state)) {
+    return;
+  }
+  let x = positions[p];
+  let before = strain_state[p].xyz;
+  if (x.w == 0.0 || all(x.xyz == before)) {
+    return; // kinematic, or not moved by the sweeps: where the substep's colliders left it
+  }
+  let y = push_out(p, x, before);
+  positions[p] = y;
+  velocities[p] = vec4f(velocities[p].xyz + (y.xyz - before) * step.strain.y, 0.0);
+}
