@@ -2,7 +2,7 @@
 // (`@group(0) @binding(i) var<...> name: type;`), the bind-group layout entries and the bind
 // groups are all made from it, so a binding is named, typed and numbered in one place. The kernels
 // refer to the bindings by name only (solve.wgsl, tiles.wgsl, self_collision.wgsl, self_contacts.wgsl,
-// render_data.wgsl, air.wgsl, strain_check.wgsl, strain_sweeps.wgsl, and the shared particle.wgsl, finish.wgsl, mesh_collide.wgsl and pins_on.wgsl).
+// render_data.wgsl, air.wgsl, strain_check.wgsl, strain_sweeps.wgsl, and the shared particle.wgsl, finish.wgsl, collide.wgsl, mesh_collide.wgsl and pins_on.wgsl).
 import { STEP } from './layout';
 
 export interface Binding {

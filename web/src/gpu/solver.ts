@@ -71,6 +71,7 @@ import { SphereMotion, type SphereDef } from './spheres';
 import countWgsl from './shaders/count.wgsl?raw';
 import particleWgsl from './shaders/particle.wgsl?raw';
 import finishWgsl from './shaders/finish.wgsl?raw';
+import collideWgsl from './shaders/collide.wgsl?raw';
 import solveWgsl from './shaders/solve.wgsl?raw';
 import tilesWgsl from './shaders/tiles.wgsl?raw';
 import renderDataWgsl from './shaders/render_data.wgsl?raw';
@@ -381,6 +382,7 @@ export class GpuSolver {
       countWgsl,
       particleWgsl,
       finishWgsl,
+      collideWgsl,
       solveWgsl,
       ...meshParts,
       this.pinsMove ? pinsOnWgsl : pinsOffWgsl,
@@ -393,6 +395,7 @@ export class GpuSolver {
       countWgsl,
       particleWgsl,
       finishWgsl,
+      collideWgsl,
       tilesWgsl,
       meshOffWgsl,
       pinsOffWgsl,
@@ -409,6 +412,7 @@ export class GpuSolver {
       `const STRAIN_SWEEP_THREADS: u32 = ${sweepThreads}u;`,
       countWgsl,
       strainSweepsWgsl,
+      collideWgsl,
       ...meshParts,
     );
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
@@ -537,6 +541,7 @@ export class GpuSolver {
       countWgsl,
       particleWgsl,
       finishWgsl,
+      collideWgsl,
       selfCommonWgsl,
       selfCollisionWgsl,
       meshOffWgsl,

@@ -17,9 +17,9 @@
 // the GPU agrees with C physically, not to the bit.
 //
 // strain_push: one invocation per particle. A free particle the sweeps moved meets the colliders
-// again without friction (spheres, ground, then the mesh: collide.c's push-out), from where it was
-// before the sweeps (the mesh's continuous test), and its move δ over the sweeps and the push-out
-// adds δ / dt to its velocity.
+// again without friction (collide.wgsl: spheres, ground, then the mesh, as collide.c's push-out),
+// from where it was before the sweeps (the mesh's continuous test), and its move δ over the sweeps
+// and the push-out adds δ / dt to its velocity.
 
 // Bindings: BINDINGS.strainSweeps in gpu/bindings.ts (declared ahead of this file), with
 // MESH_BINDING last when the scene has a mesh collider. STRAIN_SWEEP_THREADS comes from solver.ts.
@@ -118,29 +118,6 @@ fn strain_sweep(@builtin(local_invocation_index) t: u32) {
   }
 }
 
-// collide.c: the spheres in order, then the ground, without friction (weft_collide_primitives_push_out),
-// then the mesh (its friction is Step.ground.y: 0 in this dispatch's record) from `start`.
-fn push_out(p: u32, x_in: vec4f, start: vec3f) -> vec4f {
-  var x = x_in;
-  let margin = step.ground.z;
-  let sphere_count = min(step.misc.y, MAX_SPHERES);
-  for (var k = 0u; k < sphere_count; k += 1u) {
-    let c = step.spheres[k].xyz;
-    let reach = step.spheres[k].w + margin;
-    let d = x.xyz - c;
-    let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    if (d2 < reach * reach) {
-      let dl = sqrt(d2);
-      x = vec4f(c + select(vec3f(0.0, 1.0, 0.0), d / dl, dl > 1e-9) * reach, x.w);
-    }
-  }
-  let floor_y = step.ground.x + margin;
-  if (step.misc.z != 0u && x.y < floor_y) {
-    x = vec4f(x.x, floor_y, x.z, x.w);
-  }
-  return collide_mesh(p, x, start);
-}
-
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn strain_push(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
@@ -153,7 +130,7 @@ fn strain_push(@builtin(global_invocation_id) id: vec3u,
   if (x.w == 0.0 || all(x.xyz == before)) {
     return; // kinematic, or not moved by the sweeps: where the substep's colliders left it
   }
-  let y = push_out(p, x, before);
+  let y = collide_particle(p, x, before); // collide.wgsl, without friction: Step.ground.y is 0 here
   positions[p] = y;
   velocities[p] = vec4f(velocities[p].xyz + (y.xyz - before) * step.strain.y, 0.0);
 }
