@@ -97,18 +97,10 @@ export const BINDINGS = {
     read('strain_rest', 'array<vec2f>'),
     readWrite('strain_args', 'array<atomic<u32>>'),
   ],
-  /// The strain sweeps and their push-out (strain_sweeps.wgsl, with mesh_collide.wgsl and
-  /// MESH_BINDING last with a mesh collider, whose clearances are in `predicted`): `strain_state`
-  /// is where each particle was before the sweeps, `strain_count` the sweeps run.
-  strainSweeps: [
-    step,
-    positions,
-    readWrite('velocities', 'array<vec4f>'),
-    predicted,
-    read('strain_rest', 'array<vec2f>'),
-    readWrite('strain_state', 'array<vec4f>'),
-    readWrite('strain_count', 'array<atomic<u32>>'),
-  ],
+  /// The strain sweeps (strain_sweeps.wgsl): they keep where each particle was before them in the
+  /// second section of `predicted` (free between frames), for the push-out (the solve module's
+  /// finish kernel); `strain_count` counts the sweeps run.
+  strainSweeps: [step, positions, predicted, read('strain_rest', 'array<vec2f>'), readWrite('strain_count', 'array<atomic<u32>>')],
   /// Normals and strain for the renderer (render_data.wgsl).
   renderData: [
     step,

@@ -54,6 +54,8 @@ export const FLAGS = {
   /// Self-collision ran this substep: its kernels already applied the leftover and the tethers
   /// (self_collision.wgsl), so the finish starts at the collisions.
   SETTLED: 64,
+  /// The finish pass is the strain sweeps' push-out instead (solve.wgsl: finish; strain_sweeps.wgsl).
+  STRAIN_PUSH: 128,
 } as const;
 
 /// Per-dispatch parameters, one 256-byte-aligned record per dispatch in one uniform buffer

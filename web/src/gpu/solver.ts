@@ -140,7 +140,6 @@ interface SelfState {
 /// The frame-end strain sweeps' buffers (strain_check.wgsl, strain_sweeps.wgsl).
 interface StrainState {
   rest: GPUBuffer; // vec2f a particle: rest² of its edge to the right and of the one below (0: none)
-  state: GPUBuffer; // vec4f a particle: where it was before the sweeps
   args: GPUBuffer; // two sets of indirect arguments (STRAIN_SWEEPS), INDIRECT | STORAGE
   count: GPUBuffer; // u32: sweeps run since creation or resetStrainSweeps
 }
@@ -370,7 +369,7 @@ export class GpuSolver {
       renderData: withLayout('render data', BINDINGS.renderData),
       air: withLayout('air', BINDINGS.air),
       strainCheck: withLayout('strain check', BINDINGS.strainCheck),
-      strainSweeps: withLayout('strain sweeps', this.mesh ? [...BINDINGS.strainSweeps, MESH_BINDING] : BINDINGS.strainSweeps),
+      strainSweeps: withLayout('strain sweeps', BINDINGS.strainSweeps),
     };
     const prelude = (this.prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 }));
     const module = (label: string, bindings: readonly Binding[], ...parts: string[]) =>
@@ -412,8 +411,6 @@ export class GpuSolver {
       `const STRAIN_SWEEP_THREADS: u32 = ${sweepThreads}u;`,
       countWgsl,
       strainSweepsWgsl,
-      collideWgsl,
-      ...meshParts,
     );
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
@@ -433,7 +430,6 @@ export class GpuSolver {
       airForces: pipeline(airModule, this.modules.air.layout, 'air_forces'),
       strainCheck: pipeline(strainCheckModule, this.modules.strainCheck.layout, 'strain_check'),
       strainSweep: pipeline(strainSweepsModule, this.modules.strainSweeps.layout, 'strain_sweep'),
-      strainPush: pipeline(strainSweepsModule, this.modules.strainSweeps.layout, 'strain_push'),
       ...(this.tiled ? { solveTiles: pipeline(tilesModule, this.modules.tiles.layout, 'solve_tiles') } : {}),
     };
     if (this.pinsMove || settings.selfCollision) this.ensureSelf();
@@ -469,7 +465,6 @@ export class GpuSolver {
     }
     return {
       rest: make('strain rest lengths', rest2, STORAGE()),
-      state: make('strain sweeps: positions before', n * 16, STORAGE()),
       args: make('strain sweeps: indirect arguments', args, STORAGE() | GPUBufferUsage.INDIRECT),
       count: make('strain sweeps: count', 4, STORAGE() | GPUBufferUsage.COPY_SRC),
     };
@@ -592,7 +587,7 @@ export class GpuSolver {
     this.bindGroups = { renderData: bind('renderData', 'render data', shared), air: bind('air', 'air', shared) };
     const strain = this.strain;
     if (strain) {
-      const buffers = { ...shared, predicted: b.predicted, strain_rest: strain.rest, strain_state: strain.state };
+      const buffers = { ...shared, predicted: b.predicted, strain_rest: strain.rest };
       this.bindGroups.strainCheck = bind('strainCheck', 'strain check', { ...buffers, strain_args: strain.args });
       this.bindGroups.strainSweeps = bind('strainSweeps', 'strain sweeps', { ...buffers, strain_count: strain.count });
     }
@@ -829,17 +824,18 @@ export class GpuSolver {
       if (strainSweeps) {
         // The frame-end strain limit on the last substep's record (its spheres are where the frame
         // ends): the check fills argument set `set` (range.y; range.z: the push-out's x groups)
-        // and the sweeps and the push-out are dispatched from it; the push-out without friction.
+        // and the sweeps and the push-out (the finish kernel, on prediction buffer 0, where the
+        // sweeps keep the positions before them) are dispatched from it; the push-out without friction.
         const set = (this.framesEncoded + frame) % 2;
         const args = (at: number) => ({ x: 0, y: 0, indirect: 4 * (set * STRAIN_SWEEPS.argsWords + at) });
-        const strainRecord = (u: Uint32Array, f: Float32Array) => {
-          range(u, set, particles().x, 0);
+        const strainRecord = (flags: number) => (u: Uint32Array, f: Float32Array) => {
+          range(u, set, particles().x, flags);
           f.set([strainTrigger, Math.fround(1 / Math.fround(dt))], STEP.offsets.strain / 4);
           f[STEP.offsets.ground / 4 + 1] = 0;
         };
-        push('strainCheck', 'strainCheck', particles(), strainRecord);
-        push('strainSweep', 'strainSweeps', args(STRAIN_SWEEPS.sweep), strainRecord);
-        push('strainPush', 'strainSweeps', args(STRAIN_SWEEPS.push), strainRecord);
+        push('strainCheck', 'strainCheck', particles(), strainRecord(0));
+        push('strainSweep', 'strainSweeps', args(STRAIN_SWEEPS.sweep), strainRecord(0));
+        push('finish', 'solve0', args(STRAIN_SWEEPS.push), strainRecord(FLAGS.STRAIN_PUSH));
       }
     }
     this.framesEncoded += frames;

@@ -1,6 +1,6 @@
 // The frame-end strain sweeps (src/strain_sweeps.c), after strain_check.wgsl found a grid edge
-// longer than rest × the trigger: both kernels are dispatched indirectly from the check's
-// arguments, so a frame whose solve held the limit runs neither.
+// longer than rest × the trigger: the sweeps and their push-out are dispatched indirectly from the
+// check's arguments, so a frame whose solve held the limit runs neither.
 //
 // strain_sweep: ONE workgroup runs every sweep, so the loop over sweeps, and the decision to stop,
 // stay on the GPU (no read-back, no dispatch a sweep). A sweep shortens every grid edge longer than
@@ -12,33 +12,41 @@
 // as in C's space order (an order by colour moves it one edge a sweep). The sweeps stop when the
 // longest edge a sweep found (before correcting it) was within the trigger, or after
 // STRAIN_MAX_SWEEPS. The first sweep's row walks also keep every particle's position from before
-// the sweeps (strain_state), and the sweeps run are added to strain_count (GpuSolver.strainSweeps).
+// the sweeps (before(p): the second section of `predicted`, whose integrate data the frame no
+// longer needs), and the sweeps run are added to strain_count (GpuSolver.strainSweeps).
 // The walks are serial and C's order is another (each particle's edge to the right, then below):
 // the GPU agrees with C physically, not to the bit.
 //
-// strain_push: one invocation per particle. A free particle the sweeps moved meets the colliders
-// again without friction (collide.wgsl: spheres, ground, then the mesh, as collide.c's push-out),
-// from where it was before the sweeps (the mesh's continuous test), and its move δ over the sweeps
-// and the push-out adds δ / dt to its velocity.
+// The push-out is the solve module's finish kernel with FLAG_STRAIN_PUSH (solve.wgsl), whose
+// pipeline already holds the colliders (a second pipeline with the mesh collider took SwiftShader
+// another ≈15 s to compile): a free particle the sweeps moved meets them again without friction
+// (collide.wgsl: spheres, ground, then the mesh, as collide.c's push-out) from where it was before
+// the sweeps (the mesh's continuous test), and its move δ over the sweeps and the push-out adds
+// δ / dt to its velocity.
 
-// Bindings: BINDINGS.strainSweeps in gpu/bindings.ts (declared ahead of this file), with
-// MESH_BINDING last when the scene has a mesh collider. STRAIN_SWEEP_THREADS comes from solver.ts.
+// Bindings: BINDINGS.strainSweeps in gpu/bindings.ts (declared ahead of this file).
+// STRAIN_SWEEP_THREADS comes from solver.ts.
 
 var<workgroup> sweep_worst: atomic<u32>; // the sweep's largest (length / rest)², as its f32 bits (≥ 0)
 var<workgroup> sweep_worst_read: f32;
+
+// Where particle p's position before the sweeps is kept (the second section of `predicted`).
+fn before_index(p: u32) -> u32 {
+  return particle_count() + p;
+}
 
 // Walks the `count` particles of a row (stride 1, the rest² of the edge to the right: axis 0) or
 // a column (stride width, the edge below: axis 1) from `start`, forwards or backwards, shortening
 // each edge longer than rest × the stretch limit to that length. Returns the largest
 // (length / rest)² it found before correcting, over the edges with a free end. `first`: the
-// sweeps' first walk over these particles, which keeps where they were (strain_state).
+// sweeps' first walk over these particles, which keeps where they were (before_index).
 fn walk_line(start: u32, stride: u32, count: u32, axis: u32, forward: bool, first: bool, limit2: f32) -> f32 {
   var worst = 0.0;
   var k = select(count - 1u, 0u, forward);
   var pa = start + k * stride;
   var a = positions[pa];
   if (first) {
-    strain_state[pa] = a;
+    predicted[before_index(pa)] = a;
   }
   var a_moved = false;
   for (var e = 0u; e + 1u < count; e += 1u) {
@@ -46,7 +54,7 @@ fn walk_line(start: u32, stride: u32, count: u32, axis: u32, forward: bool, firs
     let pb = start + kb * stride;
     var b = positions[pb];
     if (first) {
-      strain_state[pb] = b;
+      predicted[before_index(pb)] = b;
     }
     var b_moved = false;
     let rest = strain_rest[min(pa, pb)];
@@ -86,7 +94,7 @@ fn strain_sweep(@builtin(local_invocation_index) t: u32) {
   let h = step.grid.y;
   let limit2 = step.motion.z * step.motion.z;
   let trigger2 = step.strain.x * step.strain.x;
-  let ok = w * h <= particle_count() && w * h <= arrayLength(&strain_rest) && w * h <= arrayLength(&strain_state);
+  let ok = w * h <= particle_count() && w * h <= arrayLength(&strain_rest) && 2u * particle_count() <= arrayLength(&predicted);
   var sweeps = 0u;
   for (var k = 0u; k < STRAIN_MAX_SWEEPS; k += 1u) {
     if (t == 0u) {
@@ -116,21 +124,4 @@ fn strain_sweep(@builtin(local_invocation_index) t: u32) {
   if (t == 0u) {
     atomicAdd(&strain_count[0], sweeps);
   }
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn strain_push(@builtin(global_invocation_id) id: vec3u,
-        @builtin(num_workgroups) groups: vec3u) {
-  let p = flat_index(id, groups);
-  if (p >= particle_count() || p >= arrayLength(&strain_state)) {
-    return;
-  }
-  let x = positions[p];
-  let before = strain_state[p].xyz;
-  if (x.w == 0.0 || all(x.xyz == before)) {
-    return; // kinematic, or not moved by the sweeps: where the substep's colliders left it
-  }
-  let y = collide_particle(p, x, before); // collide.wgsl, without friction: Step.ground.y is 0 here
-  positions[p] = y;
-  velocities[p] = vec4f(velocities[p].xyz + (y.xyz - before) * step.strain.y, 0.0);
 }
