@@ -6,14 +6,11 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp, openGpuApp, useBrowser } from './harness.mjs';
+import { openApp, openGpuApp, panelController, useBrowser } from './harness.mjs';
 
 const captureDir = process.env.WEFT_CAPTURE_DIR ?? '/tmp';
 
 const session = useBrowser({ webgpu: true });
-
-const controller = (page, name) =>
-  page.locator('.lil-gui .lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
 
 for (const solver of ['wasm', 'gpu']) {
   test(`?scene=flag&solver=${solver}: the Air sliders set the core's air; the flag streams from its pole`, async () => {
@@ -24,13 +21,13 @@ for (const solver of ['wasm', 'gpu']) {
       assert.equal(before.solver, solver, `the ${solver} solver runs; page says: ${await page.textContent('#messages')}`);
       assert.ok(before.air.airDensity > 1 && before.air.gustStrength > 0, `the flag has gusting air: ${JSON.stringify(before.air)}`);
       // A click at 70% along the drag slider (0..10): a coefficient near 7.
-      const slider = controller(page, 'drag coefficient').locator('.lil-slider');
+      const slider = panelController(page, 'drag coefficient').locator('.lil-slider');
       const box = await slider.boundingBox();
       await page.mouse.click(box.x + 0.7 * box.width, box.y + box.height / 2);
       const drag = await page.evaluate(() => window.weft.stats().air.drag);
       assert.ok(Math.abs(drag - 7) < 0.5 && drag !== before.air.drag, `drag ${before.air.drag} → ${drag}`);
       // Type a wind speed: the heading stays, the core's wind vector scales to 12 m/s.
-      const input = controller(page, 'wind m/s').locator('input');
+      const input = panelController(page, 'wind m/s').locator('input');
       await input.click();
       await page.keyboard.press('Control+A');
       await page.keyboard.type('12');

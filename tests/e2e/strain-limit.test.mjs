@@ -4,20 +4,9 @@
 // tested against C in tests/gpu/parity.test.ts and tests/unit/test_behaviour.c).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, openGpuApp, useBrowser } from './harness.mjs';
+import { openApp, openGpuApp, typeIntoPanel, useBrowser } from './harness.mjs';
 
 const session = useBrowser({ webgpu: true });
-
-const controller = (page, name) =>
-  page.locator('.lil-gui .lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });
-
-// Types a value into a panel slider's box, as a user does.
-async function typeInto(page, name, value) {
-  await controller(page, name).locator('input').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(value);
-  await page.keyboard.press('Enter');
-}
 
 for (const solver of ['wasm', 'gpu']) {
   test(`?scene=sphere&solver=${solver}: the strain limit box sets the core's strain limit`, async () => {
@@ -27,7 +16,7 @@ for (const solver of ['wasm', 'gpu']) {
       const before = await page.evaluate(() => window.weft.stats());
       assert.equal(before.solver, solver, `the ${solver} solver runs; page says: ${await page.textContent('#messages')}`);
       assert.ok(Math.abs(before.strainLimit - 0.2) < 1e-6, `default strain limit ${before.strainLimit}`);
-      await typeInto(page, 'strain limit', '0.05');
+      await typeIntoPanel(page, 'strain limit', '0.05');
       const after = await page.evaluate(async () => {
         window.weft.pause();
         await window.weft.step(30);
@@ -56,7 +45,7 @@ for (const solver of ['wasm', 'gpu']) {
     const open = solver === 'gpu' ? openGpuApp : openApp;
     const { page, errors } = await open(session, `?scene=sphere&grid=48&solver=${solver}`);
     try {
-      await typeInto(page, 'substeps', '1');
+      await typeIntoPanel(page, 'substeps', '1');
       const after = await page.evaluate(async () => {
         window.weft.pause();
         await window.weft.reset();
