@@ -89,12 +89,12 @@ export const STEP = structLayout('Step', [
   {
     name: 'self_lengths',
     type: 'vec4f',
-    doc: 'x thickness m, y reach m, z 1 / reach (the GPU hash cell edge; as C computes it), w max step m',
+    doc: 'x thickness m, y reach m, z 1 / the GPU hash cell edge, w max step m',
   },
   {
     name: 'self_rest',
     type: 'vec4f',
-    doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), zw unused',
+    doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), y the GPU hash cell edge m (thickness × SELF_GPU.cellEdge), zw unused',
   },
   { name: 'self_hash', type: 'vec4u', doc: 'x table size (buckets, a power of two), y scan blocks, zw unused' },
   { name: 'pins', type: 'vec4f', doc: 'xyz pin velocity m/s, w pin travel time min(pin time, pin motion time) s' },
@@ -139,15 +139,25 @@ export function airSection(lambdaCount: number, triangles: number): { start: num
 /// WORKGROUP_SIZE workgroup; one more workgroup scans the blocks' totals.
 export const SCAN_ITEMS = 16;
 
+/// The GPU's own self-collision hash (self_collision.wgsl: no neighbour lists, a fresh hash and a
+/// search every substep): the cell edge in thicknesses and the table's buckets per particle (a power
+/// of two at least this × n, and at least the core's table). bench/gpu/README.md has the measurements.
+export const SELF_GPU = { cellEdge: 1, bucketsPerParticle: 2 };
+
+/// The GPU hash's table size for n particles (the core's, weft_self_collision_view, as the least).
+export function selfTableSize(coreTableSize: number, n: number, bucketsPerParticle: number = SELF_GPU.bucketsPerParticle): number {
+  let size = Math.max(coreTableSize, 1);
+  while (size < bucketsPerParticle * n) size *= 2;
+  return size;
+}
+
 /// Words of the self-collision buffers (self_collision.wgsl) for n particles: `hash` holds the
 /// bucket starts within their scan block [0, table), the blocks' starts [table, table + blocks),
-/// then per particle its rank in its bucket (n), per slot its list's length (n) and the lists
-/// (maxPartners × n, partner e of all slots together); `hash_counts` the bucket counts [0, table),
-/// 9 words of state (the displacement box, the rebuild flag, the blocks done, the rebuilds) and the
-/// blocks' totals.
+/// then per particle its rank in its bucket (n); `hash_counts` the bucket counts [0, table), 9 words
+/// of state (unused, the blocks done, the substeps hashed) and the blocks' totals.
 export function selfHashWords(tableSize: number, workgroupSize: number, n: number): { blocks: number; words: number; counts: number } {
   const blocks = Math.ceil(tableSize / (workgroupSize * SCAN_ITEMS));
-  return { blocks, words: tableSize + blocks + (2 + SELF_COLLISION.maxPartners) * n, counts: tableSize + 9 + blocks };
+  return { blocks, words: tableSize + blocks + n, counts: tableSize + 9 + blocks };
 }
 
 /// Cell classes of the mesh collider's grid (WEFT_CELL_* in src/mesh.h, documented on

@@ -23,7 +23,7 @@
 // (a point and a lower bound on its distance to the surface a particle, as C's) are a fifth section
 // of the prediction buffer (MESH_CLEARANCE in layout.ts).
 // Self-collision (self_collision.wgsl and self_contacts.wgsl, two modules of their own: the hash,
-// then the list build and contacts with the particle sections read-only) runs every substep where C
+// then the search and contacts with the particle sections read-only) runs every substep where C
 // has it: after the solve and the tethers (its first kernel applies them, and the leftover of the
 // tiled schedule), before the finish, which then starts at the collisions (FLAG_SETTLED); in the
 // fused tiled schedule that finish is the next pass A's. Pinned particles on a scripted path
@@ -53,6 +53,8 @@ import {
   TETHERS_PER_PARTICLE,
   airSection,
   selfHashWords,
+  selfTableSize,
+  SELF_GPU,
   wgslMeshPrelude,
   wgslPrelude,
   type KernelConfig,
@@ -89,6 +91,9 @@ export interface GpuSolverOptions {
   /// Tiled schedule: let pass A finish the previous substep (default true; false is for tests).
   fuse?: boolean;
   config: KernelConfig & { tileSize: number };
+  /// Self-collision's hash (benchmarks): cell edge in thicknesses, buckets per particle (SELF_GPU).
+  selfCellEdge?: number;
+  selfBucketsPerParticle?: number;
 }
 
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
@@ -110,9 +115,9 @@ type BindGroupName =
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
 interface SelfState {
-  particles: GPUBuffer; // rest | settled | slip | grouped settled | grouped rest | built, vec4 × n each
-  hashCounts: GPUBuffer; // selfHashWords().counts u32: the counts (zero between substeps), the box, the flags
-  hash: GPUBuffer; // selfHashWords().words u32: the bucket starts, the ranks, the neighbour lists
+  particles: GPUBuffer; // rest | settled | slip (vec4 × n each) | grouped by bucket (3 vec4 a slot)
+  hashCounts: GPUBuffer; // selfHashWords().counts u32: the counts (zero between substeps), the state words
+  hash: GPUBuffer; // selfHashWords().words u32: the bucket starts, the ranks
   blocks: number;
   tableSize: number;
 }
@@ -198,6 +203,8 @@ export class GpuSolver {
   private hand: Vec3 = { x: 0, y: 0, z: 0 }; // ... and where it held it at the end of the last frame
   private readonly colorOffsets: Int32Array;
   private readonly config: KernelConfig;
+  private readonly selfCellEdge: number;
+  private readonly selfBucketsPerParticle: number;
   private readonly fuse: boolean;
 
   constructor(
@@ -213,6 +220,8 @@ export class GpuSolver {
     this.spheres = sphereDefs.map((d) => new SphereMotion(d));
     const config = (this.config = options.config);
     this.fuse = options.fuse ?? true;
+    this.selfCellEdge = options.selfCellEdge ?? SELF_GPU.cellEdge;
+    this.selfBucketsPerParticle = options.selfBucketsPerParticle ?? SELF_GPU.bucketsPerParticle;
     this.colorOffsets = core.colorOffsets().slice();
 
     const meshGrid = core.meshColliderGrid?.() ?? null;
@@ -393,7 +402,8 @@ export class GpuSolver {
     if (!view || !rest) return false;
     const n = this.n,
       device = this.device;
-    const { blocks, words, counts } = selfHashWords(view.tableSize, this.config.workgroupSize, n);
+    const tableSize = selfTableSize(view.tableSize, n, this.selfBucketsPerParticle);
+    const { blocks, words, counts } = selfHashWords(tableSize, this.config.workgroupSize, n);
     const buffer = (label: string, size: number, usage = STORAGE()) => {
       const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage });
       this.owned.push(b);
@@ -406,7 +416,7 @@ export class GpuSolver {
       hashCounts: buffer('self-collision counts', counts * 4, STORAGE() | GPUBufferUsage.COPY_SRC),
       hash: buffer('self-collision hash', words * 4),
       blocks,
-      tableSize: view.tableSize,
+      tableSize,
     };
     const code = [
       this.prelude,
@@ -584,8 +594,8 @@ export class GpuSolver {
     };
     const lambdaFlags = (it: number) => (it > 0 ? FLAGS.ACCUMULATE_LAMBDA : 0) | (iterations > 1 ? FLAGS.STORE_LAMBDA : 0);
     // Self-collision of one substep on prediction buffer `buffer`: settle (with `settleFlags`) and
-    // count, scan, scatter, contacts (the last three only test the lists unless this substep
-    // rebuilds them: self_collision.wgsl). The finish that follows carries FLAG_SETTLED.
+    // count, scan, scatter, contacts (a fresh hash and a search every substep: self_collision.wgsl).
+    // The finish that follows carries FLAG_SETTLED.
     const self = s.selfCollision && this.ensureSelf();
     const selfPasses = (buffer: number, settleFlags: number) => {
       const bind: BindGroupName = buffer ? 'self1' : 'self0';
@@ -798,8 +808,8 @@ export class GpuSolver {
     return copy;
   }
 
-  /// Substeps whose self-collision rebuilt its neighbour lists since it was first turned on (null
-  /// before that).
+  /// Substeps whose self-collision rebuilt its hash since it was first turned on (every one: the
+  /// GPU keeps no neighbour lists; null before that).
   async selfRebuilds(): Promise<number | null> {
     const self = this.selfState;
     if (!self) return null;
@@ -869,9 +879,11 @@ export class GpuSolver {
     const view = this.selfView;
     if (view) {
       const fr = Math.fround;
-      f.set([view.thickness, view.reach, fr(1 / view.reach), view.maxStep], o('self_lengths'));
-      f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), fr(view.thickness * SELF_COLLISION.skin), 0, 0], o('self_rest'));
-      u.set([view.tableSize, this.selfState?.blocks ?? 0, 0, 0], o('self_hash'));
+      const edge = fr(view.thickness * this.selfCellEdge);
+      f.set([view.thickness, view.reach, fr(1 / edge), view.maxStep], o('self_lengths'));
+      f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), edge, 0, 0], o('self_rest'));
+      const table = selfTableSize(view.tableSize, this.n, this.selfBucketsPerParticle);
+      u.set([table, selfHashWords(table, this.config.workgroupSize, this.n).blocks, 0, 0], o('self_hash'));
     }
     // C's pin travel: (float)min(pin time, (double)pin motion time).
     const motionTime = Math.fround(s.pinMotionTime);

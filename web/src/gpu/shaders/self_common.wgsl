@@ -1,10 +1,8 @@
 // The self-collision modules' shared part (self_collision.wgsl's header has the algorithm): the
 // sections of `particles` and `hash`, the cell coordinate and hash (weft_self_cell_coordinate and
-// weft_self_cell_hash in src/self_collision.c), the bucket starts, the rebuild flag. It only reads
+// weft_self_cell_hash in src/self_collision.c, with the GPU's cell edge), the bucket starts. It only reads
 // `particles` (bound read-only in self_contacts.wgsl's module).
 
-const SELF_BOX: u32 = 0u;
-const SELF_FLAG: u32 = 6u;
 const SELF_DONE: u32 = 7u;
 const SELF_REBUILDS: u32 = 8u;
 const SELF_TOTALS: u32 = 9u;
@@ -22,9 +20,9 @@ fn slip_of(i: u32) -> vec4f {
   return particles[2u * particle_count() + i];
 }
 
-// Grouped by bucket (self_scatter): the settled position (w: the particle's id bits) and the rest
-// position of the particle in slot k, side by side (one 32-byte record a slot: a candidate's two
-// loads hit one sector), so a bucket's candidates lie side by side too.
+// Grouped by bucket (self_scatter): slot k's record of two vec4 (32 bytes: one sector), side by
+// side so that a bucket's candidates lie side by side too: the settled position (w: the inverse
+// mass), the rest position (w: the particle id's bits).
 fn sorted_word(k: u32) -> u32 {
   return 3u * particle_count() + 2u * k;
 }
@@ -33,27 +31,16 @@ fn sorted_of(k: u32) -> vec4f {
   return particles[sorted_word(k)];
 }
 
-fn sorted_rest_of(k: u32) -> vec3f {
-  return particles[sorted_word(k) + 1u].xyz;
-}
-
-fn built_of(i: u32) -> vec4f {
-  return particles[5u * particle_count() + i];
+fn sorted_rest_of(k: u32) -> vec4f {
+  return particles[sorted_word(k) + 1u];
 }
 
 fn rank_word(i: u32) -> u32 {
   return step.self_hash.x + step.self_hash.y + i;
 }
 
-fn list_count_word(k: u32) -> u32 {
-  return step.self_hash.x + step.self_hash.y + particle_count() + k;
-}
-
-fn list_word(k: u32, e: u32) -> u32 {
-  return step.self_hash.x + step.self_hash.y + (2u + e) * particle_count() + k;
-}
-
-// weft_self_cell_coordinate: floor(x / reach), clamped to ±1e9 (NaN → -1e9).
+// weft_self_cell_coordinate with the GPU's cell edge (step.self_rest.y, 1 / it in self_lengths.z):
+// floor(x / edge), clamped to ±1e9 (NaN → -1e9).
 fn cell_coordinate(x: f32) -> i32 {
   let c = x * step.self_lengths.z;
   if (!(c > -1.0e9)) {
@@ -89,18 +76,3 @@ fn bucket_start(b: u32) -> u32 {
   }
   return hash[b] + hash[table + b / SCAN_BLOCK];
 }
-
-// A float's bits in an order that u32 comparisons keep (NaN beyond ±infinity: a NaN box).
-fn order_bits(x: f32) -> u32 {
-  let u = bitcast<u32>(x);
-  return select(u | 0x80000000u, ~u, (u & 0x80000000u) != 0u);
-}
-
-fn from_order_bits(u: u32) -> f32 {
-  return bitcast<f32>(select(~u, u & 0x7fffffffu, (u & 0x80000000u) != 0u));
-}
-
-fn rebuilding() -> bool {
-  return atomicLoad(&hash_counts[step.self_hash.x + SELF_FLAG]) != 0u;
-}
-
