@@ -19,6 +19,7 @@ import { WeftWorld } from '../../web/src/core/world';
 import { kernelConfig } from '../../web/src/gpu/device';
 import { physicsSettingsOf } from '../../web/src/gpu/from-world';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
+import { SELF_GPU, selfTableSize } from '../../web/src/gpu/layout';
 import { nodeDevice, type Backend } from '../../tests/gpu/node-gpu';
 import copyWgsl from './copy.wgsl?raw';
 
@@ -34,6 +35,10 @@ const ITERATIONS = 1;
 const scene = args.get('scene') ?? 'hang';
 const mesh = scene === 'bunny';
 const fold = scene === 'fold';
+/// --self-cells 0.5,0.75: the fold's on-runs once for each GPU hash cell edge (in thicknesses;
+/// SELF_GPU.cellEdge when not given), --self-buckets the table's buckets per particle.
+const selfCells = args.get('self-cells')?.split(',').map(Number) ?? [undefined];
+const selfBuckets = args.has('self-buckets') ? Number(args.get('self-buckets')) : undefined;
 /// Frames the fold runs before it is timed: the pinned edge is on the floor, the pile forming.
 const FOLD_SETTLE = 150;
 
@@ -170,12 +175,19 @@ for (const grid of grids) {
   );
   let stateBytes = 0;
   if (fold) {
+    const cases = selfCells.flatMap((cell) => [{ on: true, cell }]).concat([{ on: false, cell: undefined }]);
     for (const v of schedules) {
-      for (const selfCollision of [true, false]) {
+      for (const { on: selfCollision, cell } of cases) {
         const config = kernelConfig(device, v.tile);
         if (v.tile && config.tileSize !== v.tile) continue;
         world.reset();
-        const solver = new GpuSolver(device, world, { ...settings, selfCollision }, [], { schedule: v.schedule, tileSize: v.tile, config });
+        const solver = new GpuSolver(device, world, { ...settings, selfCollision }, [], {
+          schedule: v.schedule,
+          tileSize: v.tile,
+          config,
+          selfCellEdge: cell,
+          selfBucketsPerParticle: selfBuckets,
+        });
         for (let done = 0; done < FOLD_SETTLE; done += 25) {
           solver.step(world.frameDt, 25);
           await device.queue.onSubmittedWorkDone();
@@ -195,6 +207,7 @@ for (const grid of grids) {
         for (let p = 0; p < world.particleCount; ++p) lowest = Math.min(lowest, positions[4 * p + 1]);
         runs.push({
           self_collision: selfCollision,
+          ...(selfCollision && cell !== undefined ? { self_cell_edge: cell } : {}),
           schedule: solver.schedule,
           tile: solver.tiled?.tileSize ?? null,
           dispatches_per_frame: solver.dispatchesPerFrame,
@@ -209,7 +222,7 @@ for (const grid of grids) {
         });
         solver.destroy();
         console.error(
-          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
+          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}${cell ? ' cell ' + cell : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
         );
       }
     }
@@ -226,7 +239,13 @@ for (const grid of grids) {
       substeps: SUBSTEPS,
       iterations: ITERATIONS,
       settle_frames: FOLD_SETTLE,
-      self_collision: { thickness: view.thickness, reach: view.reach, table_size: view.tableSize },
+      self_collision: {
+        thickness: view.thickness,
+        reach: view.reach,
+        table_size: view.tableSize,
+        gpu_cell_edge: SELF_GPU.cellEdge,
+        gpu_table_size: selfTableSize(view.tableSize, world.particleCount, selfBuckets),
+      },
       runs,
       best: { self_collision_on: pick(best(true)), self_collision_off: pick(best(false)) },
     });
