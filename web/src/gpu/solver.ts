@@ -55,6 +55,8 @@ import {
   selfHashWords,
   selfTableSize,
   SELF_GPU,
+  SELF_STATE,
+  type SelfSwitch,
   wgslMeshPrelude,
   wgslPrelude,
   type KernelConfig,
@@ -94,6 +96,9 @@ export interface GpuSolverOptions {
   /// Self-collision's hash (benchmarks): cell edge in thicknesses, buckets per particle (SELF_GPU).
   selfCellEdge?: number;
   selfBucketsPerParticle?: number;
+  /// When self-collision keeps C's lists and when it searches directly (SELF_GPU.switch; SELF_SWITCH
+  /// has the forced policies).
+  selfSwitch?: SelfSwitch;
 }
 
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
@@ -115,9 +120,9 @@ type BindGroupName =
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
 interface SelfState {
-  particles: GPUBuffer; // rest | settled | slip (vec4 × n each) | grouped by bucket (3 vec4 a slot)
-  hashCounts: GPUBuffer; // selfHashWords().counts u32: the counts (zero between substeps), the state words
-  hash: GPUBuffer; // selfHashWords().words u32: the bucket starts, the ranks
+  particles: GPUBuffer; // rest | settled | slip (vec4 × n each) | grouped by bucket (2 vec4 a slot) | at the last rebuild
+  hashCounts: GPUBuffer; // selfHashWords().counts u32: the counts (zero between substeps), the state words, the boxes
+  hash: GPUBuffer; // selfHashWords().words u32: the bucket starts, the ranks, the neighbour lists
   blocks: number;
   tableSize: number;
 }
@@ -205,6 +210,7 @@ export class GpuSolver {
   private readonly config: KernelConfig;
   private readonly selfCellEdge: number;
   private readonly selfBucketsPerParticle: number;
+  private readonly selfSwitch: SelfSwitch;
   private readonly fuse: boolean;
 
   constructor(
@@ -222,6 +228,7 @@ export class GpuSolver {
     this.fuse = options.fuse ?? true;
     this.selfCellEdge = options.selfCellEdge ?? SELF_GPU.cellEdge;
     this.selfBucketsPerParticle = options.selfBucketsPerParticle ?? SELF_GPU.bucketsPerParticle;
+    this.selfSwitch = options.selfSwitch ?? SELF_GPU.switch;
     this.colorOffsets = core.colorOffsets().slice();
 
     const meshGrid = core.meshColliderGrid?.() ?? null;
@@ -594,7 +601,8 @@ export class GpuSolver {
     };
     const lambdaFlags = (it: number) => (it > 0 ? FLAGS.ACCUMULATE_LAMBDA : 0) | (iterations > 1 ? FLAGS.STORE_LAMBDA : 0);
     // Self-collision of one substep on prediction buffer `buffer`: settle (with `settleFlags`) and
-    // count, scan, scatter, contacts (a fresh hash and a search every substep: self_collision.wgsl).
+    // count, scan, scatter, contacts (the lists while they last, else a search of a fresh hash;
+    // chosen on the GPU: self_collision.wgsl).
     // The finish that follows carries FLAG_SETTLED.
     const self = s.selfCollision && this.ensureSelf();
     const selfPasses = (buffer: number, settleFlags: number) => {
@@ -808,24 +816,24 @@ export class GpuSolver {
     return copy;
   }
 
-  /// Substeps whose self-collision rebuilt its hash since it was first turned on (every one: the
-  /// GPU keeps no neighbour lists; null before that).
-  async selfRebuilds(): Promise<number | null> {
+  /// Self-collision's counters since it was first turned on (null before that): substeps that
+  /// built the neighbour lists, substeps that searched the hash directly (the others used the lists).
+  async selfCounters(): Promise<{ rebuilds: number; direct: number } | null> {
     const self = this.selfState;
     if (!self) return null;
     const staging = this.device.createBuffer({
-      label: 'weft read self-collision rebuilds',
-      size: 4,
+      label: 'weft read self-collision counters',
+      size: 8,
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
-    const encoder = this.device.createCommandEncoder({ label: 'weft read self-collision rebuilds' });
-    encoder.copyBufferToBuffer(self.hashCounts, (self.tableSize + 8) * 4, staging, 0, 4); // SELF_REBUILDS
+    const encoder = this.device.createCommandEncoder({ label: 'weft read self-collision counters' });
+    encoder.copyBufferToBuffer(self.hashCounts, (self.tableSize + SELF_STATE.rebuilds) * 4, staging, 0, 8);
     this.device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
-    const rebuilds = new Uint32Array(staging.getMappedRange().slice(0))[0];
+    const [rebuilds, direct] = new Uint32Array(staging.getMappedRange().slice(0));
     staging.unmap();
     staging.destroy();
-    return rebuilds;
+    return { rebuilds, direct };
   }
 
   destroy(): void {
@@ -880,10 +888,14 @@ export class GpuSolver {
     if (view) {
       const fr = Math.fround;
       const edge = fr(view.thickness * this.selfCellEdge);
-      f.set([view.thickness, view.reach, fr(1 / edge), view.maxStep], o('self_lengths'));
-      f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), edge, 0, 0], o('self_rest'));
+      f.set([view.thickness, view.reach, fr(1 / view.reach), view.maxStep], o('self_lengths'));
+      f.set(
+        [fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), fr(view.thickness * SELF_COLLISION.skin), fr(1 / edge), 0],
+        o('self_rest'),
+      );
       const table = selfTableSize(view.tableSize, this.n, this.selfBucketsPerParticle);
-      u.set([table, selfHashWords(table, this.config.workgroupSize, this.n).blocks, 0, 0], o('self_hash'));
+      const { toLists, toDirect } = this.selfSwitch;
+      u.set([table, selfHashWords(table, this.config.workgroupSize, this.n).blocks, toLists, toDirect], o('self_hash'));
     }
     // C's pin travel: (float)min(pin time, (double)pin motion time).
     const motionTime = Math.fround(s.pinMotionTime);

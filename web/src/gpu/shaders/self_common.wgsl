@@ -1,12 +1,29 @@
 // The self-collision modules' shared part (self_collision.wgsl's header has the algorithm): the
-// sections of `particles` and `hash`, the cell coordinate and hash (weft_self_cell_coordinate and
-// weft_self_cell_hash in src/self_collision.c, with the GPU's cell edge), the bucket starts. It only reads
-// `particles` (bound read-only in self_contacts.wgsl's module).
+// sections of `particles` and `hash`, the state words, the cell coordinate and hash
+// (weft_self_cell_coordinate and weft_self_cell_hash in src/self_collision.c, for either cell
+// edge), the bucket starts. It only reads `particles` (bound read-only in self_contacts.wgsl's
+// module).
 
-const SELF_DONE: u32 = 7u;
-const SELF_REBUILDS: u32 = 8u;
-const SELF_TOTALS: u32 = 9u;
+// State words after the bucket counts (hash_counts[table + …]).
+const SELF_FLAG: u32 = 0u; // this substep's SELF_DOES_* bits (self_scan writes, scatter and contacts read)
+const SELF_MODE: u32 = 1u; // SELF_MODE_LISTS or SELF_MODE_DIRECT: how the next substep hashes (contacts writes)
+const SELF_AGE: u32 = 2u; // substeps the lists (or, searching directly, the positions of the last rebuild) have lasted
+const SELF_DONE: u32 = 3u; // scan blocks finished
+// SELF_REBUILDS (list builds) and SELF_DIRECT (substeps searched directly): counters, from the
+// prelude (layout.ts: SELF_STATE), as SELF_BOX_COPIES and SELF_TOTALS (the scan blocks' totals).
+const SELF_BOX: u32 = 8u; // SELF_BOX_COPIES boxes of the displacements (min xyz, max xyz as order bits): a workgroup's goes to copy (workgroup % copies), less contention
 const SELF_WRITTEN: u32 = 0x80000000u;
+
+const SELF_MODE_LISTS: u32 = 0u;
+const SELF_MODE_DIRECT: u32 = 1u;
+
+// SELF_FLAG's bits.
+const SELF_DOES_REBUILD: u32 = 1u; // the displacements outgrew the skin: new lists (or a new reference)
+const SELF_DOES_DIRECT: u32 = 2u; // the contacts search the hash (no lists)
+const SELF_DOES_BUILD: u32 = 4u; // the contacts build the lists
+const SELF_HASH_REACH: u32 = 8u; // the hash has cells of edge reach (lists mode), else of the GPU's direct edge
+const SELF_NEXT_DIRECT: u32 = 16u; // the next substep searches directly
+const SELF_NEXT_FORCE: u32 = 32u; // the next substep must rebuild (its lists are stale: back from direct)
 
 fn rest_of(i: u32) -> vec4f {
   return particles[i];
@@ -35,14 +52,35 @@ fn sorted_rest_of(k: u32) -> vec4f {
   return particles[sorted_word(k) + 1u];
 }
 
+// The settled position at the last rebuild (lists built, or the direct search's reference).
+fn built_of(i: u32) -> vec4f {
+  return particles[5u * particle_count() + i];
+}
+
 fn rank_word(i: u32) -> u32 {
   return step.self_hash.x + step.self_hash.y + i;
 }
 
-// weft_self_cell_coordinate with the GPU's cell edge (step.self_rest.y, 1 / it in self_lengths.z):
-// floor(x / edge), clamped to ±1e9 (NaN → -1e9).
-fn cell_coordinate(x: f32) -> i32 {
-  let c = x * step.self_lengths.z;
+fn list_count_word(k: u32) -> u32 {
+  return step.self_hash.x + step.self_hash.y + particle_count() + k;
+}
+
+fn list_word(k: u32, e: u32) -> u32 {
+  return step.self_hash.x + step.self_hash.y + (2u + e) * particle_count() + k;
+}
+
+fn state_word(w: u32) -> u32 {
+  return step.self_hash.x + w;
+}
+
+// The inverse cell edge of the hash: reach (lists) or the direct search's edge.
+fn inverse_edge(reach_cells: bool) -> f32 {
+  return select(step.self_rest.z, step.self_lengths.z, reach_cells);
+}
+
+// weft_self_cell_coordinate: floor(x / edge), clamped to ±1e9 (NaN → -1e9).
+fn cell_coordinate(x: f32, inverse: f32) -> i32 {
+  let c = x * inverse;
   if (!(c > -1.0e9)) {
     return -1000000000;
   }
@@ -52,8 +90,8 @@ fn cell_coordinate(x: f32) -> i32 {
   return i32(floor(c));
 }
 
-fn cell_of(x: vec3f) -> vec3i {
-  return vec3i(cell_coordinate(x.x), cell_coordinate(x.y), cell_coordinate(x.z));
+fn cell_of(x: vec3f, inverse: f32) -> vec3i {
+  return vec3i(cell_coordinate(x.x, inverse), cell_coordinate(x.y, inverse), cell_coordinate(x.z, inverse));
 }
 
 // The row's part of the hash (weft_self_cell_hash's y and z terms).
@@ -75,4 +113,18 @@ fn bucket_start(b: u32) -> u32 {
     return particle_count();
   }
   return hash[b] + hash[table + b / SCAN_BLOCK];
+}
+
+// A float's bits in an order that u32 comparisons keep (NaN beyond ±infinity: a NaN box).
+fn order_bits(x: f32) -> u32 {
+  let u = bitcast<u32>(x);
+  return select(u | 0x80000000u, ~u, (u & 0x80000000u) != 0u);
+}
+
+fn from_order_bits(u: u32) -> f32 {
+  return bitcast<f32>(select(~u, u & 0x7fffffffu, (u & 0x80000000u) != 0u));
+}
+
+fn substep_flag() -> u32 {
+  return atomicLoad(&hash_counts[state_word(SELF_FLAG)]);
 }
