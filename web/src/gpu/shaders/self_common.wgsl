@@ -18,12 +18,12 @@ const SELF_MODE_LISTS: u32 = 0u;
 const SELF_MODE_DIRECT: u32 = 1u;
 
 // SELF_FLAG's bits.
-const SELF_DOES_REBUILD: u32 = 1u; // the displacements outgrew the skin: new lists (or a new reference)
-const SELF_DOES_DIRECT: u32 = 2u; // the contacts search the hash (no lists)
-const SELF_DOES_BUILD: u32 = 4u; // the contacts build the lists
-const SELF_HASH_REACH: u32 = 8u; // the hash has cells of edge reach (lists mode), else of the GPU's direct edge
-const SELF_NEXT_DIRECT: u32 = 16u; // the next substep searches directly
-const SELF_NEXT_FORCE: u32 = 32u; // the next substep must rebuild (its lists are stale: back from direct)
+const SELF_DOES_REBUILD: u32 = 0x1u; // the displacements outgrew the skin: new lists (or a new reference)
+const SELF_DOES_DIRECT: u32 = 0x2u; // the contacts search the hash (no lists)
+const SELF_DOES_BUILD: u32 = 0x4u; // the contacts build the lists
+const SELF_HASH_REACH: u32 = 0x8u; // the hash has cells of edge reach (lists mode), else of the GPU's direct edge
+const SELF_NEXT_DIRECT: u32 = 0x10u; // the next substep searches directly
+const SELF_NEXT_FORCE: u32 = 0x20u; // the next substep must rebuild (its lists are stale: back from direct)
 
 fn rest_of(i: u32) -> vec4f {
   return particles[i];
