@@ -259,6 +259,7 @@ for (const grid of grids) {
         table_size: view.tableSize,
         gpu_cell_edge: SELF_GPU.cellEdge,
         gpu_switch: SELF_GPU.switch,
+        gpu_split_at: SELF_GPU.splitAt,
         gpu_table_size: selfTableSize(view.tableSize, world.particleCount, selfBuckets),
       },
       runs,

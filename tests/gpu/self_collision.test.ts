@@ -50,14 +50,19 @@ interface GpuShape extends Shape {
   counters: { rebuilds: number; direct: number } | null;
 }
 
-async function gpuFold(schedule: ScheduleKind, selfCollision: boolean, selfSwitch?: SelfSwitch, frames = FRAMES): Promise<GpuShape> {
+// selfSplit: the contacts as two kernels (lists, search) as from SELF_GPU.splitAt particles on.
+async function gpuFold(
+  schedule: ScheduleKind,
+  selfCollision: boolean,
+  self: { selfSwitch?: SelfSwitch; selfSplit?: boolean } = {},
+): Promise<GpuShape> {
   const world = new WeftWorld(core, 'fold', GRID);
   const settings = { ...physicsSettingsOf(world), selfCollision };
   // The page's kernel configuration (tile 16). With tile 8 the tiled schedule's other Gauss–Seidel
   // order folds this cloth another way, self-collision on or off (centroid 2.4 cm off C's either way).
-  const gpu = new GpuSolver(device, world, settings, [], { schedule, config: kernelConfig(device), selfSwitch });
+  const gpu = new GpuSolver(device, world, settings, [], { schedule, config: kernelConfig(device), ...self });
   assert.equal(gpu.schedule, schedule, gpu.tiledUnavailable);
-  for (let done = 0; done < frames; done += 30) gpu.step(world.frameDt, Math.min(30, frames - done));
+  for (let done = 0; done < FRAMES; done += 30) gpu.step(world.frameDt, Math.min(30, FRAMES - done));
   const shape = shapeOf(world, await gpu.read());
   const thickness = world.selfCollision.thickness;
   const counters = await gpu.selfCounters();
@@ -93,16 +98,17 @@ function assertMatchesC(gpu: GpuShape): void {
   assert.ok(gpu.closest >= gpu.thickness / 2, `GPU: non-neighbours ${gpu.closest} m apart (thickness ${gpu.thickness} m)`);
 }
 
+// The plain schedule's run and the lists' have the contacts as two kernels, the others as one.
 for (const schedule of ['tiled', 'plain'] as const) {
   test(`fold ${GRID}², ${FRAMES} frames, ${schedule} schedule: the GPU pile matches C's (centroid ≤ 1 cm), no intersections, no pair closer than t/2`, async () => {
-    const gpu = await gpuFold(schedule, true);
+    const gpu = await gpuFold(schedule, true, { selfSplit: schedule === 'plain' });
     assertMatchesC(gpu);
     assert.ok(gpu.counters && gpu.counters.rebuilds + gpu.counters.direct <= FRAMES * SUBSTEPS, `counters ${JSON.stringify(gpu.counters)}`);
   });
 }
 
 test(`fold ${GRID}², lists in every substep (SELF_SWITCH.lists): matches C, the lists kept over substeps, no direct search`, async () => {
-  const gpu = await gpuFold('tiled', true, SELF_SWITCH.lists);
+  const gpu = await gpuFold('tiled', true, { selfSwitch: SELF_SWITCH.lists, selfSplit: true });
   assertMatchesC(gpu);
   const c = gpu.counters!;
   assert.equal(c.direct, 0, 'no substep searched directly');
@@ -110,7 +116,7 @@ test(`fold ${GRID}², lists in every substep (SELF_SWITCH.lists): matches C, the
 });
 
 test(`fold ${GRID}², a direct search in every substep (SELF_SWITCH.direct): matches C, no lists`, async () => {
-  const gpu = await gpuFold('tiled', true, SELF_SWITCH.direct);
+  const gpu = await gpuFold('tiled', true, { selfSwitch: SELF_SWITCH.direct, selfSplit: false });
   assertMatchesC(gpu);
   const c = gpu.counters!;
   assert.equal(c.rebuilds, 0, 'no lists built');

@@ -99,6 +99,8 @@ export interface GpuSolverOptions {
   /// When self-collision keeps C's lists and when it searches directly (SELF_GPU.switch; SELF_SWITCH
   /// has the forced policies).
   selfSwitch?: SelfSwitch;
+  /// The contacts as two kernels (lists, search) rather than one (SELF_GPU.splitAt when not given).
+  selfSplit?: boolean;
 }
 
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
@@ -211,6 +213,7 @@ export class GpuSolver {
   private readonly selfCellEdge: number;
   private readonly selfBucketsPerParticle: number;
   private readonly selfSwitch: SelfSwitch;
+  private readonly selfSplit: boolean; // the contacts as two kernels (SELF_GPU.splitAt)
   private readonly fuse: boolean;
 
   constructor(
@@ -229,6 +232,7 @@ export class GpuSolver {
     this.selfCellEdge = options.selfCellEdge ?? SELF_GPU.cellEdge;
     this.selfBucketsPerParticle = options.selfBucketsPerParticle ?? SELF_GPU.bucketsPerParticle;
     this.selfSwitch = options.selfSwitch ?? SELF_GPU.switch;
+    this.selfSplit = options.selfSplit ?? core.particleCount >= SELF_GPU.splitAt;
     this.colorOffsets = core.colorOffsets().slice();
 
     const meshGrid = core.meshColliderGrid?.() ?? null;
@@ -450,11 +454,20 @@ export class GpuSolver {
       label: 'weft self_contacts.wgsl',
       code: [this.prelude, wgslBindings(this.modules.selfContacts.bindings), countWgsl, selfCommonWgsl, selfContactsWgsl].join('\n'),
     });
-    this.pipelines.selfContacts = device.createComputePipeline({
-      label: 'weft self_contacts',
-      layout: device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfContacts.layout] }),
-      compute: { module: contacts, entryPoint: 'self_contacts' },
-    });
+    const contactsLayout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfContacts.layout] });
+    const entries = this.selfSplit
+      ? [
+          ['selfLists', 'self_lists'],
+          ['selfSearch', 'self_search'],
+        ]
+      : [['selfContacts', 'self_contacts']];
+    for (const [name, entryPoint] of entries) {
+      this.pipelines[name] = device.createComputePipeline({
+        label: `weft ${entryPoint}`,
+        layout: contactsLayout,
+        compute: { module: contacts, entryPoint },
+      });
+    }
     if (this.bindGroups) this.makeBindGroups();
     return true;
   }
@@ -601,8 +614,9 @@ export class GpuSolver {
     };
     const lambdaFlags = (it: number) => (it > 0 ? FLAGS.ACCUMULATE_LAMBDA : 0) | (iterations > 1 ? FLAGS.STORE_LAMBDA : 0);
     // Self-collision of one substep on prediction buffer `buffer`: settle (with `settleFlags`) and
-    // count, scan, scatter, contacts (the lists while they last, else a search of a fresh hash;
-    // chosen on the GPU: self_collision.wgsl).
+    // count, scan, scatter, contacts (the lists while they last, else a search of a fresh hash,
+    // chosen on the GPU: self_collision.wgsl); from SELF_GPU.splitAt particles on the contacts are
+    // two kernels, from the lists and from a search, each exiting early in the other's substeps.
     // The finish that follows carries FLAG_SETTLED.
     const self = s.selfCollision && this.ensureSelf();
     const selfPasses = (buffer: number, settleFlags: number) => {
@@ -610,7 +624,11 @@ export class GpuSolver {
       push('selfSettle', bind, particles(), (u) => range(u, 0, 0, settleFlags));
       push('selfScan', bind, items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
       push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
-      push('selfContacts', buffer ? 'selfContacts1' : 'selfContacts0', particles(), (u) => range(u, 0, 0, 0));
+      const contactsBind: BindGroupName = buffer ? 'selfContacts1' : 'selfContacts0';
+      if (this.selfSplit) {
+        push('selfLists', contactsBind, particles(), (u) => range(u, 0, 0, 0));
+        push('selfSearch', contactsBind, particles(), (u) => range(u, 0, 0, 0));
+      } else push('selfContacts', contactsBind, particles(), (u) => range(u, 0, 0, 0));
     };
     const settledFlag = self ? FLAGS.SETTLED : 0;
     const air = airActive(s) && this.triangles > 0;

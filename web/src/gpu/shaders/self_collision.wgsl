@@ -36,8 +36,8 @@
 //                  its settled position, its slip over the substep and its bucket (cells of this
 //                  substep's mode), counts the bucket (its rank there is the atomic's old value:
 //                  whether or not the hash is used) and grows the displacement box (a tree
-//                  reduction in the workgroup, then 6 atomics a workgroup into one of
-//                  SELF_BOX_COPIES copies);
+//                  reduction in the workgroup, then 6 atomics a workgroup; searching directly,
+//                  only in the substep that measures it);
 //   self_scan      decides from the box whether this substep rebuilds, what it does (the flag the
 //                  next two read) and the next substep's mode, and zeroes the counts; when the hash
 //                  is used, the exclusive scan of the counts inside each block of WORKGROUP_SIZE ×
@@ -73,20 +73,24 @@ fn solved(i: u32) -> vec4f {
 var<workgroup> box_low: array<vec3u, WORKGROUP_SIZE>;
 var<workgroup> box_high: array<vec3u, WORKGROUP_SIZE>;
 
+var<workgroup> settle_mode: u32;
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_settle(@builtin(global_invocation_id) id: vec3u,
                @builtin(num_workgroups) groups: vec3u,
-               @builtin(workgroup_id) workgroup: vec3u,
                @builtin(local_invocation_index) local: u32) {
   let p = flat_index(id, groups);
   let n = particle_count();
+  if (local == 0u) {
+    settle_mode = atomicLoad(&hash_counts[state_word(SELF_MODE)]);
+  }
+  let mode = workgroupUniformLoad(&settle_mode);
   var low = vec3u(0xffffffffu);
   var high = vec3u(0u);
   if (p < n) {
     let x = settle_particle(p);
     // The cells of this substep's hash: reach for the lists, the direct search's own otherwise.
-    let lists = atomicLoad(&hash_counts[state_word(SELF_MODE)]) == SELF_MODE_LISTS;
-    let key = cell_hash(cell_of(x.xyz, inverse_edge(lists)));
+    let key = cell_hash(cell_of(x.xyz, inverse_edge(mode == SELF_MODE_LISTS)));
     particles[n + p] = x;
     particles[2u * n + p] = vec4f(x.xyz - positions[p].xyz, bitcast<f32>(key));
     hash[rank_word(p)] = atomicAdd(&hash_counts[key], 1u);
@@ -94,6 +98,9 @@ fn self_settle(@builtin(global_invocation_id) id: vec3u,
     let d = x.xyz - built_of(p).xyz;
     low = vec3u(order_bits(d.x), order_bits(d.y), order_bits(d.z));
     high = low;
+  }
+  if (mode == SELF_MODE_DIRECT) {
+    return; // no box
   }
   box_low[local] = low;
   box_high[local] = high;
@@ -105,7 +112,7 @@ fn self_settle(@builtin(global_invocation_id) id: vec3u,
     }
     workgroupBarrier();
   }
-  let box = state_word(SELF_BOX + 6u * ((workgroup.x + workgroup.y * groups.x) % SELF_BOX_COPIES));
+  let box = state_word(SELF_BOX);
   if (local < 3u) {
     atomicMin(&hash_counts[box + local], box_low[0][local]);
   } else if (local < 6u) {
@@ -119,60 +126,44 @@ var<workgroup> scan_items: array<u32, SCAN_BLOCK + SCAN_BLOCK / 32u>;
 var<workgroup> scan_totals: array<u32, WORKGROUP_SIZE>;
 var<workgroup> scan_flag: u32;
 var<workgroup> scan_mode: u32;
-var<workgroup> scan_rebuild: u32;
-var<workgroup> scan_box: array<atomic<u32>, 6>;
 
 // weft_self_collision_decide: the lists (or the direct search's reference) stay while the box of
-// the displacements since the last rebuild has a diagonal within the skin. The workgroup reduces
-// the SELF_BOX_COPIES copies.
-fn rebuild_needed(local: u32) -> bool {
-  if (local < 6u) {
-    atomicStore(&scan_box[local], select(0xffffffffu, 0u, local >= 3u));
-  }
-  workgroupBarrier();
-  for (var c = local; c < SELF_BOX_COPIES; c += WORKGROUP_SIZE) {
-    let box = state_word(SELF_BOX + 6u * c);
-    for (var axis = 0u; axis < 3u; axis += 1u) {
-      atomicMin(&scan_box[axis], atomicLoad(&hash_counts[box + axis]));
-      atomicMax(&scan_box[3u + axis], atomicLoad(&hash_counts[box + 3u + axis]));
-    }
-  }
-  workgroupBarrier();
-  if (local == 0u) {
-    let dx = from_order_bits(atomicLoad(&scan_box[3u])) - from_order_bits(atomicLoad(&scan_box[0u]));
-    let dy = from_order_bits(atomicLoad(&scan_box[4u])) - from_order_bits(atomicLoad(&scan_box[1u]));
-    let dz = from_order_bits(atomicLoad(&scan_box[5u])) - from_order_bits(atomicLoad(&scan_box[2u]));
-    let skin = step.self_rest.y;
-    scan_rebuild = select(0u, 1u, !(dx * dx + dy * dy + dz * dz <= skin * skin));
-  }
-  return workgroupUniformLoad(&scan_rebuild) != 0u;
+// the displacements since the last rebuild has a diagonal within the skin.
+fn rebuild_needed() -> bool {
+  let box = state_word(SELF_BOX);
+  let dx = from_order_bits(atomicLoad(&hash_counts[box + 3u])) - from_order_bits(atomicLoad(&hash_counts[box]));
+  let dy = from_order_bits(atomicLoad(&hash_counts[box + 4u])) - from_order_bits(atomicLoad(&hash_counts[box + 1u]));
+  let dz = from_order_bits(atomicLoad(&hash_counts[box + 5u])) - from_order_bits(atomicLoad(&hash_counts[box + 2u]));
+  let skin = step.self_rest.y;
+  return !(dx * dx + dy * dy + dz * dz <= skin * skin);
+}
+
+// Searching directly, the next substep measures the box (SELF_MODE_MEASURE) once the reference
+// is step.self_hash.z substeps old.
+fn direct_mode_after(age: u32) -> u32 {
+  return select(SELF_MODE_DIRECT, SELF_MODE_MEASURE, age + 1u >= step.self_hash.z);
 }
 
 // What this substep does (SELF_FLAG) and how the next one hashes. In lists mode a substep that
 // rebuilds builds the lists, unless the last ones lasted fewer than step.self_hash.w substeps:
-// then it searches directly and so do the next ones, until the positions of their last rebuild
-// have lasted step.self_hash.z substeps (the lists would have lasted that long): the next substep
-// then hashes in cells of reach again and builds the lists. Both thresholds are the solver's
-// (GpuSolverOptions.selfSwitch; bench/gpu/README.md has the measurements).
-fn decide(direct_mode: bool, rebuild: bool) {
+// then it searches directly and so do the next ones (no box: SELF_MODE_DIRECT) until the
+// positions of their last rebuild are step.self_hash.z substeps old; that substep measures the box
+// (SELF_MODE_MEASURE): within the skin, the lists would have lasted as long, and the next substep
+// hashes in cells of reach again and builds them; else the reference starts again. Both
+// thresholds are the solver's (GpuSolverOptions.selfSwitch; bench/gpu/README.md has the
+// measurements). One invocation runs this (block 0's first, after the box is complete).
+fn decide(mode: u32, rebuild: bool) {
   let age_word = state_word(SELF_AGE);
   let age = atomicLoad(&hash_counts[age_word]);
-  var does = select(0u, SELF_DOES_REBUILD, rebuild);
-  var next_direct = direct_mode;
-  if (direct_mode) {
-    does |= SELF_DOES_DIRECT;
-    let lasted = select(age + 1u, 0u, rebuild);
-    atomicStore(&hash_counts[age_word], lasted);
-    if (lasted >= step.self_hash.z) {
-      next_direct = false;
-      does |= SELF_NEXT_FORCE;
-    }
-  } else {
-    does |= SELF_HASH_REACH;
+  var does = 0u;
+  var next = SELF_MODE_LISTS;
+  if (mode == SELF_MODE_LISTS) {
+    does = SELF_HASH_REACH;
     if (rebuild) {
+      does |= SELF_DOES_REBUILD;
       if (age < step.self_hash.w) {
         does |= SELF_DOES_DIRECT;
-        next_direct = true;
+        next = direct_mode_after(0u);
       } else {
         does |= SELF_DOES_BUILD;
         atomicAdd(&hash_counts[state_word(SELF_REBUILDS)], 1u);
@@ -181,11 +172,24 @@ fn decide(direct_mode: bool, rebuild: bool) {
     } else {
       atomicStore(&hash_counts[age_word], age + 1u);
     }
+  } else {
+    does = SELF_DOES_DIRECT;
+    if (mode == SELF_MODE_MEASURE && !rebuild) {
+      does |= SELF_NEXT_FORCE; // next = SELF_MODE_LISTS
+      atomicStore(&hash_counts[age_word], age + 1u);
+    } else if (mode == SELF_MODE_MEASURE) {
+      does |= SELF_DOES_REBUILD; // a new reference
+      atomicStore(&hash_counts[age_word], 0u);
+      next = direct_mode_after(0u);
+    } else {
+      atomicStore(&hash_counts[age_word], age + 1u);
+      next = direct_mode_after(age + 1u);
+    }
   }
   if ((does & SELF_DOES_DIRECT) != 0u) {
     atomicAdd(&hash_counts[state_word(SELF_DIRECT)], 1u);
   }
-  atomicStore(&hash_counts[state_word(SELF_FLAG)], does | select(0u, SELF_NEXT_DIRECT, next_direct));
+  atomicStore(&hash_counts[state_word(SELF_FLAG)], does | (next << SELF_NEXT_SHIFT));
 }
 
 fn padded(k: u32) -> u32 {
@@ -217,19 +221,16 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
   let blocks = step.self_hash.y;
   let base = block * SCAN_BLOCK;
   if (local == 0u) {
-    scan_mode = atomicLoad(&hash_counts[state_word(SELF_MODE)]);
+    let mode = atomicLoad(&hash_counts[state_word(SELF_MODE)]);
+    // Lists mode: every block needs to know (no rebuild, no scan); searching directly, the hash is
+    // scanned in any case and only the decision reads the box.
+    let rebuild = mode != SELF_MODE_DIRECT && rebuild_needed();
+    if (block == 0u) {
+      decide(mode, rebuild);
+    }
+    scan_mode = select(0u, 1u, mode != SELF_MODE_LISTS || rebuild);
   }
-  let direct_mode = workgroupUniformLoad(&scan_mode) == SELF_MODE_DIRECT;
-  // Whether the displacements outgrew the skin: every block needs it in lists mode (no rebuild, no
-  // scan), only block 0 (the decision) when searching directly.
-  var rebuild = false;
-  if (!direct_mode || block == 0u) {
-    rebuild = rebuild_needed(local);
-  }
-  if (block == 0u && local == 0u) {
-    decide(direct_mode, rebuild);
-  }
-  if (!direct_mode && !rebuild) {
+  if (workgroupUniformLoad(&scan_mode) == 0u) {
     for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
       let b = base + k * WORKGROUP_SIZE + local;
       if (b < table) {

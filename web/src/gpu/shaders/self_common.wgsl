@@ -6,24 +6,25 @@
 
 // State words after the bucket counts (hash_counts[table + …]).
 const SELF_FLAG: u32 = 0u; // this substep's SELF_DOES_* bits (self_scan writes, scatter and contacts read)
-const SELF_MODE: u32 = 1u; // SELF_MODE_LISTS or SELF_MODE_DIRECT: how the next substep hashes (contacts writes)
-const SELF_AGE: u32 = 2u; // substeps the lists (or, searching directly, the positions of the last rebuild) have lasted
+const SELF_MODE: u32 = 1u; // SELF_MODE_*: how the next substep hashes (self_search writes)
+const SELF_AGE: u32 = 2u; // substeps since the last rebuild (lists built, or the direct search's reference)
 const SELF_DONE: u32 = 3u; // scan blocks finished
 // SELF_REBUILDS (list builds) and SELF_DIRECT (substeps searched directly): counters, from the
-// prelude (layout.ts: SELF_STATE), as SELF_BOX_COPIES and SELF_TOTALS (the scan blocks' totals).
-const SELF_BOX: u32 = 8u; // SELF_BOX_COPIES boxes of the displacements (min xyz, max xyz as order bits): a workgroup's goes to copy (workgroup % copies), less contention
+// prelude (layout.ts: SELF_STATE), as SELF_TOTALS (the scan blocks' totals).
+const SELF_BOX: u32 = 8u; // the box of the displacements since the last rebuild (min xyz, max xyz as order bits)
 const SELF_WRITTEN: u32 = 0x80000000u;
 
-const SELF_MODE_LISTS: u32 = 0u;
-const SELF_MODE_DIRECT: u32 = 1u;
+const SELF_MODE_LISTS: u32 = 0u; // cells of reach, the box (lists kept while it stays within the skin)
+const SELF_MODE_DIRECT: u32 = 1u; // cells of the direct edge, no box
+const SELF_MODE_MEASURE: u32 = 2u; // cells of the direct edge and the box: would lists have lasted?
 
 // SELF_FLAG's bits.
 const SELF_DOES_REBUILD: u32 = 0x1u; // the displacements outgrew the skin: new lists (or a new reference)
 const SELF_DOES_DIRECT: u32 = 0x2u; // the contacts search the hash (no lists)
 const SELF_DOES_BUILD: u32 = 0x4u; // the contacts build the lists
 const SELF_HASH_REACH: u32 = 0x8u; // the hash has cells of edge reach (lists mode), else of the GPU's direct edge
-const SELF_NEXT_DIRECT: u32 = 0x10u; // the next substep searches directly
 const SELF_NEXT_FORCE: u32 = 0x20u; // the next substep must rebuild (its lists are stale: back from direct)
+const SELF_NEXT_SHIFT: u32 = 8u; // the next substep's SELF_MODE_* from this bit
 
 fn rest_of(i: u32) -> vec4f {
   return particles[i];

@@ -267,42 +267,11 @@ fn direct_contacts(k: u32, i: u32, settled: vec4f, ri: vec3f, inverse_edge: f32)
   return x;
 }
 
-// weft_self_collision_contacts for the particle in slot k (of this substep's hash when it has one,
-// else of the last build's): from its list (built here in a substep that builds), or from a
-// search of the hash (SELF_DOES_DIRECT). The prediction the finish (FLAG_SETTLED) reads. The first
-// invocations empty the displacement boxes for the next substep's self_settle (a NaN box where the
-// next substep must rebuild), invocation 0 sets the next substep's mode.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn self_contacts(@builtin(global_invocation_id) id: vec3u,
-        @builtin(num_workgroups) groups: vec3u) {
-  let k = flat_index(id, groups);
-  let n = particle_count();
-  let flag = substep_flag();
-  if (k < n) {
-    let force = (flag & SELF_NEXT_FORCE) != 0u;
-    for (var w = k; w < 6u * SELF_BOX_COPIES; w += n) {
-      let low = w % 6u < 3u;
-      atomicStore(&hash_counts[state_word(SELF_BOX + w)], select(select(0u, 0xffffffffu, low), 0u, force));
-    }
-  }
-  if (k == 0u) {
-    let next = select(SELF_MODE_LISTS, SELF_MODE_DIRECT, (flag & SELF_NEXT_DIRECT) != 0u);
-    atomicStore(&hash_counts[state_word(SELF_MODE)], next);
-  }
-  if (k >= n) {
-    return;
-  }
+// weft_self_collision_contacts for the particle in slot k of the last build, from its list (built
+// here in a substep that builds). The prediction the finish (FLAG_SETTLED) reads.
+fn list_slot(k: u32, flag: u32) {
   let r = sorted_rest_of(k);
   let i = bitcast<u32>(r.w);
-  if ((flag & SELF_DOES_DIRECT) != 0u) {
-    let settled = sorted_of(k);
-    var x = settled;
-    if (x.w != 0.0) {
-      x = direct_contacts(k, i, settled, r.xyz, inverse_edge((flag & SELF_HASH_REACH) != 0u));
-    }
-    predicted[i] = x;
-    return;
-  }
   var x = settled_of(i);
   var count = 0u;
   if ((flag & SELF_DOES_BUILD) != 0u) {
@@ -318,4 +287,70 @@ fn self_contacts(@builtin(global_invocation_id) id: vec3u,
     x = list_contacts(k, i, x, count);
   }
   predicted[i] = x;
+}
+
+// The same from a search of this substep's hash (SELF_DOES_DIRECT).
+fn search_slot(k: u32, flag: u32) {
+  let r = sorted_rest_of(k);
+  let i = bitcast<u32>(r.w);
+  let settled = sorted_of(k);
+  var x = settled;
+  if (x.w != 0.0) {
+    x = direct_contacts(k, i, settled, r.xyz, inverse_edge((flag & SELF_HASH_REACH) != 0u));
+  }
+  predicted[i] = x;
+}
+
+// Run by the substep's last kernel: invocations 0–5 empty the box for the next substep's
+// self_settle (a NaN box where the next substep must rebuild), 6 sets the next substep's mode.
+fn next_substep(k: u32, flag: u32) {
+  if (k < 6u) {
+    let low = k < 3u;
+    let force = (flag & SELF_NEXT_FORCE) != 0u;
+    atomicStore(&hash_counts[state_word(SELF_BOX + k)], select(select(0u, 0xffffffffu, low), 0u, force));
+  } else if (k == 6u) {
+    atomicStore(&hash_counts[state_word(SELF_MODE)], flag >> SELF_NEXT_SHIFT);
+  }
+}
+
+// One kernel for both ways (the solver's choice below SELF_GPU.splitAt particles: one dispatch
+// fewer a substep, ≈7 µs on the H200, where the grid is too small for the registers to matter).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn self_contacts(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = flat_index(id, groups);
+  let flag = substep_flag();
+  next_substep(k, flag);
+  if (k >= particle_count()) {
+    return;
+  }
+  if ((flag & SELF_DOES_DIRECT) != 0u) {
+    search_slot(k, flag);
+  } else {
+    list_slot(k, flag);
+  }
+}
+
+// From SELF_GPU.splitAt particles on, two kernels, each doing nothing in the other's substeps, so
+// that the search's registers are not the list build's (at 1024² the search took 20% longer in
+// one kernel with it). self_search is dispatched last.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn self_lists(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = flat_index(id, groups);
+  let flag = substep_flag();
+  if (k < particle_count() && (flag & SELF_DOES_DIRECT) == 0u) {
+    list_slot(k, flag);
+  }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn self_search(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = flat_index(id, groups);
+  let flag = substep_flag();
+  next_substep(k, flag);
+  if (k < particle_count() && (flag & SELF_DOES_DIRECT) != 0u) {
+    search_slot(k, flag);
+  }
 }
