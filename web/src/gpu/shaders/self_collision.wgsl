@@ -49,7 +49,10 @@
 //                  slot: the list build (substeps that build), Jacobi pushes and friction from the
 //                  partners closer than the thickness (listed, or found by the search), their mean,
 //                  the max-step clamp; writes the prediction the finish (FLAG_SETTLED) reads. Its
-//                  first invocations empty the boxes for the next substep and set its mode.
+//                  first invocations empty the box for the next substep and set its mode. From
+//                  SELF_GPU.splitAt particles on it is two kernels, self_lists and self_search
+//                  (last), each doing nothing in the other's substeps: the search keeps its own
+//                  registers.
 // Inside a bucket the ids lie in the order the atomics gave, so GPU runs agree physically, not
 // bit for bit, with each other and with C.
 
