@@ -19,6 +19,7 @@ import { WeftWorld } from '../../web/src/core/world';
 import { kernelConfig } from '../../web/src/gpu/device';
 import { physicsSettingsOf } from '../../web/src/gpu/from-world';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
+import { SELF_GPU, SELF_SWITCH, selfTableSize, type SelfSwitch } from '../../web/src/gpu/layout';
 import { nodeDevice, type Backend } from '../../tests/gpu/node-gpu';
 import copyWgsl from './copy.wgsl?raw';
 
@@ -34,6 +35,18 @@ const ITERATIONS = 1;
 const scene = args.get('scene') ?? 'hang';
 const mesh = scene === 'bunny';
 const fold = scene === 'fold';
+/// --self-cells 0.5,0.75: the fold's on-runs once for each GPU hash cell edge (in thicknesses;
+/// SELF_GPU.cellEdge when not given), --self-buckets the table's buckets per particle.
+const selfCells = args.get('self-cells')?.split(',').map(Number) ?? [undefined];
+const selfBuckets = args.has('self-buckets') ? Number(args.get('self-buckets')) : undefined;
+/// --self-switch auto,lists,direct,4:2: the on-runs once for each policy of the lists and the
+/// direct search (SELF_SWITCH's names, or toLists:toDirect; SELF_GPU.switch when not given).
+const selfSwitches = (args.get('self-switch')?.split(',') ?? [undefined]).map((name) => {
+  if (name === undefined) return { name: undefined, policy: undefined };
+  if (name in SELF_SWITCH) return { name, policy: SELF_SWITCH[name as keyof typeof SELF_SWITCH] as SelfSwitch };
+  const [toLists, toDirect] = name.split(':').map(Number);
+  return { name, policy: { toLists, toDirect } };
+});
 /// Frames the fold runs before it is timed: the pinned edge is on the floor, the pile forming.
 const FOLD_SETTLE = 150;
 
@@ -170,12 +183,22 @@ for (const grid of grids) {
   );
   let stateBytes = 0;
   if (fold) {
+    const cases = selfCells
+      .flatMap((cell) => selfSwitches.map((sw) => ({ on: true, cell, sw })))
+      .concat([{ on: false, cell: undefined, sw: { name: undefined, policy: undefined } }]);
     for (const v of schedules) {
-      for (const selfCollision of [true, false]) {
+      for (const { on: selfCollision, cell, sw } of cases) {
         const config = kernelConfig(device, v.tile);
         if (v.tile && config.tileSize !== v.tile) continue;
         world.reset();
-        const solver = new GpuSolver(device, world, { ...settings, selfCollision }, [], { schedule: v.schedule, tileSize: v.tile, config });
+        const solver = new GpuSolver(device, world, { ...settings, selfCollision }, [], {
+          schedule: v.schedule,
+          tileSize: v.tile,
+          config,
+          selfCellEdge: cell,
+          selfBucketsPerParticle: selfBuckets,
+          selfSwitch: sw.policy,
+        });
         for (let done = 0; done < FOLD_SETTLE; done += 25) {
           solver.step(world.frameDt, 25);
           await device.queue.onSubmittedWorkDone();
@@ -185,16 +208,19 @@ for (const grid of grids) {
           solver.encode(encoder, world.frameDt, frames, { timestampWrites: writes, renderData: false }),
         );
         const profile = await profileFrame(solver, world.frameDt);
-        // How often the neighbour lists were rebuilt over 50 more frames.
-        const before = await solver.selfRebuilds();
+        // How often the neighbour lists were built, and the hash searched directly, over 50 more frames.
+        const before = await solver.selfCounters();
         solver.step(world.frameDt, 50);
-        const after = await solver.selfRebuilds();
-        const rebuildShare = selfCollision && before !== null && after !== null ? (after - before) / (50 * SUBSTEPS) : null;
+        const after = await solver.selfCounters();
+        const share = (key: 'rebuilds' | 'direct') =>
+          selfCollision && before !== null && after !== null ? (after[key] - before[key]) / (50 * SUBSTEPS) : null;
         const positions = await solver.read();
         let lowest = Infinity;
         for (let p = 0; p < world.particleCount; ++p) lowest = Math.min(lowest, positions[4 * p + 1]);
         runs.push({
           self_collision: selfCollision,
+          ...(selfCollision && cell !== undefined ? { self_cell_edge: cell } : {}),
+          ...(selfCollision && sw.name !== undefined ? { self_switch: sw.name } : {}),
           schedule: solver.schedule,
           tile: solver.tiled?.tileSize ?? null,
           dispatches_per_frame: solver.dispatchesPerFrame,
@@ -203,13 +229,14 @@ for (const grid of grids) {
           wall_ms_per_frame: t.wall / frames,
           timing: t.gpu !== null ? 'gpu-timestamps' : 'wall',
           profile_us_per_frame: profile,
-          rebuilds_per_substep: rebuildShare,
+          rebuilds_per_substep: share('rebuilds'),
+          direct_per_substep: share('direct'),
           lowest_y: lowest,
           nan: !positions.every(Number.isFinite),
         });
         solver.destroy();
         console.error(
-          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
+          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}${cell ? ' cell ' + cell : ''}${sw.name ? ' switch ' + sw.name : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
         );
       }
     }
@@ -226,7 +253,15 @@ for (const grid of grids) {
       substeps: SUBSTEPS,
       iterations: ITERATIONS,
       settle_frames: FOLD_SETTLE,
-      self_collision: { thickness: view.thickness, reach: view.reach, table_size: view.tableSize },
+      self_collision: {
+        thickness: view.thickness,
+        reach: view.reach,
+        table_size: view.tableSize,
+        gpu_cell_edge: SELF_GPU.cellEdge,
+        gpu_switch: SELF_GPU.switch,
+        gpu_split_at: SELF_GPU.splitAt,
+        gpu_table_size: selfTableSize(view.tableSize, world.particleCount, selfBuckets),
+      },
       runs,
       best: { self_collision_on: pick(best(true)), self_collision_off: pick(best(false)) },
     });

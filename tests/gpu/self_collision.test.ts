@@ -1,8 +1,10 @@
 // Self-collision on the GPU (self_collision.wgsl) against the C core (the wasm build): the `fold`
 // scene at 40², whose top edge is lowered to the floor so the cloth piles up in folds.
 //
-// The GPU keeps Verlet lists as C does, but its buckets are filled in atomics' order, so the runs
-// agree physically, not bit for bit: the settled pile's centroid within 1 cm of C's, no two cloth
+// The GPU keeps Verlet lists as C does while they last and searches a fresh hash directly in the
+// substeps where they would not (SELF_GPU.switch); each path is tested alone too (SELF_SWITCH:
+// lists in every substep, rebuilt only when the skin is outgrown; a direct search in every
+// substep). Its buckets are filled in atomics' order, so the runs agree physically, not bit for bit: the settled pile's centroid within 1 cm of C's, no two cloth
 // triangles (sharing no vertex) intersecting, no two particles that are not rest-pose neighbours
 // closer than half the thickness. The same GPU run without self-collision must fail the last check
 // (the cloth passes through itself), or the check means nothing.
@@ -13,7 +15,7 @@ import { WeftCore } from '../../web/src/core/wasm';
 import { WeftWorld } from '../../web/src/core/world';
 import { kernelConfig } from '../../web/src/gpu/device';
 import { physicsSettingsOf } from '../../web/src/gpu/from-world';
-import { SELF_COLLISION } from '../../web/src/gpu/layout';
+import { SELF_COLLISION, SELF_SWITCH, type SelfSwitch } from '../../web/src/gpu/layout';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
 import { centroid, closestNonNeighbours, intersectingTrianglePairs } from './cloth-contacts';
 import { nodeDevice } from './node-gpu';
@@ -43,20 +45,38 @@ function shapeOf(world: WeftWorld, x: Float32Array): Shape {
   };
 }
 
-async function gpuFold(schedule: ScheduleKind, selfCollision: boolean, frames = FRAMES): Promise<Shape & { thickness: number }> {
+interface GpuShape extends Shape {
+  thickness: number;
+  counters: { rebuilds: number; direct: number } | null;
+}
+
+// selfSplit: the contacts as two kernels (lists, search) as from SELF_GPU.splitAt particles on.
+async function gpuFold(
+  schedule: ScheduleKind,
+  selfCollision: boolean,
+  self: { selfSwitch?: SelfSwitch; selfSplit?: boolean } = {},
+): Promise<GpuShape> {
   const world = new WeftWorld(core, 'fold', GRID);
   const settings = { ...physicsSettingsOf(world), selfCollision };
   // The page's kernel configuration (tile 16). With tile 8 the tiled schedule's other Gauss–Seidel
   // order folds this cloth another way, self-collision on or off (centroid 2.4 cm off C's either way).
-  const gpu = new GpuSolver(device, world, settings, [], { schedule, config: kernelConfig(device) });
+  const gpu = new GpuSolver(device, world, settings, [], { schedule, config: kernelConfig(device), ...self });
   assert.equal(gpu.schedule, schedule, gpu.tiledUnavailable);
-  for (let done = 0; done < frames; done += 30) gpu.step(world.frameDt, Math.min(30, frames - done));
+  for (let done = 0; done < FRAMES; done += 30) gpu.step(world.frameDt, Math.min(30, FRAMES - done));
   const shape = shapeOf(world, await gpu.read());
   const thickness = world.selfCollision.thickness;
+  const counters = await gpu.selfCounters();
   gpu.destroy();
   world.destroy();
-  return { ...shape, thickness };
+  return { ...shape, thickness, counters };
 }
+
+const SUBSTEPS = (() => {
+  const world = new WeftWorld(core, 'fold', 4);
+  const substeps = world.substeps;
+  world.destroy();
+  return substeps;
+})();
 
 const cpu = (() => {
   const world = new WeftWorld(core, 'fold', GRID);
@@ -68,18 +88,40 @@ const cpu = (() => {
   return { ...shape, thickness };
 })();
 
+function assertMatchesC(gpu: GpuShape): void {
+  const d = Math.hypot(...gpu.centroid.map((c, a) => c - cpu.centroid[a]));
+  assert.ok(cpu.centroid[1] < 0.2, `the C cloth lies on the floor (centroid y ${cpu.centroid[1]} m)`);
+  assert.ok(d <= 0.01, `centroids differ by ${d} m (gpu ${gpu.centroid}, cpu ${cpu.centroid})`);
+  assert.equal(cpu.intersections, 0, 'C: intersecting triangle pairs');
+  assert.equal(gpu.intersections, 0, 'GPU: intersecting triangle pairs');
+  assert.ok(cpu.closest >= cpu.thickness / 2, `C: non-neighbours ${cpu.closest} m apart (thickness ${cpu.thickness} m)`);
+  assert.ok(gpu.closest >= gpu.thickness / 2, `GPU: non-neighbours ${gpu.closest} m apart (thickness ${gpu.thickness} m)`);
+}
+
+// The plain schedule's run and the lists' have the contacts as two kernels, the others as one.
 for (const schedule of ['tiled', 'plain'] as const) {
   test(`fold ${GRID}², ${FRAMES} frames, ${schedule} schedule: the GPU pile matches C's (centroid ≤ 1 cm), no intersections, no pair closer than t/2`, async () => {
-    const gpu = await gpuFold(schedule, true);
-    const d = Math.hypot(...gpu.centroid.map((c, a) => c - cpu.centroid[a]));
-    assert.ok(cpu.centroid[1] < 0.2, `the C cloth lies on the floor (centroid y ${cpu.centroid[1]} m)`);
-    assert.ok(d <= 0.01, `centroids differ by ${d} m (gpu ${gpu.centroid}, cpu ${cpu.centroid})`);
-    assert.equal(cpu.intersections, 0, 'C: intersecting triangle pairs');
-    assert.equal(gpu.intersections, 0, 'GPU: intersecting triangle pairs');
-    assert.ok(cpu.closest >= cpu.thickness / 2, `C: non-neighbours ${cpu.closest} m apart (thickness ${cpu.thickness} m)`);
-    assert.ok(gpu.closest >= gpu.thickness / 2, `GPU: non-neighbours ${gpu.closest} m apart (thickness ${gpu.thickness} m)`);
+    const gpu = await gpuFold(schedule, true, { selfSplit: schedule === 'plain' });
+    assertMatchesC(gpu);
+    assert.ok(gpu.counters && gpu.counters.rebuilds + gpu.counters.direct <= FRAMES * SUBSTEPS, `counters ${JSON.stringify(gpu.counters)}`);
   });
 }
+
+test(`fold ${GRID}², lists in every substep (SELF_SWITCH.lists): matches C, the lists kept over substeps, no direct search`, async () => {
+  const gpu = await gpuFold('tiled', true, { selfSwitch: SELF_SWITCH.lists, selfSplit: true });
+  assertMatchesC(gpu);
+  const c = gpu.counters!;
+  assert.equal(c.direct, 0, 'no substep searched directly');
+  assert.ok(c.rebuilds > 1 && c.rebuilds < (FRAMES * SUBSTEPS) / 2, `lists built in ${c.rebuilds} of ${FRAMES * SUBSTEPS} substeps`);
+});
+
+test(`fold ${GRID}², a direct search in every substep (SELF_SWITCH.direct): matches C, no lists`, async () => {
+  const gpu = await gpuFold('tiled', true, { selfSwitch: SELF_SWITCH.direct, selfSplit: false });
+  assertMatchesC(gpu);
+  const c = gpu.counters!;
+  assert.equal(c.rebuilds, 0, 'no lists built');
+  assert.equal(c.direct, FRAMES * SUBSTEPS, 'every substep searched directly');
+});
 
 test('fold without GPU self-collision: the pile passes through itself (pairs closer than t/2)', async () => {
   const off = await gpuFold('tiled', false);

@@ -54,7 +54,7 @@ export const BINDINGS = {
     read('leftovers', 'array<Constraint>'),
   ],
   /// Self-collision's hash (self_collision.wgsl + self_common.wgsl + particle.wgsl + finish.wgsl): `particles` holds the rest,
-  /// settled and slip sections, the settled and rest positions grouped by bucket and the built ones (vec4 × n each),
+  /// settled and slip sections (vec4 × n each) and the settled and rest positions grouped by bucket (2 vec4 a slot),
   /// `hash_counts` the bucket counts, `hash` the bucket starts and the scan blocks' starts
   /// (layout.ts: selfHashWords).
   self: [
@@ -68,9 +68,8 @@ export const BINDINGS = {
     readWrite('hash_counts', 'array<atomic<u32>>'),
     readWrite('hash', 'array<u32>'),
   ],
-  /// Self-collision's list build and contacts (self_contacts.wgsl + self_common.wgsl): the same
-  /// buffers, `particles` read-only (nothing in the module writes it: self_scatter keeps the
-  /// built positions).
+  /// Self-collision's search and contacts (self_contacts.wgsl + self_common.wgsl): the same
+  /// buffers, `particles` read-only (nothing in the module writes it).
   selfContacts: [
     step,
     predicted,

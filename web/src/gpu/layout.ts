@@ -91,14 +91,18 @@ export const STEP = structLayout('Step', [
   {
     name: 'self_lengths',
     type: 'vec4f',
-    doc: 'x thickness m, y reach m, z 1 / reach (the GPU hash cell edge; as C computes it), w max step m',
+    doc: "x thickness m, y reach m, z 1 / reach (the lists' hash cell edge; as C computes it), w max step m",
   },
   {
     name: 'self_rest',
     type: 'vec4f',
-    doc: 'x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), zw unused',
+    doc: "x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), z 1 / the direct search's hash cell edge (thickness × SELF_GPU.cellEdge), w unused",
   },
-  { name: 'self_hash', type: 'vec4u', doc: 'x table size (buckets, a power of two), y scan blocks, zw unused' },
+  {
+    name: 'self_hash',
+    type: 'vec4u',
+    doc: "x table size (buckets, a power of two), y scan blocks, z substeps a direct search's reference lasts before the lists return, w the fewest substeps lists must have lasted to be rebuilt (else a direct search) (SELF_GPU.switch)",
+  },
   { name: 'pins', type: 'vec4f', doc: 'xyz pin velocity m/s, w pin travel time min(pin time, pin motion time) s' },
   {
     name: 'motion',
@@ -153,15 +157,44 @@ export function airSection(lambdaCount: number, triangles: number): { start: num
 /// WORKGROUP_SIZE workgroup; one more workgroup scans the blocks' totals.
 export const SCAN_ITEMS = 16;
 
+/// The GPU's own part of self-collision (self_collision.wgsl): C's Verlet lists (cells of reach)
+/// while they last, a direct search of a fresh hash (cells of `cellEdge` thicknesses) in the
+/// substeps where they would not. `switch`: searching directly, the lists return once the
+/// positions of the last rebuild have lasted `toLists` substeps; with lists, a rebuild searches
+/// directly instead when the lists lasted fewer than `toDirect` substeps (`toLists` ≥ `toDirect`).
+/// The table has at least `bucketsPerParticle` × n buckets (a power of two, at least the core's).
+/// bench/gpu/README.md has the measurements.
+/// From `splitAt` particles on, the contacts are two kernels (the lists', the search's: the search
+/// keeps its own registers), below one (a dispatch fewer a substep).
+export const SELF_GPU = { cellEdge: 1, bucketsPerParticle: 2, switch: { toLists: 3, toDirect: 1 }, splitAt: 1 << 18 };
+
+/// Forced policies (tests, benchmarks): never lists, never a direct search.
+export const SELF_SWITCH = {
+  auto: SELF_GPU.switch,
+  direct: { toLists: 0xffffffff, toDirect: 0xffffffff },
+  lists: { toLists: 0, toDirect: 0 },
+} as const;
+export type SelfSwitch = { toLists: number; toDirect: number };
+
+/// The GPU hash's table size for n particles (the core's, weft_self_collision_view, as the least).
+export function selfTableSize(coreTableSize: number, n: number, bucketsPerParticle: number = SELF_GPU.bucketsPerParticle): number {
+  let size = Math.max(coreTableSize, 1);
+  while (size < bucketsPerParticle * n) size *= 2;
+  return size;
+}
+
+/// State words of `hash_counts` after the bucket counts (self_common.wgsl: SELF_FLAG …), the
+/// displacement box and where the scan blocks' totals start.
+export const SELF_STATE = { rebuilds: 4, direct: 5, totals: 8 + 6 } as const; // the box at 8
+
 /// Words of the self-collision buffers (self_collision.wgsl) for n particles: `hash` holds the
 /// bucket starts within their scan block [0, table), the blocks' starts [table, table + blocks),
 /// then per particle its rank in its bucket (n), per slot its list's length (n) and the lists
 /// (maxPartners × n, partner e of all slots together); `hash_counts` the bucket counts [0, table),
-/// 9 words of state (the displacement box, the rebuild flag, the blocks done, the rebuilds) and the
-/// blocks' totals.
+/// the state words and the box (SELF_STATE.totals) and the blocks' totals.
 export function selfHashWords(tableSize: number, workgroupSize: number, n: number): { blocks: number; words: number; counts: number } {
   const blocks = Math.ceil(tableSize / (workgroupSize * SCAN_ITEMS));
-  return { blocks, words: tableSize + blocks + (2 + SELF_COLLISION.maxPartners) * n, counts: tableSize + 9 + blocks };
+  return { blocks, words: tableSize + blocks + (2 + SELF_COLLISION.maxPartners) * n, counts: tableSize + SELF_STATE.totals + blocks };
 }
 
 /// Cell classes of the mesh collider's grid (WEFT_CELL_* in src/mesh.h, documented on
@@ -293,6 +326,9 @@ const SELF_PRIME_Y: u32 = ${SELF_COLLISION.primes[1]}u;
 const SELF_PRIME_Z: u32 = ${SELF_COLLISION.primes[2]}u;
 const SELF_MAX_PARTNERS: u32 = ${SELF_COLLISION.maxPartners}u;
 const SELF_MIN_DISTANCE: f32 = ${SELF_COLLISION.minDistance};
+const SELF_REBUILDS: u32 = ${SELF_STATE.rebuilds}u;
+const SELF_DIRECT: u32 = ${SELF_STATE.direct}u;
+const SELF_TOTALS: u32 = ${SELF_STATE.totals}u;
 const SCAN_ITEMS: u32 = ${SCAN_ITEMS}u;
 const AIR_MIN_SPEED: f32 = ${AIR.minSpeed};
 const AIR_FLOATS_PER_TRIANGLE: u32 = ${AIR.floatsPerTriangle}u;

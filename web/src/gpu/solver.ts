@@ -23,7 +23,7 @@
 // (a point and a lower bound on its distance to the surface a particle, as C's) are a fifth section
 // of the prediction buffer (MESH_CLEARANCE in layout.ts).
 // Self-collision (self_collision.wgsl and self_contacts.wgsl, two modules of their own: the hash,
-// then the list build and contacts with the particle sections read-only) runs every substep where C
+// then the search and contacts with the particle sections read-only) runs every substep where C
 // has it: after the solve and the tethers (its first kernel applies them, and the leftover of the
 // tiled schedule), before the finish, which then starts at the collisions (FLAG_SETTLED); in the
 // fused tiled schedule that finish is the next pass A's. Pinned particles on a scripted path
@@ -59,6 +59,10 @@ import {
   TETHERS_PER_PARTICLE,
   airSection,
   selfHashWords,
+  selfTableSize,
+  SELF_GPU,
+  SELF_STATE,
+  type SelfSwitch,
   wgslMeshPrelude,
   wgslPrelude,
   type KernelConfig,
@@ -98,6 +102,14 @@ export interface GpuSolverOptions {
   /// Tiled schedule: let pass A finish the previous substep (default true; false is for tests).
   fuse?: boolean;
   config: KernelConfig & { tileSize: number };
+  /// Self-collision's hash (benchmarks): cell edge in thicknesses, buckets per particle (SELF_GPU).
+  selfCellEdge?: number;
+  selfBucketsPerParticle?: number;
+  /// When self-collision keeps C's lists and when it searches directly (SELF_GPU.switch; SELF_SWITCH
+  /// has the forced policies).
+  selfSwitch?: SelfSwitch;
+  /// The contacts as two kernels (lists, search) rather than one (SELF_GPU.splitAt when not given).
+  selfSplit?: boolean;
 }
 
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
@@ -130,8 +142,8 @@ type BindGroupName =
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
 interface SelfState {
-  particles: GPUBuffer; // rest | settled | slip | grouped settled | grouped rest | built, vec4 × n each
-  hashCounts: GPUBuffer; // selfHashWords().counts u32: the counts (zero between substeps), the box, the flags
+  particles: GPUBuffer; // rest | settled | slip (vec4 × n each) | grouped by bucket (2 vec4 a slot) | at the last rebuild
+  hashCounts: GPUBuffer; // selfHashWords().counts u32: the counts (zero between substeps), the state words, the boxes
   hash: GPUBuffer; // selfHashWords().words u32: the bucket starts, the ranks, the neighbour lists
   blocks: number;
   tableSize: number;
@@ -227,6 +239,10 @@ export class GpuSolver {
   private hand: Vec3 = { x: 0, y: 0, z: 0 }; // ... and where it held it at the end of the last frame
   private readonly colorOffsets: Int32Array;
   private readonly config: KernelConfig;
+  private readonly selfCellEdge: number;
+  private readonly selfBucketsPerParticle: number;
+  private readonly selfSwitch: SelfSwitch;
+  private readonly selfSplit: boolean; // the contacts as two kernels (SELF_GPU.splitAt)
   private readonly fuse: boolean;
   /// The strain sweeps' buffers; null without the core's rest positions (no sweeps then).
   private readonly strain: StrainState | null;
@@ -246,6 +262,10 @@ export class GpuSolver {
     this.spheres = sphereDefs.map((d) => new SphereMotion(d));
     const config = (this.config = options.config);
     this.fuse = options.fuse ?? true;
+    this.selfCellEdge = options.selfCellEdge ?? SELF_GPU.cellEdge;
+    this.selfBucketsPerParticle = options.selfBucketsPerParticle ?? SELF_GPU.bucketsPerParticle;
+    this.selfSwitch = options.selfSwitch ?? SELF_GPU.switch;
+    this.selfSplit = options.selfSplit ?? core.particleCount >= SELF_GPU.splitAt;
     this.colorOffsets = core.colorOffsets().slice();
 
     const meshGrid = core.meshColliderGrid?.() ?? null;
@@ -515,7 +535,8 @@ export class GpuSolver {
     if (!view || !rest) return false;
     const n = this.n,
       device = this.device;
-    const { blocks, words, counts } = selfHashWords(view.tableSize, this.config.workgroupSize, n);
+    const tableSize = selfTableSize(view.tableSize, n, this.selfBucketsPerParticle);
+    const { blocks, words, counts } = selfHashWords(tableSize, this.config.workgroupSize, n);
     const buffer = (label: string, size: number, usage = STORAGE()) => {
       const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage });
       this.owned.push(b);
@@ -528,7 +549,7 @@ export class GpuSolver {
       hashCounts: buffer('self-collision counts', counts * 4, STORAGE() | GPUBufferUsage.COPY_SRC),
       hash: buffer('self-collision hash', words * 4),
       blocks,
-      tableSize: view.tableSize,
+      tableSize,
     };
     const code = [
       this.prelude,
@@ -556,11 +577,20 @@ export class GpuSolver {
       label: 'weft self_contacts.wgsl',
       code: [this.prelude, wgslBindings(this.modules.selfContacts.bindings), countWgsl, selfCommonWgsl, selfContactsWgsl].join('\n'),
     });
-    this.pipelines.selfContacts = device.createComputePipeline({
-      label: 'weft self_contacts',
-      layout: device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfContacts.layout] }),
-      compute: { module: contacts, entryPoint: 'self_contacts' },
-    });
+    const contactsLayout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfContacts.layout] });
+    const entries = this.selfSplit
+      ? [
+          ['selfLists', 'self_lists'],
+          ['selfSearch', 'self_search'],
+        ]
+      : [['selfContacts', 'self_contacts']];
+    for (const [name, entryPoint] of entries) {
+      this.pipelines[name] = device.createComputePipeline({
+        label: `weft ${entryPoint}`,
+        layout: contactsLayout,
+        compute: { module: contacts, entryPoint },
+      });
+    }
     if (this.bindGroups) this.makeBindGroups();
     return true;
   }
@@ -714,15 +744,21 @@ export class GpuSolver {
     };
     const lambdaFlags = (it: number) => (it > 0 ? FLAGS.ACCUMULATE_LAMBDA : 0) | (iterations > 1 ? FLAGS.STORE_LAMBDA : 0);
     // Self-collision of one substep on prediction buffer `buffer`: settle (with `settleFlags`) and
-    // count, scan, scatter, contacts (the last three only test the lists unless this substep
-    // rebuilds them: self_collision.wgsl). The finish that follows carries FLAG_SETTLED.
+    // count, scan, scatter, contacts (the lists while they last, else a search of a fresh hash,
+    // chosen on the GPU: self_collision.wgsl); from SELF_GPU.splitAt particles on the contacts are
+    // two kernels, from the lists and from a search, each exiting early in the other's substeps.
+    // The finish that follows carries FLAG_SETTLED.
     const self = s.selfCollision && this.ensureSelf();
     const selfPasses = (buffer: number, settleFlags: number) => {
       const bind: BindGroupName = buffer ? 'self1' : 'self0';
       push('selfSettle', bind, particles(), (u) => range(u, 0, 0, settleFlags));
       push('selfScan', bind, items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
       push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
-      push('selfContacts', buffer ? 'selfContacts1' : 'selfContacts0', particles(), (u) => range(u, 0, 0, 0));
+      const contactsBind: BindGroupName = buffer ? 'selfContacts1' : 'selfContacts0';
+      if (this.selfSplit) {
+        push('selfLists', contactsBind, particles(), (u) => range(u, 0, 0, 0));
+        push('selfSearch', contactsBind, particles(), (u) => range(u, 0, 0, 0));
+      } else push('selfContacts', contactsBind, particles(), (u) => range(u, 0, 0, 0));
     };
     const settledFlag = self ? FLAGS.SETTLED : 0;
     const air = airActive(s) && this.triangles > 0;
@@ -954,24 +990,24 @@ export class GpuSolver {
     return copy;
   }
 
-  /// Substeps whose self-collision rebuilt its neighbour lists since it was first turned on (null
-  /// before that).
-  async selfRebuilds(): Promise<number | null> {
+  /// Self-collision's counters since it was first turned on (null before that): substeps that
+  /// built the neighbour lists, substeps that searched the hash directly (the others used the lists).
+  async selfCounters(): Promise<{ rebuilds: number; direct: number } | null> {
     const self = this.selfState;
     if (!self) return null;
     const staging = this.device.createBuffer({
-      label: 'weft read self-collision rebuilds',
-      size: 4,
+      label: 'weft read self-collision counters',
+      size: 8,
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
-    const encoder = this.device.createCommandEncoder({ label: 'weft read self-collision rebuilds' });
-    encoder.copyBufferToBuffer(self.hashCounts, (self.tableSize + 8) * 4, staging, 0, 4); // SELF_REBUILDS
+    const encoder = this.device.createCommandEncoder({ label: 'weft read self-collision counters' });
+    encoder.copyBufferToBuffer(self.hashCounts, (self.tableSize + SELF_STATE.rebuilds) * 4, staging, 0, 8);
     this.device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
-    const rebuilds = new Uint32Array(staging.getMappedRange().slice(0))[0];
+    const [rebuilds, direct] = new Uint32Array(staging.getMappedRange().slice(0));
     staging.unmap();
     staging.destroy();
-    return rebuilds;
+    return { rebuilds, direct };
   }
 
   destroy(): void {
@@ -1025,9 +1061,15 @@ export class GpuSolver {
     const view = this.selfView;
     if (view) {
       const fr = Math.fround;
+      const edge = fr(view.thickness * this.selfCellEdge);
       f.set([view.thickness, view.reach, fr(1 / view.reach), view.maxStep], o('self_lengths'));
-      f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), fr(view.thickness * SELF_COLLISION.skin), 0, 0], o('self_rest'));
-      u.set([view.tableSize, this.selfState?.blocks ?? 0, 0, 0], o('self_hash'));
+      f.set(
+        [fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), fr(view.thickness * SELF_COLLISION.skin), fr(1 / edge), 0],
+        o('self_rest'),
+      );
+      const table = selfTableSize(view.tableSize, this.n, this.selfBucketsPerParticle);
+      const { toLists, toDirect } = this.selfSwitch;
+      u.set([table, selfHashWords(table, this.config.workgroupSize, this.n).blocks, toLists, toDirect], o('self_hash'));
     }
     // C's pin travel: (float)min(pin time, (double)pin motion time).
     const motionTime = Math.fround(s.pinMotionTime);

@@ -1,14 +1,30 @@
 // The self-collision modules' shared part (self_collision.wgsl's header has the algorithm): the
-// sections of `particles` and `hash`, the cell coordinate and hash (weft_self_cell_coordinate and
-// weft_self_cell_hash in src/self_collision.c), the bucket starts, the rebuild flag. It only reads
-// `particles` (bound read-only in self_contacts.wgsl's module).
+// sections of `particles` and `hash`, the state words, the cell coordinate and hash
+// (weft_self_cell_coordinate and weft_self_cell_hash in src/self_collision.c, for either cell
+// edge), the bucket starts. It only reads `particles` (bound read-only in self_contacts.wgsl's
+// module).
 
-const SELF_BOX: u32 = 0u;
-const SELF_FLAG: u32 = 6u;
-const SELF_DONE: u32 = 7u;
-const SELF_REBUILDS: u32 = 8u;
-const SELF_TOTALS: u32 = 9u;
+// State words after the bucket counts (hash_counts[table + …]).
+const SELF_FLAG: u32 = 0u; // this substep's SELF_DOES_* bits (self_scan writes, scatter and contacts read)
+const SELF_MODE: u32 = 1u; // SELF_MODE_*: how the next substep hashes (self_search writes)
+const SELF_AGE: u32 = 2u; // substeps since the last rebuild (lists built, or the direct search's reference)
+const SELF_DONE: u32 = 3u; // scan blocks finished
+// SELF_REBUILDS (list builds) and SELF_DIRECT (substeps searched directly): counters, from the
+// prelude (layout.ts: SELF_STATE), as SELF_TOTALS (the scan blocks' totals).
+const SELF_BOX: u32 = 8u; // the box of the displacements since the last rebuild (min xyz, max xyz as order bits)
 const SELF_WRITTEN: u32 = 0x80000000u;
+
+const SELF_MODE_LISTS: u32 = 0u; // cells of reach, the box (lists kept while it stays within the skin)
+const SELF_MODE_DIRECT: u32 = 1u; // cells of the direct edge, no box
+const SELF_MODE_MEASURE: u32 = 2u; // cells of the direct edge and the box: would lists have lasted?
+
+// SELF_FLAG's bits.
+const SELF_DOES_REBUILD: u32 = 0x1u; // the displacements outgrew the skin: new lists (or a new reference)
+const SELF_DOES_DIRECT: u32 = 0x2u; // the contacts search the hash (no lists)
+const SELF_DOES_BUILD: u32 = 0x4u; // the contacts build the lists
+const SELF_HASH_REACH: u32 = 0x8u; // the hash has cells of edge reach (lists mode), else of the GPU's direct edge
+const SELF_NEXT_FORCE: u32 = 0x20u; // the next substep must rebuild (its lists are stale: back from direct)
+const SELF_NEXT_SHIFT: u32 = 8u; // the next substep's SELF_MODE_* from this bit
 
 fn rest_of(i: u32) -> vec4f {
   return particles[i];
@@ -22,9 +38,9 @@ fn slip_of(i: u32) -> vec4f {
   return particles[2u * particle_count() + i];
 }
 
-// Grouped by bucket (self_scatter): the settled position (w: the particle's id bits) and the rest
-// position of the particle in slot k, side by side (one 32-byte record a slot: a candidate's two
-// loads hit one sector), so a bucket's candidates lie side by side too.
+// Grouped by bucket (self_scatter): slot k's record of two vec4 (32 bytes: one sector), side by
+// side so that a bucket's candidates lie side by side too: the settled position (w: the inverse
+// mass), the rest position (w: the particle id's bits).
 fn sorted_word(k: u32) -> u32 {
   return 3u * particle_count() + 2u * k;
 }
@@ -33,10 +49,11 @@ fn sorted_of(k: u32) -> vec4f {
   return particles[sorted_word(k)];
 }
 
-fn sorted_rest_of(k: u32) -> vec3f {
-  return particles[sorted_word(k) + 1u].xyz;
+fn sorted_rest_of(k: u32) -> vec4f {
+  return particles[sorted_word(k) + 1u];
 }
 
+// The settled position at the last rebuild (lists built, or the direct search's reference).
 fn built_of(i: u32) -> vec4f {
   return particles[5u * particle_count() + i];
 }
@@ -53,9 +70,18 @@ fn list_word(k: u32, e: u32) -> u32 {
   return step.self_hash.x + step.self_hash.y + (2u + e) * particle_count() + k;
 }
 
-// weft_self_cell_coordinate: floor(x / reach), clamped to ±1e9 (NaN → -1e9).
-fn cell_coordinate(x: f32) -> i32 {
-  let c = x * step.self_lengths.z;
+fn state_word(w: u32) -> u32 {
+  return step.self_hash.x + w;
+}
+
+// The inverse cell edge of the hash: reach (lists) or the direct search's edge.
+fn inverse_edge(reach_cells: bool) -> f32 {
+  return select(step.self_rest.z, step.self_lengths.z, reach_cells);
+}
+
+// weft_self_cell_coordinate: floor(x / edge), clamped to ±1e9 (NaN → -1e9).
+fn cell_coordinate(x: f32, inverse: f32) -> i32 {
+  let c = x * inverse;
   if (!(c > -1.0e9)) {
     return -1000000000;
   }
@@ -65,8 +91,8 @@ fn cell_coordinate(x: f32) -> i32 {
   return i32(floor(c));
 }
 
-fn cell_of(x: vec3f) -> vec3i {
-  return vec3i(cell_coordinate(x.x), cell_coordinate(x.y), cell_coordinate(x.z));
+fn cell_of(x: vec3f, inverse: f32) -> vec3i {
+  return vec3i(cell_coordinate(x.x, inverse), cell_coordinate(x.y, inverse), cell_coordinate(x.z, inverse));
 }
 
 // The row's part of the hash (weft_self_cell_hash's y and z terms).
@@ -100,7 +126,6 @@ fn from_order_bits(u: u32) -> f32 {
   return bitcast<f32>(select(~u, u & 0x7fffffffu, (u & 0x80000000u) != 0u));
 }
 
-fn rebuilding() -> bool {
-  return atomicLoad(&hash_counts[step.self_hash.x + SELF_FLAG]) != 0u;
+fn substep_flag() -> u32 {
+  return atomicLoad(&hash_counts[state_word(SELF_FLAG)]);
 }
-

@@ -1,5 +1,6 @@
-// Self-collision's list build and contacts (self_collision.wgsl's header has the algorithm), a
-// module of its own: BINDINGS.selfContacts binds `particles` read-only (nothing here writes it).
+// Self-collision's list build, search and contacts (self_collision.wgsl's header has the
+// algorithm), a module of its own: BINDINGS.selfContacts binds `particles` read-only (nothing here
+// writes it).
 
 // Row `row` (0..8: dy, dz = row % 3 − 1, row / 3 − 1) of the cells around c, for a query at u
 // (its offset in its cell, in cells: [0, 1)³): the slots [x, y) of the row's cells that come
@@ -43,6 +44,7 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
   let reach2 = reach * reach;
   let rest_limit = step.self_rest.x;
   let rest_limit2 = rest_limit * rest_limit;
+  let inverse = step.self_lengths.z;
   var ids: array<u32, SELF_MAX_PARTNERS>;
   var far: array<f32, SELF_MAX_PARTNERS>;
   for (var e = 0u; e < SELF_MAX_PARTNERS; e += 1u) {
@@ -55,7 +57,7 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
   var count = 0u;
   var worst = 0u;
   var bound = reach2; // the farthest entry's d2 once full
-  let c = cell_of(xi);
+  let c = cell_of(xi, step.self_lengths.z);
   let u = clamp(xi * step.self_lengths.z - vec3f(c), vec3f(0.0), vec3f(1.0));
   var next = row_slots(c, u, 0u);
   for (var row = 0u; row < 9u; row += 1u) {
@@ -71,12 +73,13 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
         // Both loads, then every test without a branch: one branch a candidate (a warp pays for a
         // branch whenever any of its invocations takes it, and a load behind one waits its latency).
         let xj = sorted_of(s);
-        let rd = ri - sorted_rest_of(s);
+        let rj = sorted_rest_of(s);
+        let rd = ri - rj.xyz;
         let d = xi - xj.xyz;
         let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
-        let j = bitcast<u32>(xj.w);
-        let partner = (d2 < bound) & (j != i) & (cell_coordinate(xj.y) == cy) &
-            (cell_coordinate(xj.z) == cz) & !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
+        let j = bitcast<u32>(rj.w);
+        let partner = (d2 < bound) & (j != i) & (cell_coordinate(xj.y, inverse) == cy) &
+            (cell_coordinate(xj.z, inverse) == cz) & !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
         if (!partner) {
           continue;
         }
@@ -108,28 +111,172 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
   return count;
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn self_contacts(@builtin(global_invocation_id) id: vec3u,
-        @builtin(num_workgroups) groups: vec3u) {
-  let k = flat_index(id, groups);
-  let n = particle_count();
-  if (k == 0u) {
-    // Nothing else here reads the box: empty it for the next substep's self_settle.
-    let box = step.self_hash.x + SELF_BOX;
-    for (var axis = 0u; axis < 3u; axis += 1u) {
-      atomicStore(&hash_counts[box + axis], 0xffffffffu);
-      atomicStore(&hash_counts[box + 3u + axis], 0u);
+// What a search of the hash found for the particle in slot k.
+struct SelfFound {
+  push: vec3f, // the sum of the pushes and frictions (partners within the thickness)
+  pushes: u32, // partners within the thickness and farther than SELF_MIN_DISTANCE
+  partners: u32, // partners found (any distance within the search's radius)
+};
+
+// The partners of the particle in slot k (at xi now, ri at rest, inverse mass wi, slip si): the
+// particles within `radius` now that were not close at rest, found in the cells (edge e =
+// step.self_rest.z or step.self_lengths.z: 1 / the edge of this substep's cells) the sphere of `radius` reaches: rows of cells along x (consecutive buckets: one
+// slot range, two where it wraps past the table's end), each trimmed to the cells within the
+// radius in x, each candidate in its own row only (a range may hold other rows' particles: hash
+// collisions). `first`: stop at the first partner (the max-step clamp only asks whether there is
+// one), no pushes. Otherwise every partner within the thickness pushes (C's contact, for every
+// pair, not only C's 16 listed ones).
+fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32) -> SelfFound {
+  var found = SelfFound(vec3f(0.0), 0u, 0u);
+  let t = step.self_lengths.x;
+  let friction = step.ground.y;
+  let radius2 = radius * radius;
+  let rest_limit = step.self_rest.x;
+  let rest_limit2 = rest_limit * rest_limit;
+  let table = step.self_hash.x;
+  let c = cell_of(xi, inverse_edge);
+  // The query in cells: its offset in its cell ([0, 1)³), the radius and the rows it can reach.
+  let u = clamp(xi * inverse_edge - vec3f(c), vec3f(0.0), vec3f(1.0));
+  let rc = radius * inverse_edge;
+  let rc2 = rc * rc * (1.0 + 1e-4) + 1e-4; // slack for the rounding of u
+  let m = i32(ceil(rc));
+  for (var dz = -m; dz <= m; dz += 1) {
+    let gz = select(select(0.0, f32(dz) - u.z, dz > 0), u.z - f32(dz + 1), dz < 0);
+    let left_z = rc2 - gz * gz;
+    if (left_z <= 0.0) {
+      continue;
+    }
+    for (var dy = -m; dy <= m; dy += 1) {
+      let gy = select(select(0.0, f32(dy) - u.y, dy > 0), u.y - f32(dy + 1), dy < 0);
+      let left = left_z - gy * gy;
+      if (left <= 0.0) {
+        continue;
+      }
+      let w = sqrt(left);
+      let low = max(i32(floor(u.x - w)), -m);
+      let high = min(i32(floor(u.x + w)), m);
+      let cells = u32(high - low + 1);
+      let cy = c.y + dy;
+      let cz = c.z + dz;
+      let b = (bitcast<u32>(c.x + low) + row_hash(cy, cz)) & (table - 1u);
+      let wraps = b + cells > table;
+      let first_end = select(bucket_start(b + cells), particle_count(), wraps);
+      let second_end = select(0u, bucket_start(b + cells - table), wraps);
+      for (var part = 0u; part < 2u; part += 1u) {
+        let end = select(first_end, second_end, part == 1u);
+        for (var s = select(bucket_start(b), 0u, part == 1u); s < end; s += 1u) {
+          // Both loads, then every test without a branch: one branch a candidate.
+          let xj = sorted_of(s);
+          let rj = sorted_rest_of(s);
+          let rd = ri - rj.xyz;
+          let v = xi - xj.xyz;
+          let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
+          let partner = (d2 < radius2) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
+              (cell_coordinate(xj.z, inverse_edge) == cz) &
+              !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
+          if (!partner) {
+            continue;
+          }
+          found.partners += 1u;
+          if (first) {
+            return found;
+          }
+          if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
+            continue;
+          }
+          let share = wi / (wi + xj.w);
+          let d = sqrt(d2);
+          let nrm = v / d;
+          // Friction: the pair's relative slip over the substep, its tangential part.
+          let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
+          let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
+          let f = friction * share;
+          found.push += (t - d) * share * nrm - f * (sl - along * nrm);
+          found.pushes += 1u;
+        }
+      }
     }
   }
-  if (k >= n) {
-    return;
+  return found;
+}
+
+// Jacobi pushes and friction on the particle i (at x, slip si) from its listed partners closer
+// than the thickness, their mean, then C's max-step clamp (a listed partner: near another layer).
+fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
+  var x = x0;
+  let t = step.self_lengths.x;
+  let friction = step.ground.y;
+  let start = positions[i].xyz;
+  let si = x.xyz - start;
+  var push = vec3f(0.0);
+  var pushes = 0u;
+  for (var e = 0u; e < count; e += 1u) {
+    let j = hash[list_word(k, e)];
+    let xj = settled_of(j);
+    let v = x.xyz - xj.xyz;
+    let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
+    if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
+      continue;
+    }
+    let share = x.w / (x.w + xj.w);
+    let d = sqrt(d2);
+    let nrm = v / d;
+    // Friction: the pair's relative slip over the substep, its tangential part.
+    let s = si - slip_of(j).xyz;
+    let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
+    let f = friction * share;
+    push += (t - d) * share * nrm - f * (s - along * nrm);
+    pushes += 1u;
   }
-  let i = bitcast<u32>(sorted_of(k).w);
+  if (pushes > 0u) {
+    x = vec4f(x.xyz + push * (1.0 / f32(pushes)), x.w);
+  }
+  let d = x.xyz - start;
+  let step2 = d.x * d.x + d.y * d.y + d.z * d.z;
+  let max_step = step.self_lengths.w;
+  if (step2 > max_step * max_step) {
+    x = vec4f(start + d * (max_step / sqrt(step2)), x.w);
+  }
+  return x;
+}
+
+// The same from a search of this substep's hash (no lists): every partner within the thickness
+// pushes; a particle with a partner within reach (C: a listed partner) moves at most max_step.
+fn direct_contacts(k: u32, i: u32, settled: vec4f, ri: vec3f, inverse_edge: f32) -> vec4f {
+  var x = settled;
+  let start = positions[i].xyz;
+  let si = settled.xyz - start;
+  let near = search(k, settled.xyz, ri, x.w, si, step.self_lengths.x, false, inverse_edge);
+  if (near.pushes > 0u) {
+    x = vec4f(x.xyz + near.push * (1.0 / f32(near.pushes)), x.w);
+  }
+  // Near another layer (a partner within reach) a particle moves at most max_step a substep:
+  // only a particle that moves farther asks for one beyond the thickness.
+  let d = x.xyz - start;
+  let step2 = d.x * d.x + d.y * d.y + d.z * d.z;
+  let max_step = step.self_lengths.w;
+  if (step2 > max_step * max_step) {
+    var partnered = near.partners > 0u;
+    if (!partnered) {
+      partnered = search(k, settled.xyz, ri, x.w, si, step.self_lengths.y, true, inverse_edge).partners > 0u;
+    }
+    if (partnered) {
+      x = vec4f(start + d * (max_step / sqrt(step2)), x.w);
+    }
+  }
+  return x;
+}
+
+// weft_self_collision_contacts for the particle in slot k of the last build, from its list (built
+// here in a substep that builds). The prediction the finish (FLAG_SETTLED) reads.
+fn list_slot(k: u32, flag: u32) {
+  let r = sorted_rest_of(k);
+  let i = bitcast<u32>(r.w);
   var x = settled_of(i);
   var count = 0u;
-  if (rebuilding()) {
+  if ((flag & SELF_DOES_BUILD) != 0u) {
     if (x.w != 0.0) {
-      count = build_list(k, i, x.xyz, rest_of(i).xyz);
+      count = build_list(k, i, x.xyz, r.xyz);
     } else {
       hash[list_count_word(k)] = 0u;
     }
@@ -137,40 +284,73 @@ fn self_contacts(@builtin(global_invocation_id) id: vec3u,
     count = hash[list_count_word(k)];
   }
   if (count > 0u) {
-    let t = step.self_lengths.x;
-    let friction = step.ground.y;
-    let si = slip_of(i).xyz;
-    var push = vec3f(0.0);
-    var pushes = 0u;
-    for (var e = 0u; e < count; e += 1u) {
-      let j = hash[list_word(k, e)];
-      let xj = settled_of(j);
-      let v = x.xyz - xj.xyz;
-      let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
-      if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
-        continue;
-      }
-      let share = x.w / (x.w + xj.w);
-      let d = sqrt(d2);
-      let nrm = v / d;
-      // Friction: the pair's relative slip over the substep, its tangential part.
-      let s = si - slip_of(j).xyz;
-      let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
-      let f = friction * share;
-      push += (t - d) * share * nrm - f * (s - along * nrm);
-      pushes += 1u;
-    }
-    if (pushes > 0u) {
-      x = vec4f(x.xyz + push * (1.0 / f32(pushes)), x.w);
-    }
-    // Near another layer a particle moves at most max_step a substep.
-    let start = positions[i].xyz;
-    let d = x.xyz - start;
-    let step2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    let max_step = step.self_lengths.w;
-    if (step2 > max_step * max_step) {
-      x = vec4f(start + d * (max_step / sqrt(step2)), x.w);
-    }
+    x = list_contacts(k, i, x, count);
   }
   predicted[i] = x;
+}
+
+// The same from a search of this substep's hash (SELF_DOES_DIRECT).
+fn search_slot(k: u32, flag: u32) {
+  let r = sorted_rest_of(k);
+  let i = bitcast<u32>(r.w);
+  let settled = sorted_of(k);
+  var x = settled;
+  if (x.w != 0.0) {
+    x = direct_contacts(k, i, settled, r.xyz, inverse_edge((flag & SELF_HASH_REACH) != 0u));
+  }
+  predicted[i] = x;
+}
+
+// Run by the substep's last kernel: invocations 0–5 empty the box for the next substep's
+// self_settle (a NaN box where the next substep must rebuild), 6 sets the next substep's mode.
+fn next_substep(k: u32, flag: u32) {
+  if (k < 6u) {
+    let low = k < 3u;
+    let force = (flag & SELF_NEXT_FORCE) != 0u;
+    atomicStore(&hash_counts[state_word(SELF_BOX + k)], select(select(0u, 0xffffffffu, low), 0u, force));
+  } else if (k == 6u) {
+    atomicStore(&hash_counts[state_word(SELF_MODE)], flag >> SELF_NEXT_SHIFT);
+  }
+}
+
+// One kernel for both ways (the solver's choice below SELF_GPU.splitAt particles: one dispatch
+// fewer a substep, ≈7 µs on the H200, where the grid is too small for the registers to matter).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn self_contacts(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = flat_index(id, groups);
+  let flag = substep_flag();
+  next_substep(k, flag);
+  if (k >= particle_count()) {
+    return;
+  }
+  if ((flag & SELF_DOES_DIRECT) != 0u) {
+    search_slot(k, flag);
+  } else {
+    list_slot(k, flag);
+  }
+}
+
+// From SELF_GPU.splitAt particles on, two kernels, each doing nothing in the other's substeps, so
+// that the search's registers are not the list build's (at 1024² the search took 20% longer in
+// one kernel with it). self_search is dispatched last.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn self_lists(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = flat_index(id, groups);
+  let flag = substep_flag();
+  if (k < particle_count() && (flag & SELF_DOES_DIRECT) == 0u) {
+    list_slot(k, flag);
+  }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn self_search(@builtin(global_invocation_id) id: vec3u,
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = flat_index(id, groups);
+  let flag = substep_flag();
+  next_substep(k, flag);
+  if (k < particle_count() && (flag & SELF_DOES_DIRECT) != 0u) {
+    search_slot(k, flag);
+  }
 }
