@@ -8,9 +8,9 @@ GPU_DIR := $(BUILD_DIR)/gpu
 
 .PHONY: test-gpu gpu-bench-pack
 test-gpu: wasm native
-	@node tests/gpu/build.mjs $(GPU_DIR) tests/gpu/parity.test.ts tests/gpu/mesh.test.ts tests/gpu/layout.test.ts tests/gpu/fallback.test.ts tests/gpu/self_collision.test.ts tests/gpu/air.test.ts tests/gpu/behaviour.test.ts tests/gpu/strain_sweeps.test.ts
+	@node tests/gpu/build.mjs $(GPU_DIR) tests/gpu/parity.test.ts tests/gpu/mesh.test.ts tests/gpu/layout.test.ts tests/gpu/fallback.test.ts tests/gpu/self_collision.test.ts tests/gpu/air.test.ts tests/gpu/behaviour.test.ts
 	@EGL_PLATFORM=surfaceless WEFT_WASM=$(WASM_DIR)/weft.wasm WEFT_LAYOUT_PROBE=$(GPU_DIR)/layout_probe \
-	  node --test $(GPU_DIR)/layout.test.mjs $(GPU_DIR)/parity.test.mjs $(GPU_DIR)/mesh.test.mjs $(GPU_DIR)/fallback.test.mjs $(GPU_DIR)/self_collision.test.mjs $(GPU_DIR)/air.test.mjs $(GPU_DIR)/behaviour.test.mjs $(GPU_DIR)/strain_sweeps.test.mjs
+	  node --test $(GPU_DIR)/layout.test.mjs $(GPU_DIR)/parity.test.mjs $(GPU_DIR)/mesh.test.mjs $(GPU_DIR)/fallback.test.mjs $(GPU_DIR)/self_collision.test.mjs $(GPU_DIR)/air.test.mjs $(GPU_DIR)/behaviour.test.mjs
 
 # Bundle for the H200 run (see bench/gpu/pack.sh); the results land in bench/results/h200/gpu.json.
 gpu-bench-pack: wasm

@@ -19,7 +19,7 @@
 //
 // At settings where the solve holds the limit the check is all that runs: one pass over the grid's
 // edges. The sweeps are serial and in a fixed order, so every SIMD width and thread count gives the
-// same bits. The GPU solver runs them too, in its own order (web/src/gpu/shaders/strain_sweeps.wgsl).
+// same bits. The GPU solver does not run them (it has no frame-end readback to decide on).
 #include <math.h>
 
 #include "mesh.h"

@@ -18,7 +18,6 @@ import {
   MESH_SECTIONS,
   SELF_COLLISION,
   STEP,
-  STRAIN_SWEEPS,
   TETHERS_PER_PARTICLE,
   wgslMeshPrelude,
   wgslPrelude,
@@ -33,8 +32,6 @@ import { packMeshCollider, writeMeshRecord } from '../../web/src/gpu/mesh';
 import meshCollideWgsl from '../../web/src/gpu/shaders/mesh_collide.wgsl?raw';
 import airWgsl from '../../web/src/gpu/shaders/air.wgsl?raw';
 import airOnWgsl from '../../web/src/gpu/shaders/air_on.wgsl?raw';
-import strainCheckWgsl from '../../web/src/gpu/shaders/strain_check.wgsl?raw';
-import strainSweepsWgsl from '../../web/src/gpu/shaders/strain_sweeps.wgsl?raw';
 import { CORE_DEFAULTS } from '../../web/src/gpu/settings';
 import { nodeDevice } from './node-gpu';
 
@@ -90,14 +87,6 @@ test("aerodynamics: the minimum air speed and the force record of a triangle are
   assert.match(source, new RegExp(`float\\* f = &out\\[${AIR.floatsPerTriangle} \\* t\\]`));
   assert.match(source, new RegExp(`\\* ${AIR.floatsPerTriangle} \\* sizeof\\(float\\)`));
   for (const code of [airWgsl, airOnWgsl]) assert.doesNotMatch(code, /1e-6|0\.000001|\b4u \*/);
-});
-
-test("the frame-end strain sweeps: the trigger and the most sweeps a frame are strain_sweeps.c's", () => {
-  // Private to src/strain_sweeps.c: read from its source (the kernels take them from layout.ts).
-  const source = readFileSync('src/strain_sweeps.c', 'utf8');
-  assert.equal(Number(/#define\s+TRIGGER\s+([0-9.e+-]+)f?/.exec(source)?.[1]), STRAIN_SWEEPS.trigger);
-  assert.equal(Number(/#define\s+MAX_SWEEPS\s+([0-9]+)/.exec(source)?.[1]), STRAIN_SWEEPS.maxSweeps);
-  for (const code of [strainCheckWgsl, strainSweepsWgsl]) assert.doesNotMatch(code, /\b64u\b|\b2\.0 \*/);
 });
 
 test('the self-collision view through the wasm boundary is the native one (table size, lengths)', async () => {

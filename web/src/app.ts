@@ -50,10 +50,8 @@ export interface Stats {
   selfCollision: boolean;
   /** The cloth's strain limit in force (the panel's slider; both solvers; 0 = none). */
   strainLimit: number;
-  /** Frame-end strain sweeps run since the solver started or the last reset (both solvers: the C
-   *  core's, src/strain_sweeps.c, or the GPU's, strain_sweeps.wgsl, as of its last completed step;
-   *  null where the solver runs none): 0 while the solve alone holds the strain limit, growing at
-   *  1 substep on a fine cloth. */
+  /** Frame-end strain sweeps run so far (the wasm solver's; null on the gpu solver, which has none):
+   *  0 while the solve alone holds the strain limit, growing at 1 substep on a fine cloth. */
   strainSweeps: number | null;
   /** Beyond the contract's list (docs/architecture.md; a superset): where the sphere colliders are, for tools and tests. */
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
@@ -403,7 +401,7 @@ export class App implements Grabber {
       mode: this.mode,
       selfCollision: this.solver.settings().selfCollision,
       strainLimit: this.solver.settings().strainLimit,
-      strainSweeps: this.solver.strainSweeps(),
+      strainSweeps: this.solver.kind === 'wasm' ? world.strainSweeps : null,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
       mesh: this.meshStats(world),
       air: {

@@ -2,7 +2,7 @@
 // (`@group(0) @binding(i) var<...> name: type;`), the bind-group layout entries and the bind
 // groups are all made from it, so a binding is named, typed and numbered in one place. The kernels
 // refer to the bindings by name only (solve.wgsl, tiles.wgsl, self_collision.wgsl, self_contacts.wgsl,
-// render_data.wgsl, air.wgsl, strain_check.wgsl, strain_sweeps.wgsl, and the shared particle.wgsl, finish.wgsl, collide.wgsl, mesh_collide.wgsl and pins_on.wgsl).
+// render_data.wgsl, air.wgsl, and the shared particle.wgsl, finish.wgsl, mesh_collide.wgsl and pins_on.wgsl).
 import { STEP } from './layout';
 
 export interface Binding {
@@ -86,20 +86,6 @@ export const BINDINGS = {
     read('indices', 'array<u32>'),
     readWrite('lambdas', 'array<f32>'),
   ],
-  /// The frame-end strain check (strain_check.wgsl): `strain_rest` holds each particle's rest² to
-  /// its right and lower neighbours (0: none), `strain_args` the indirect arguments of the sweeps
-  /// and the push-out (two sets of STRAIN_SWEEPS.argsWords: layout.ts). A module of its own: the
-  /// dispatches made from the arguments must not bind them.
-  strainCheck: [
-    step,
-    read('positions', 'array<vec4f>'),
-    read('strain_rest', 'array<vec2f>'),
-    readWrite('strain_args', 'array<atomic<u32>>'),
-  ],
-  /// The strain sweeps (strain_sweeps.wgsl): they keep where each particle was before them in the
-  /// second section of `predicted` (free between frames), for the push-out (the solve module's
-  /// finish kernel); `strain_count` counts the sweeps run.
-  strainSweeps: [step, positions, predicted, read('strain_rest', 'array<vec2f>'), readWrite('strain_count', 'array<atomic<u32>>')],
   /// Normals and strain for the renderer (render_data.wgsl).
   renderData: [
     step,

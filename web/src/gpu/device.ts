@@ -15,7 +15,6 @@ export const STORAGE_BUFFERS_NEEDED = Math.max(
   storageBufferCount([...BINDINGS.solve, PIN_BINDING]),
   storageBufferCount([...BINDINGS.solve, MESH_BINDING]),
   storageBufferCount(BINDINGS.renderData),
-  storageBufferCount(BINDINGS.strainSweeps),
 );
 
 /// What the solver needs of a device, up to what the adapter has (no more: large limits can cost

@@ -54,8 +54,6 @@ export const FLAGS = {
   /// Self-collision ran this substep: its kernels already applied the leftover and the tethers
   /// (self_collision.wgsl), so the finish starts at the collisions.
   SETTLED: 64,
-  /// The finish pass is the strain sweeps' push-out instead (solve.wgsl: finish; strain_sweeps.wgsl).
-  STRAIN_PUSH: 128,
 } as const;
 
 /// Per-dispatch parameters, one 256-byte-aligned record per dispatch in one uniform buffer
@@ -109,19 +107,7 @@ export const STEP = structLayout('Step', [
     type: 'vec4f',
     doc: 'x tether scale this frame (weft_world_tether_scale_at), y velocity kick s (h, h/2 on the first substep since reset), z stretch limit (1 + strain limit, 0 = none), w unused',
   },
-  {
-    name: 'strain',
-    type: 'vec4f',
-    doc: "the frame-end strain sweeps (strain_sweeps.wgsl): x the check's stretch (1 + STRAIN_SWEEPS.trigger × strain limit), y 1 / frame dt 1/s, zw unused",
-  },
 ]);
-
-/// The frame-end strain sweeps as C runs them (src/strain_sweeps.c: TRIGGER, MAX_SWEEPS; checked by
-/// the layout test): a frame that ends with a grid edge longer than rest × (1 + trigger × strain
-/// limit) sweeps, at most maxSweeps times. `argsWords` u32 words of indirect dispatch arguments a
-/// set (strain_check.wgsl fills one set a frame and clears the other): the sweep kernel's at
-/// `sweep`, the push-out's at `push` (x, y, z workgroups each).
-export const STRAIN_SWEEPS = { trigger: 2, maxSweeps: 64, argsWords: 8, sweep: 0, push: 4 } as const;
 
 /// The grab tethers' slack (GRAB_TETHER_SLACK in src/grab.c; checked by the layout test): a free
 /// particle may be |rest_p − rest_g| × (1 + slack) × tether scale from the grabbed particle g.
@@ -332,10 +318,6 @@ const SELF_TOTALS: u32 = ${SELF_STATE.totals}u;
 const SCAN_ITEMS: u32 = ${SCAN_ITEMS}u;
 const AIR_MIN_SPEED: f32 = ${AIR.minSpeed};
 const AIR_FLOATS_PER_TRIANGLE: u32 = ${AIR.floatsPerTriangle}u;
-const STRAIN_MAX_SWEEPS: u32 = ${STRAIN_SWEEPS.maxSweeps}u;
-const STRAIN_ARGS_WORDS: u32 = ${STRAIN_SWEEPS.argsWords}u;
-const STRAIN_ARGS_SWEEP: u32 = ${STRAIN_SWEEPS.sweep}u;
-const STRAIN_ARGS_PUSH: u32 = ${STRAIN_SWEEPS.push}u;
 ${wgslStruct(STEP)}
 ${wgslRecord('Constraint', CONSTRAINT_LAYOUT, { a: 'u32', b: 'u32', rest_length: 'f32', compliance: 'f32' })}
 ${wgslRecord('TileConstraint', TILE_CONSTRAINT_LAYOUT, { ab: 'u32', rest_length: 'f32', compliance: 'f32', index: 'u32' })}

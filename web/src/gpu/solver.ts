@@ -38,11 +38,6 @@
 // (rewritten on grab). The solver keeps its own hand: each frame the core says where it ends
 // (weft_world_grab_step, the grab mirrored into it) and the tether scale there, and each substep
 // holds the particle on the straight line to there (grab.c).
-// The frame-end strain limit (strain_sweeps.c): every frame ends with a check (strain_check.wgsl,
-// one dispatch) that writes the indirect arguments of two more, the sweeps (one workgroup that
-// loops over them, strain_sweeps.wgsl) and their push-out: zero workgroups unless a grid edge ended
-// the frame longer than rest × (1 + 2 × strain limit), so a frame whose solve held the limit costs
-// one pass over the particles and two empty dispatches, and changes no bit.
 import { BINDINGS, MESH_BINDING, PIN_BINDING, bindGroup, bindGroupLayout, wgslBindings, type Binding } from './bindings';
 import {
   AIR,
@@ -55,7 +50,6 @@ import {
   NONE,
   SELF_COLLISION,
   STEP,
-  STRAIN_SWEEPS,
   TETHERS_PER_PARTICLE,
   airSection,
   selfHashWords,
@@ -75,7 +69,6 @@ import { SphereMotion, type SphereDef } from './spheres';
 import countWgsl from './shaders/count.wgsl?raw';
 import particleWgsl from './shaders/particle.wgsl?raw';
 import finishWgsl from './shaders/finish.wgsl?raw';
-import collideWgsl from './shaders/collide.wgsl?raw';
 import solveWgsl from './shaders/solve.wgsl?raw';
 import tilesWgsl from './shaders/tiles.wgsl?raw';
 import renderDataWgsl from './shaders/render_data.wgsl?raw';
@@ -89,8 +82,6 @@ import pinsOffWgsl from './shaders/pins_off.wgsl?raw';
 import airWgsl from './shaders/air.wgsl?raw';
 import airOnWgsl from './shaders/air_on.wgsl?raw';
 import airOffWgsl from './shaders/air_off.wgsl?raw';
-import strainCheckWgsl from './shaders/strain_check.wgsl?raw';
-import strainSweepsWgsl from './shaders/strain_sweeps.wgsl?raw';
 
 export type ScheduleKind = 'plain' | 'tiled';
 
@@ -126,18 +117,7 @@ export interface EncodeOptions {
 
 // solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
 type BindGroupName =
-  | 'solve0'
-  | 'solve1'
-  | 'tiles0'
-  | 'tiles1'
-  | 'self0'
-  | 'self1'
-  | 'selfContacts0'
-  | 'selfContacts1'
-  | 'renderData'
-  | 'air'
-  | 'strainCheck'
-  | 'strainSweeps';
+  'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'selfContacts0' | 'selfContacts1' | 'renderData' | 'air';
 
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
@@ -149,20 +129,11 @@ interface SelfState {
   tableSize: number;
 }
 
-/// The frame-end strain sweeps' buffers (strain_check.wgsl, strain_sweeps.wgsl).
-interface StrainState {
-  rest: GPUBuffer; // vec2f a particle: rest² of its edge to the right and of the one below (0: none)
-  args: GPUBuffer; // two sets of indirect arguments (STRAIN_SWEEPS), INDIRECT | STORAGE
-  count: GPUBuffer; // u32: sweeps run since creation or resetStrainSweeps
-}
-
 interface Dispatch {
   pipeline: GPUComputePipeline;
   bindGroup: BindGroupName; // resolved when the pass is recorded (ensureUniform may remake them)
   x: number;
   y: number;
-  /// Byte offset of the workgroup counts in the strain sweeps' arguments (an indirect dispatch).
-  indirect?: number;
 }
 
 /// Where the hand moving from start to end through a frame holds the grabbed particle at the end
@@ -211,7 +182,7 @@ export class GpuSolver {
   private uniform: GPUBuffer;
   /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
   private readonly modules: Record<
-    'solve' | 'tiles' | 'self' | 'selfContacts' | 'renderData' | 'air' | 'strainCheck' | 'strainSweeps',
+    'solve' | 'tiles' | 'self' | 'selfContacts' | 'renderData' | 'air',
     { bindings: readonly Binding[]; layout: GPUBindGroupLayout }
   >;
   private selfState: SelfState | null = null;
@@ -244,10 +215,6 @@ export class GpuSolver {
   private readonly selfSwitch: SelfSwitch;
   private readonly selfSplit: boolean; // the contacts as two kernels (SELF_GPU.splitAt)
   private readonly fuse: boolean;
-  /// The strain sweeps' buffers; null without the core's rest positions (no sweeps then).
-  private readonly strain: StrainState | null;
-  /// Frames encoded so far: frame f's strain check fills argument set f % 2 (strain_check.wgsl).
-  private framesEncoded = 0;
 
   constructor(
     readonly device: GPUDevice,
@@ -366,8 +333,6 @@ export class GpuSolver {
         }
       : null;
 
-    this.strain = this.makeStrainBuffers(make);
-
     const align = device.limits.minUniformBufferOffsetAlignment;
     this.recordStride = Math.ceil(STEP.size / align) * align;
     this.uniform = make('step records', this.recordStride * 64, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
@@ -388,8 +353,6 @@ export class GpuSolver {
       selfContacts: withLayout('self contacts', BINDINGS.selfContacts),
       renderData: withLayout('render data', BINDINGS.renderData),
       air: withLayout('air', BINDINGS.air),
-      strainCheck: withLayout('strain check', BINDINGS.strainCheck),
-      strainSweeps: withLayout('strain sweeps', BINDINGS.strainSweeps),
     };
     const prelude = (this.prelude = wgslPrelude({ ...config, tileCapacity: this.tiled ? this.tiled.tileSize * this.tiled.tileSize : 4 }));
     const module = (label: string, bindings: readonly Binding[], ...parts: string[]) =>
@@ -401,7 +364,6 @@ export class GpuSolver {
       countWgsl,
       particleWgsl,
       finishWgsl,
-      collideWgsl,
       solveWgsl,
       ...meshParts,
       this.pinsMove ? pinsOnWgsl : pinsOffWgsl,
@@ -414,7 +376,6 @@ export class GpuSolver {
       countWgsl,
       particleWgsl,
       finishWgsl,
-      collideWgsl,
       tilesWgsl,
       meshOffWgsl,
       pinsOffWgsl,
@@ -422,16 +383,6 @@ export class GpuSolver {
     );
     const airModule = module('air.wgsl', this.modules.air.bindings, airWgsl);
     const renderModule = module('render_data.wgsl', this.modules.renderData.bindings, renderDataWgsl);
-    const strainCheckModule = module('strain_check.wgsl', this.modules.strainCheck.bindings, countWgsl, strainCheckWgsl);
-    // One workgroup runs the sweeps: as many invocations as the device allows (up to 256), one a row.
-    const sweepThreads = Math.min(256, device.limits.maxComputeInvocationsPerWorkgroup, device.limits.maxComputeWorkgroupSizeX);
-    const strainSweepsModule = module(
-      'strain_sweeps.wgsl',
-      this.modules.strainSweeps.bindings,
-      `const STRAIN_SWEEP_THREADS: u32 = ${sweepThreads}u;`,
-      countWgsl,
-      strainSweepsWgsl,
-    );
     const pipeline = (mod: GPUShaderModule, bgl: GPUBindGroupLayout, entryPoint: string) =>
       device.createComputePipeline({
         label: `weft ${entryPoint}`,
@@ -448,83 +399,10 @@ export class GpuSolver {
       finish: pipeline(solveModule, solveLayout, 'finish'),
       renderData: pipeline(renderModule, this.modules.renderData.layout, 'render_data'),
       airForces: pipeline(airModule, this.modules.air.layout, 'air_forces'),
-      strainCheck: pipeline(strainCheckModule, this.modules.strainCheck.layout, 'strain_check'),
-      strainSweep: pipeline(strainSweepsModule, this.modules.strainSweeps.layout, 'strain_sweep'),
       ...(this.tiled ? { solveTiles: pipeline(tilesModule, this.modules.tiles.layout, 'solve_tiles') } : {}),
     };
     if (this.pinsMove || settings.selfCollision) this.ensureSelf();
     this.makeBindGroups();
-  }
-
-  /// The strain sweeps' buffers: each particle's rest² to its right and lower neighbours from the
-  /// core's rest pose (strain_sweeps.c: edge_lengths2, in its float order), and the indirect
-  /// arguments, both sets at zero workgroups (the push-out's y count is the per-particle grid's).
-  private makeStrainBuffers(make: (label: string, data: ArrayBufferView | number, usage: number) => GPUBuffer): StrainState | null {
-    const rest = this.core.restPositions?.();
-    const { width: w, particleCount: n } = this.core;
-    if (!rest || w <= 0 || n % w !== 0) return null;
-    const f = Math.fround;
-    const rest2 = new Float32Array(2 * n);
-    const edge2 = (p: number, q: number) => {
-      const rx = f(rest[4 * p] - rest[4 * q]),
-        ry = f(rest[4 * p + 1] - rest[4 * q + 1]),
-        rz = f(rest[4 * p + 2] - rest[4 * q + 2]);
-      return f(f(f(rx * rx) + f(ry * ry)) + f(rz * rz));
-    };
-    for (let p = 0; p < n; ++p) {
-      if ((p % w) + 1 < w) rest2[2 * p] = edge2(p, p + 1);
-      if (p + w < n) rest2[2 * p + 1] = edge2(p, p + w);
-    }
-    const groups = Math.ceil(n / this.wgSize()),
-      x = Math.min(groups, this.device.limits.maxComputeWorkgroupsPerDimension);
-    const args = new Uint32Array(2 * STRAIN_SWEEPS.argsWords);
-    for (const set of [0, 1]) {
-      const at = set * STRAIN_SWEEPS.argsWords;
-      args.set([0, 1, 1], at + STRAIN_SWEEPS.sweep);
-      args.set([0, Math.ceil(groups / x), 1], at + STRAIN_SWEEPS.push);
-    }
-    return {
-      rest: make('strain rest lengths', rest2, STORAGE()),
-      args: make('strain sweeps: indirect arguments', args, STORAGE() | GPUBufferUsage.INDIRECT),
-      count: make('strain sweeps: count', 4, STORAGE() | GPUBufferUsage.COPY_SRC),
-    };
-  }
-
-  /// Sweeps the frame-end strain limit has run since creation or resetStrainSweeps (as the core's
-  /// weft_world_strain_sweeps counts them: a sweep is one pass over the rows and one over the
-  /// columns here); null where the solver runs none (no rest positions from the core).
-  async strainSweeps(): Promise<number | null> {
-    if (!this.strain) return null;
-    const staging = this.device.createBuffer({
-      label: 'weft read strain sweeps',
-      size: 4,
-      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-    });
-    const encoder = this.device.createCommandEncoder({ label: 'weft read strain sweeps' });
-    this.copyStrainSweeps(encoder, staging);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const sweeps = new Uint32Array(staging.getMappedRange().slice(0))[0];
-    staging.unmap();
-    staging.destroy();
-    return sweeps;
-  }
-
-  /// Records a copy of the sweep count (one u32) into `target` at `offset` (false: no count to copy).
-  copyStrainSweeps(encoder: GPUCommandEncoder, target: GPUBuffer, offset = 0): boolean {
-    if (!this.strain) return false;
-    encoder.copyBufferToBuffer(this.strain.count, 0, target, offset, 4);
-    return true;
-  }
-
-  /// Whether the solver runs (and counts) the frame-end strain sweeps: it needs the core's rest pose.
-  get hasStrainSweeps(): boolean {
-    return this.strain !== null;
-  }
-
-  /// The sweep count back to 0 (after the core was reset).
-  resetStrainSweeps(): void {
-    if (this.strain) this.device.queue.writeBuffer(this.strain.count, 0, new Uint32Array(1));
   }
 
   /// Makes the self-collision buffers and pipelines (once: when first needed).
@@ -557,7 +435,6 @@ export class GpuSolver {
       countWgsl,
       particleWgsl,
       finishWgsl,
-      collideWgsl,
       selfCommonWgsl,
       selfCollisionWgsl,
       meshOffWgsl,
@@ -615,12 +492,6 @@ export class GpuSolver {
       ...(self ? { rest: self.particles, particles: self.particles, hash_counts: self.hashCounts, hash: self.hash } : {}),
     };
     this.bindGroups = { renderData: bind('renderData', 'render data', shared), air: bind('air', 'air', shared) };
-    const strain = this.strain;
-    if (strain) {
-      const buffers = { ...shared, predicted: b.predicted, strain_rest: strain.rest };
-      this.bindGroups.strainCheck = bind('strainCheck', 'strain check', { ...buffers, strain_args: strain.args });
-      this.bindGroups.strainSweeps = bind('strainSweeps', 'strain sweeps', { ...buffers, strain_count: strain.count });
-    }
     for (const i of t ? [0, 1] : [0]) {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
       if (self) {
@@ -702,8 +573,7 @@ export class GpuSolver {
   }
 
   /// Records `frames` frames of dt seconds (and the render data) into encoder. The parameter
-  /// records are written now, so call submit before the next encode (and submit every encoder in
-  /// order: the strain checks alternate between two sets of indirect arguments frame by frame).
+  /// records are written now, so call submit before the next encode.
   /// Returns the kernel name of each dispatch, in order.
   encode(encoder: GPUCommandEncoder, dt: number, frames: number, options: EncodeOptions = {}): string[] {
     const { timestampWrites, renderData = true, profile } = options;
@@ -727,7 +597,7 @@ export class GpuSolver {
     const push = (
       pipeline: string,
       bind: BindGroupName,
-      size: { x: number; y: number; indirect?: number },
+      size: { x: number; y: number },
       edit: (u: Uint32Array, f: Float32Array) => void,
     ) => {
       const record = base.slice(0);
@@ -762,10 +632,6 @@ export class GpuSolver {
     };
     const settledFlag = self ? FLAGS.SETTLED : 0;
     const air = airActive(s) && this.triangles > 0;
-    // The frame-end strain sweeps run where the cloth has a strain limit (strain_sweeps.c: the
-    // check's stretch, 1 + TRIGGER × strain limit, in its float order).
-    const strainSweeps = this.strain !== null && Number.isFinite(s.stretchLimit) && s.stretchLimit > 0;
-    const strainTrigger = Math.fround(1 + Math.fround(Math.fround(s.stretchLimit - 1) * STRAIN_SWEEPS.trigger));
     const airForces = () => {
       if (air) push('airForces', 'air', items(this.triangles, this.wgSize()), (u) => range(u, 0, 0, 0));
     };
@@ -857,24 +723,7 @@ export class GpuSolver {
           push('finish', solveBind, particles(), (u) => range(u, 0, 0, FLAGS.FINISH | settledFlag));
         }
       }
-      if (strainSweeps) {
-        // The frame-end strain limit on the last substep's record (its spheres are where the frame
-        // ends): the check fills argument set `set` (range.y; range.z: the push-out's x groups)
-        // and the sweeps and the push-out (the finish kernel, on prediction buffer 0, where the
-        // sweeps keep the positions before them) are dispatched from it; the push-out without friction.
-        const set = (this.framesEncoded + frame) % 2;
-        const args = (at: number) => ({ x: 0, y: 0, indirect: 4 * (set * STRAIN_SWEEPS.argsWords + at) });
-        const strainRecord = (flags: number) => (u: Uint32Array, f: Float32Array) => {
-          range(u, set, particles().x, flags);
-          f.set([strainTrigger, Math.fround(1 / Math.fround(dt))], STEP.offsets.strain / 4);
-          f[STEP.offsets.ground / 4 + 1] = 0;
-        };
-        push('strainCheck', 'strainCheck', particles(), strainRecord(0));
-        push('strainSweep', 'strainSweeps', args(STRAIN_SWEEPS.sweep), strainRecord(0));
-        push('finish', 'solve0', args(STRAIN_SWEEPS.push), strainRecord(FLAGS.STRAIN_PUSH));
-      }
     }
-    this.framesEncoded += frames;
     this.dispatchesPerFrame = frames > 0 ? dispatches.length / frames : 0;
     base = this.baseRecord(h, false, s.wind, 1, h);
     if (renderData) push('renderData', 'renderData', particles(), (u) => range(u, this.strainBase, 0, 0));
@@ -891,7 +740,7 @@ export class GpuSolver {
         });
         pass.setPipeline(d.pipeline);
         pass.setBindGroup(0, this.bindGroups[d.bindGroup]!, [d.record * this.recordStride]);
-        this.dispatch(pass, d);
+        pass.dispatchWorkgroups(d.x, d.y);
         pass.end();
       });
       return dispatches.map((d) => d.name);
@@ -901,15 +750,10 @@ export class GpuSolver {
     for (const d of dispatches) {
       if (d.pipeline !== current) pass.setPipeline((current = d.pipeline));
       pass.setBindGroup(0, this.bindGroups[d.bindGroup]!, [d.record * this.recordStride]);
-      this.dispatch(pass, d);
+      pass.dispatchWorkgroups(d.x, d.y);
     }
     pass.end();
     return dispatches.map((d) => d.name);
-  }
-
-  private dispatch(pass: GPUComputePassEncoder, d: Dispatch): void {
-    if (d.indirect !== undefined) pass.dispatchWorkgroupsIndirect(this.strain!.args, d.indirect);
-    else pass.dispatchWorkgroups(d.x, d.y);
   }
 
   /// Advances `frames` frames and returns once the work is submitted.

@@ -5,7 +5,6 @@
 // The world's own arrays are refreshed from the GPU now and then (CHECKPOINT_FRAMES, an async copy,
 // never per frame), so picking sees the cloth where it is and a lost device can hand the cloth to
 // the wasm solver where it was: after a loss this object becomes a wasm solver on the same world.
-// The strain sweeps' count (four bytes) is copied out after every step, as the step's timestamps.
 import type { SphereState, Vec3, WeftWorld } from '../core/world';
 import type { ClothSolver, PickHit, RenderSource, SolverFactory, SolverKind, SolverSettings } from './seam';
 import { WasmSolver } from './wasm';
@@ -50,14 +49,6 @@ export class GpuClothSolver implements ClothSolver {
       schedule: 'tiled',
       config: kernelConfig(device),
     });
-    if (this.gpu.hasStrainSweeps) {
-      this.sweeps = 0;
-      this.sweepsReadback = device.createBuffer({
-        label: 'weft strain sweeps readback',
-        size: 4,
-        usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
-      });
-    }
     void device.lost.then((info) => this.fallBack(`the GPU device was lost: ${info.message || info.reason}`));
   }
 
@@ -86,8 +77,6 @@ export class GpuClothSolver implements ClothSolver {
     const timer = this.timer(device);
     const encoder = device.createCommandEncoder({ label: 'weft frame' });
     this.gpu.encode(encoder, this.world.frameDt, frames, timer ? { timestampWrites: timer.writes } : {});
-    const sweeps = this.sweepsReadback;
-    const countSweeps = sweeps !== null && sweeps.mapState === 'unmapped' && this.gpu.copyStrainSweeps(encoder, sweeps);
     if (timer && timer.readback.mapState === 'unmapped') {
       encoder.resolveQuerySet(timer.querySet, 0, 2, timer.resolve, 0);
       encoder.copyBufferToBuffer(timer.resolve, 0, timer.readback, 0, 16);
@@ -120,26 +109,9 @@ export class GpuClothSolver implements ClothSolver {
         // a lost device or a buffer destroyed meanwhile: keep the submit-to-completion figure
       }
     }
-    if (countSweeps) {
-      try {
-        await sweeps.mapAsync(GPUMapMode.READ);
-        this.sweeps = new Uint32Array(sweeps.getMappedRange().slice(0))[0];
-        sweeps.unmap();
-      } catch {
-        // a lost device or a buffer destroyed meanwhile: keep the last count
-      }
-    }
     if (this.frames - this.checkpointed >= CHECKPOINT_FRAMES && !this.checkpointing) {
       this.checkpointing = this.checkpoint().finally(() => (this.checkpointing = null));
     }
-  }
-
-  /// The strain sweeps' count as of the last step (null: the GPU solver runs none) and where it is copied.
-  private sweeps: number | null = null;
-  private sweepsReadback: GPUBuffer | null = null;
-
-  strainSweeps(): number | null {
-    return this.fallback ? this.fallback.strainSweeps() : this.sweeps;
   }
 
   private lastMs: number | undefined;
@@ -201,8 +173,6 @@ export class GpuClothSolver implements ClothSolver {
     for (const sphere of this.gpu!.spheres) sphere.reset();
     this.gpu!.pinTime = 0;
     this.gpu!.substepsRun = 0;
-    this.gpu!.resetStrainSweeps();
-    if (this.sweeps !== null) this.sweeps = 0;
     this.gpu!.step(this.world.frameDt, 0); // render data of the rest pose
   }
 
@@ -263,7 +233,6 @@ export class GpuClothSolver implements ClothSolver {
     this.destroyed = true;
     if (this.timerState) for (const b of [this.timerState.resolve, this.timerState.readback]) b.destroy();
     this.timerState?.querySet.destroy();
-    this.sweepsReadback?.destroy();
     this.gpu?.destroy();
     this.gpu = null;
     this.world.destroy();

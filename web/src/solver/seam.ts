@@ -90,9 +90,6 @@ export interface ClothSolver {
   measuredMs?(): number | undefined;
   /** How measuredMs was measured ('cpu' when the app times the call). */
   timingSource?(): 'cpu' | 'gpu-timestamp' | 'gpu-submit';
-  /** Frame-end strain sweeps run since the solver started or the last reset (src/strain_sweeps.c;
-   *  the GPU's, strain_sweeps.wgsl, as of the last step that completed); null where it runs none. */
-  strainSweeps(): number | null;
 }
 
 export interface SolverContext {

@@ -67,10 +67,6 @@ export class WasmSolver implements ClothSolver {
     this.world.release();
   }
 
-  strainSweeps(): number | null {
-    return this.world.strainSweeps;
-  }
-
   destroy(): void {
     this.world.destroy();
   }

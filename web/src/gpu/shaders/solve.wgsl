@@ -92,10 +92,6 @@ fn solve_leftovers(@builtin(global_invocation_id) id: vec3u,
 
 // End of a substep: (leftover), tethers, collisions, velocity update. Reads `predicted` (and its
 // motion sections), writes the finished position, velocity and residual; `positions` still holds the start of the substep until then.
-// With FLAG_STRAIN_PUSH, the strain sweeps' push-out instead (strain_sweeps.wgsl): a free particle
-// the sweeps moved from where the second section of `predicted` says meets the colliders again
-// (Step.ground.y, the friction, is 0 in that record), and its move adds to its velocity × 1 / dt
-// (Step.strain.y). One call of collide_particle either way: the pipeline holds the colliders once.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn finish(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
@@ -104,30 +100,8 @@ fn finish(@builtin(global_invocation_id) id: vec3u,
     return;
   }
   let n = particle_count();
-  let push = (step.range.w & FLAG_STRAIN_PUSH) != 0u;
-  var x: vec4f;
-  var start: vec3f;
-  if (push) {
-    x = positions[p];
-    start = predicted[n + p].xyz;
-    if (x.w == 0.0 || all(x.xyz == start)) {
-      return; // kinematic, or not moved by the sweeps: where the substep's colliders left it
-    }
-  } else {
-    x = solved(p);
-    if ((step.range.w & FLAG_SETTLED) == 0u) {
-      x = settle_particle(p);
-    }
-    start = positions[p].xyz;
-  }
-  // finish.wgsl: finish_particle, in its order.
-  x = collide_particle(p, x, start);
-  positions[p] = x;
-  if (push) {
-    velocities[p] = vec4f(velocities[p].xyz + (x.xyz - start) * step.strain.y, 0.0);
-    return;
-  }
-  let m = update_motion(x, start, integrated(p));
-  velocities[p] = vec4f(m.v, 0.0); // w unused, 0 as in the core
-  velocities[n + p] = vec4f(m.r, 0.0);
+  let r = finish_particle(p, integrated(p));
+  positions[p] = r.x;
+  velocities[p] = vec4f(r.m.v, 0.0); // w unused, 0 as in the core
+  velocities[n + p] = vec4f(r.m.r, 0.0);
 }
