@@ -8,7 +8,6 @@ import { openApp, openGpuApp, typeIntoPanel, useBrowser } from './harness.mjs';
 
 const session = useBrowser({ webgpu: true });
 
-
 for (const solver of ['wasm', 'gpu']) {
   test(`?scene=sphere&solver=${solver}: the strain limit box sets the core's strain limit`, async () => {
     const open = solver === 'gpu' ? openGpuApp : openApp;
