@@ -87,8 +87,9 @@ struct weft_mesh_collider {
 	float* entry_rows[8];
 	int32_t max_cell_entries; // the most triangles one grid cell lists
 	// Set on a world's collider (mesh.c), else NULL: float4 per particle, a point (xyz) and a lower
-	// bound on its distance to the surface (w; 0 unknown), so a particle that stays farther than the
-	// margin from the surface skips its push-out (mesh_collide.c).
+	// bound on its distance to the surface (w; 0 unknown, −k: none looked for in the next k substeps),
+	// so a particle that stays farther than the margin from the surface skips its push-out
+	// (mesh_collide.c).
 	// With it, the triangle a particle's bound leaves out (UINT32_MAX: none): the one it touches,
 	// which the push-out then tests alone while the bound lasts.
 	float* clearance;
@@ -124,9 +125,6 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 // The world's mesh stage on particles [begin, end); whole (the stage runs on one thread) also
 // pushes the midpoints of stretch edges out when edge contacts are on.
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole);
-
-// The margin the push-out keeps: the world's, clamped to what the grid reaches (half a cell).
-float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin);
 
 // The built-in "pole": a cylinder along the cloth's pinned first column, in world space (pole.c).
 weft_result weft_world_set_pole_collider(weft_world* world);

@@ -508,19 +508,15 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 	} else if (flag != WEFT_CELL_FAR) {
 		closest_state state = closest_start(margin);
 		found = closest_on_mesh_from(mesh, p, place, margin, &state, false, &budget, &q, &pseudo, &d2);
-		contact_triangle = crossed ? UINT32_MAX : state.triangle;
+		contact_triangle = state.triangle;
 	}
 resolve:
-	if (found && push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal)) {
-		contact = true;
-	} else {
-		contact_triangle = UINT32_MAX;
-	}
-	if (!contact) {
+	const bool pushed = found && push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal);
+	if (!pushed && !contact) {
 		return false;
 	}
-	if (out_triangle != NULL && !crossed) {
-		*out_triangle = contact_triangle;
+	if (out_triangle != NULL && pushed && !crossed) {
+		*out_triangle = contact_triangle; // the closest triangle's push alone moved it
 	}
 	*inout_p = with_friction(p0, p, normal, friction);
 	return true;
@@ -619,7 +615,7 @@ static float clearance_at(const weft_mesh_collider* mesh, weft_vec3 p, uint32_t 
 	return bound * (1.0f - CLEARANCE_SLACK) - CLEARANCE_SLACK * grid->cell_size;
 }
 
-float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin) {
+static float clamp_margin(const weft_mesh_collider* mesh, float margin) {
 	// The push-out can only see as far as the grid reaches.
 	float max_margin = 0.5f * mesh->grid.cell_size;
 	return margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
@@ -630,7 +626,7 @@ float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin) {
 static int32_t collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
                                  float* clearance, uint32_t* clearance_triangle, int32_t count, float margin,
                                  float friction) {
-	margin = weft_mesh_clamp_margin(mesh, margin);
+	margin = clamp_margin(mesh, margin);
 	int32_t moved = 0;
 	for (int32_t i = 0; i < count; i++) {
 		float* position = positions + 4 * i;
@@ -720,7 +716,7 @@ static void collide_edges(weft_world* world, float margin, float friction) {
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole) {
 	const weft_mesh_collider* mesh = world->mesh;
 	if (whole && mesh->edge_contacts) {
-		collide_edges(world, weft_mesh_clamp_margin(mesh, world->def.collision_margin), world->def.friction);
+		collide_edges(world, clamp_margin(mesh, world->def.collision_margin), world->def.friction);
 	}
 	const bool clearances = mesh->clearance != NULL && mesh->clearance_count == world->particle_count;
 	float* clearance = clearances ? mesh->clearance + 4 * (int64_t)begin : NULL;

@@ -911,9 +911,9 @@ export class GpuSolver {
         [fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), fr(view.thickness * SELF_COLLISION.skin), fr(1 / edge), 0],
         o('self_rest'),
       );
-      const table = selfTableSize(view.tableSize, this.n, this.selfBucketsPerParticle);
+      // The hash ensureSelf made (its sizes, not computed again every frame).
       const { toLists, toDirect } = this.selfSwitch;
-      u.set([table, selfHashWords(table, this.config.workgroupSize, this.n).blocks, toLists, toDirect], o('self_hash'));
+      u.set([this.selfState?.tableSize ?? 0, this.selfState?.blocks ?? 0, toLists, toDirect], o('self_hash'));
     }
     // C's pin travel: (float)min(pin time, (double)pin motion time).
     const motionTime = Math.fround(s.pinMotionTime);
