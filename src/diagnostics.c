@@ -37,6 +37,11 @@ static bool all_finite(const float* values, size_t count) {
 	return bad == 0;
 }
 
+bool weft_finite_range(const weft_world* world, int32_t begin, int32_t end) {
+	const size_t first = 4 * (size_t)begin, count = 4 * (size_t)(end - begin);
+	return all_finite(&world->positions[first], count) && all_finite(&world->velocities[first], count);
+}
+
 // The first particle of array (float4 per particle) with a non-finite component, or -1.
 static int32_t first_non_finite(const float* array, int32_t particle_count) {
 	if (all_finite(array, 4 * (size_t)particle_count)) {

@@ -446,6 +446,18 @@ void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, flo
 	}
 }
 
+// The frame-end checks of one thread's slice of the particles: an edge well beyond the strain limit
+// (the strain sweeps are needed), a position or velocity not finite. On the threads that stepped
+// the frame, so no core reads the whole cloth alone between frames.
+enum { FRAME_CHECK_STRAIN = 1, FRAME_CHECK_NOT_FINITE = 2 };
+
+static void frame_checks(weft_world* world, int32_t thread, int32_t thread_count) {
+	const int32_t begin = slice(0, world->particle_count, thread, thread_count);
+	const int32_t end = slice(0, world->particle_count, thread + 1, thread_count);
+	world->frame_checks[thread] = (uint8_t)((weft_strain_check(world, begin, end) ? FRAME_CHECK_STRAIN : 0) |
+	                                        (weft_finite_range(world, begin, end) ? 0 : FRAME_CHECK_NOT_FINITE));
+}
+
 typedef struct frame_task {
 	weft_world* world;
 	const weft_stage_list* stages;
@@ -455,6 +467,7 @@ typedef struct frame_task {
 static void run_frame_task(void* context, int32_t thread, int32_t thread_count) {
 	const frame_task* task = context;
 	weft_solver_run_frame(task->world, task->stages, task->h, task->world->pool, thread, thread_count);
+	frame_checks(task->world, thread, thread_count); // after the last stage's barrier
 }
 
 weft_result weft_world_step(weft_world* world, float dt) {
@@ -473,17 +486,25 @@ weft_result weft_world_step(weft_world* world, float dt) {
 	weft_stage_list stages;             // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);
 	world->simd_width = weft_simd_width();
+	const int32_t thread_count = world->pool != NULL ? world->def.thread_count : 1;
 	if (world->pool != NULL) {
 		frame_task task = {world, &stages, h};
 		weft_thread_pool_run(world->pool, run_frame_task, &task);
 	} else {
 		weft_solver_run_frame(world, &stages, h, NULL, 0, 1);
+		frame_checks(world, 0, 1);
 	}
-	world->strain_sweeps += weft_strain_sweeps(world, dt);
+	int checks = 0;
+	for (int32_t thread = 0; thread < thread_count; ++thread) {
+		checks |= world->frame_checks[thread];
+	}
+	const int32_t sweeps = (checks & FRAME_CHECK_STRAIN) ? weft_strain_sweeps(world, dt) : 0;
+	world->strain_sweeps += sweeps;
 	world->time += (double)dt;
 	world->frame++;
-	// One pass over the state: a world that went NaN says so instead of stepping on silently.
-	weft_result result = weft_check_finite(world);
+	// A world that went NaN says so instead of stepping on silently (the sweeps moved particles
+	// after the check: look again).
+	weft_result result = (checks & FRAME_CHECK_NOT_FINITE) || sweeps > 0 ? weft_check_finite(world) : WEFT_OK;
 	world->non_finite = result != WEFT_OK;
 	return result;
 }

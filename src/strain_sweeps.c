@@ -53,15 +53,24 @@ static int32_t edges_beyond(const float* x, const float* rest, int32_t begin, in
 	return beyond;
 }
 
-// True if some grid edge is longer than rest × factor (or not finite).
-static bool any_edge_beyond(const weft_world* world, float factor) {
+static inline int32_t smaller(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t larger(int32_t a, int32_t b) { return a > b ? a : b; }
+
+// The check's length factor (the trigger, in stretch ratios).
+static float trigger(const weft_world* world) { return 1.0f + (world->stretch_limit - 1.0f) * TRIGGER; }
+
+bool weft_strain_check(const weft_world* world, int32_t begin, int32_t end) {
+	if (!(world->stretch_limit < INFINITY)) {
+		return false;
+	}
 	const float* x = world->positions;
 	const float* rest = world->rest_positions;
 	const int32_t w = world->width, h = world->height;
-	const float factor2 = factor * factor;
-	int32_t beyond = edges_beyond(x, rest, 0, w * (h - 1), w, factor2); // vertical: every row but the last
-	for (int32_t v = 0; v < h; ++v) {
-		beyond |= edges_beyond(x, rest, v * w, v * w + w - 1, 1, factor2); // horizontal: along each row
+	const float factor = trigger(world), factor2 = factor * factor;
+	// Vertical edges start on every row but the last; horizontal ones at every column but the last.
+	int32_t beyond = edges_beyond(x, rest, begin, smaller(end, w * (h - 1)), w, factor2);
+	for (int32_t v = begin / w; v * w < end; ++v) {
+		beyond |= edges_beyond(x, rest, larger(begin, v * w), smaller(end, v * w + w - 1), 1, factor2);
 	}
 	return beyond != 0;
 }
@@ -126,13 +135,7 @@ static float sweep(weft_world* world, float* moved, int32_t k) {
 }
 
 int32_t weft_strain_sweeps(weft_world* world, float dt) {
-	if (!(world->stretch_limit < INFINITY)) {
-		return 0;
-	}
-	const float trigger = 1.0f + (world->stretch_limit - 1.0f) * TRIGGER;
-	if (!any_edge_beyond(world, trigger)) {
-		return 0;
-	}
+	const float factor = trigger(world);
 	// Where every particle was, and when it last moved: the solve's rows are free between frames
 	// (integrate rebuilds them).
 	float* x = world->positions;
@@ -149,7 +152,7 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 	while (sweeps < MAX_SWEEPS) {
 		const float worst2 = sweep(world, moved, sweeps + 1);
 		sweeps++;
-		if (!(worst2 > trigger * trigger)) {
+		if (!(worst2 > factor * factor)) {
 			break; // NaN too: the step's finiteness check reports it
 		}
 	}

@@ -111,8 +111,10 @@ struct weft_world {
 	int64_t substeps_run; // since creation or reset
 	bool stepped;         // this substep is not the first one (the leapfrog's half kick)
 	bool non_finite;      // the last step found the state NaN or infinite (steps refuse until it is finite)
-	double clock;         // s simulated since creation or reset, at the start of this substep
-	weft_vec3 air_wind;   // m/s, the wind of this substep (gusts included)
+	// The frame-end checks of each thread's slice of the particles (solver.c): FRAME_CHECK_* bits.
+	uint8_t frame_checks[WEFT_MAX_THREADS];
+	double clock;       // s simulated since creation or reset, at the start of this substep
+	weft_vec3 air_wind; // m/s, the wind of this substep (gusts included)
 	double time;
 	int64_t frame;
 };
@@ -142,6 +144,8 @@ weft_result weft_validate_position(weft_vec3 position, const char* field);
 // WEFT_OK if every position and velocity is finite, else WEFT_ERROR_NON_FINITE naming the first bad
 // one (diagnostics.c).
 weft_result weft_check_finite(const weft_world* world);
+// True if the positions and velocities of particles [begin, end) are all finite.
+bool weft_finite_range(const weft_world* world, int32_t begin, int32_t end);
 
 // Cloth building (cloth.c): fills particles, constraints with colour hints, UVs, indices.
 weft_result weft_cloth_build(weft_world* world, const weft_cloth_def* def);
@@ -158,8 +162,11 @@ void weft_grab_advance_frame(weft_world* world, float dt);
 // Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
 weft_vec3 weft_grab_substep_position(const weft_world* world);
 
-// The frame-end strain limit (strain_sweeps.c): sweeps of the stretch constraints when an edge
-// ended the frame well beyond the limit; returns how many ran (0 when none was needed).
+// The frame-end strain limit (strain_sweeps.c). The check: true if a grid edge that starts at a
+// particle of [begin, end) (to the next in its row or its column) ended the frame well beyond the
+// limit, or is not finite (threads check slices of the particles). The sweeps of the stretch
+// constraints, once a check found one: returns how many ran (at least 1).
+bool weft_strain_check(const weft_world* world, int32_t begin, int32_t end);
 int32_t weft_strain_sweeps(weft_world* world, float dt);
 
 // A ground contact of one particle at (*x, *y, *z) below floor_y: on the plane, then friction × its
