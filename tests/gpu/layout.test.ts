@@ -203,6 +203,7 @@ test('the packed mesh collider: each section where Step.mesh_sections says, tria
     'triangle_item(0u, TRIANGLE_BOUND).w',
     'pseudo_normal(0u, REGION_VERTEX_A).x',
     'f32(cell_flag_at(0u))',
+    'f32(cell_range(0u).y)',
     'entry_item(0u, ENTRY_PLANE).w',
     'entry_item(0u, ENTRY_BOUND).w',
     'f32(read_entries(0u, 1u).lanes)',
@@ -269,7 +270,7 @@ ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
     MESH_SECTIONS.map((s) => packed.sections[s.name]),
   );
   // Corners through the indices (2, 0, 1), the plane's w, the bound's radius, vertex A's normal, the
-  // flag; then grid entry 0's plane and bound (its triangle's), read one and four at a time, and
+  // cell's flag and end; then grid entry 0's plane and bound (its triangle's), read one and four at a time, and
   // its corners a (vertex 2) and c (vertex 1).
   assert.deepEqual(got.slice(MESH_SECTIONS.length), [
     1,
@@ -279,6 +280,7 @@ ${outputs.map((o, i) => `  out[${i}] = ${o};`).join('\n')}
     0.75,
     Math.fround(0.7),
     MESH_CELL.SURFACE,
+    1,
     -0.5,
     0.75,
     1,

@@ -16,7 +16,7 @@ import { WeftCore } from '../../web/src/core/wasm';
 import { WeftWorld, type MeshColliderGrid } from '../../web/src/core/world';
 import { kernelConfig } from '../../web/src/gpu/device';
 import { physicsSettingsOf, sphereDefsOf } from '../../web/src/gpu/from-world';
-import { ENTRY_RECORD, TRIANGLE_RECORD } from '../../web/src/gpu/layout';
+import { CELL_RECORD, ENTRY_RECORD, TRIANGLE_RECORD } from '../../web/src/gpu/layout';
 import { packMeshCollider } from '../../web/src/gpu/mesh';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
 import { nodeDevice } from './node-gpu';
@@ -154,9 +154,10 @@ test(`bunny ${GRID}, plain schedule: GPU mesh collision matches the C core (≤ 
   assert.ok(loosest >= 0, `a clearance exceeds its point's distance to the bunny by ${-loosest} m`);
 });
 
-// The searches read each grid entry's plane, bound and corners from its ENTRY_RECORD (four entries
-// at a time), not through its triangle: every record must be its triangle's, bit for bit.
-test("the bunny's packed grid entries carry their triangles' planes, bounds and corners", () => {
+// The searches read a cell's entries and class from its CELL_RECORD, and each grid entry's plane,
+// bound and corners from its ENTRY_RECORD (four entries at a time), not through its triangle: every
+// record must be the core's, bit for bit.
+test("the bunny's packed grid cells carry the core's ranges and classes, its entries their triangles' planes, bounds and corners", () => {
   const cpu = new WeftWorld(core, 'bunny', GRID);
   const m = cpu.meshColliderGrid()!;
   const packed = packMeshCollider(m);
@@ -164,6 +165,12 @@ test("the bunny's packed grid entries carry their triangles' planes, bounds and 
   const vec4 = (section: number, i: number) => Array.from(words.subarray(4 * (section + i), 4 * (section + i) + 4));
   const bits = (a: Float32Array, i: number) => Array.from(new Uint32Array(a.buffer, a.byteOffset + 16 * i, 4));
   assert.ok(m.cellTriangles.length > 1000, `the grid lists ${m.cellTriangles.length} entries`);
+  for (let c = 0; c < m.cellFlags.length; ++c) {
+    const record = vec4(packed.sections.cells, c);
+    assert.equal(record[CELL_RECORD.first], m.cellStart[c], `cell ${c}'s first entry`);
+    assert.equal(record[CELL_RECORD.end], m.cellStart[c + 1], `cell ${c}'s end`);
+    assert.equal(record[CELL_RECORD.flag], m.cellFlags[c], `cell ${c}'s class`);
+  }
   for (let k = 0; k < m.cellTriangles.length; ++k) {
     const t = m.cellTriangles[k];
     const at = packed.sections.entries + k * ENTRY_RECORD.vec4s;

@@ -194,19 +194,23 @@ export const MESH_REGION = { FACE: 0, VERTEX_A: 1, VERTEX_B: 2, VERTEX_C: 3, EDG
 /// The mesh collider's arrays packed into ONE read-only storage buffer of vec4<u32> (floats as their
 /// bits), because the tiled module already binds 8 storage buffers. Float4 arrays are vec4
 /// sections (start in vec4s); u32 arrays are word sections (start in words: word w is component
-/// w % 4 of vec4 w / 4), cell flags widened to one word each. Order = index in Step.mesh_sections.
+/// w % 4 of vec4 w / 4). Order = index in Step.mesh_sections.
 export const MESH_SECTIONS = [
   { name: 'vertex_normals', unit: 'vec4' },
   { name: 'triangles', unit: 'vec4' }, // TRIANGLE_RECORD per triangle
   { name: 'edge_normals', unit: 'vec4' },
   { name: 'spheres', unit: 'vec4' },
   { name: 'indices', unit: 'word' },
-  { name: 'cell_start', unit: 'word' },
+  { name: 'cells', unit: 'vec4' }, // CELL_RECORD per grid cell
   { name: 'cell_triangles', unit: 'word' },
-  { name: 'cell_flags', unit: 'word' },
   { name: 'entries', unit: 'vec4' }, // ENTRY_RECORD per cell_triangles entry
 ] as const;
 export type MeshSectionName = (typeof MESH_SECTIONS)[number]['name'];
+
+/// What the searches read of grid cell c, in one load: its entries [first, end) of cell_triangles
+/// (the core's cell_start[c], cell_start[c + 1]) and its class (MESH_CELL), the first hops of every
+/// search's chain of loads.
+export const CELL_RECORD = { first: 0, end: 1, flag: 2 } as const;
 
 /// What the narrow phase reads of triangle t, gathered into one record of vec4s (corners through
 /// the core's indices, face_normals, triangle_spheres): the searches are chains of dependent loads
@@ -343,6 +347,7 @@ export function wgslMeshPrelude(): string {
   cells.push(...Object.entries(MESH_REGION).map(([k, v]) => `const REGION_${k}: u32 = ${v}u;`));
   cells.push(...Object.entries(TRIANGLE_RECORD).map(([k, v]) => `const TRIANGLE_${k.toUpperCase()}: u32 = ${v}u;`));
   cells.push(...Object.entries(ENTRY_RECORD).map(([k, v]) => `const ENTRY_${k.toUpperCase()}: u32 = ${v}u;`));
+  cells.push(...Object.entries(CELL_RECORD).map(([k, v]) => `const CELL_${k.toUpperCase()}: u32 = ${v}u;`));
   cells.push(
     `const CLEARANCE_SECTION: u32 = ${MESH_CLEARANCE.section}u;`,
     `const CLEARANCE_SLACK: f32 = ${MESH_CLEARANCE.slack};`,

@@ -4,7 +4,7 @@
 // view (1 / cell size, the grid diagonal, the clamped margin) are derived here with Math.fround
 // so they carry the same float bits as mesh.c / triangle_grid.c / mesh_collide.c.
 import type { MeshColliderGrid } from '../core/world';
-import { ENTRY_RECORD, MESH_SECTIONS, STEP, TRIANGLE_RECORD, type MeshSectionName } from './layout';
+import { CELL_RECORD, ENTRY_RECORD, MESH_SECTIONS, STEP, TRIANGLE_RECORD, type MeshSectionName } from './layout';
 
 const f = Math.fround;
 
@@ -41,15 +41,20 @@ export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
     const corners = t * TRIANGLE_RECORD.vec4s * 4 + 4 * TRIANGLE_RECORD.corners;
     entries.set(records.subarray(corners, corners + 12), at + 4 * ENTRY_RECORD.corners);
   });
+  const cellRecords = new Uint32Array(cells * 4);
+  for (let c = 0; c < cells; ++c) {
+    cellRecords[4 * c + CELL_RECORD.first] = m.cellStart[c];
+    cellRecords[4 * c + CELL_RECORD.end] = Math.max(m.cellStart[c], m.cellStart[c + 1]);
+    cellRecords[4 * c + CELL_RECORD.flag] = m.cellFlags[c];
+  }
   const contents: Record<MeshSectionName, ArrayLike<number> & { length: number }> = {
     vertex_normals: m.normals,
     triangles: records,
     edge_normals: m.edgeNormals,
     spheres: m.spheres,
     indices: m.indices,
-    cell_start: m.cellStart,
+    cells: cellRecords,
     cell_triangles: m.cellTriangles,
-    cell_flags: m.cellFlags,
     entries,
   };
   // Every section starts on a vec4 boundary; its length in words rounds up to one.
@@ -66,7 +71,7 @@ export function packMeshCollider(m: MeshColliderGrid): PackedMesh {
     const at = s.unit === 'vec4' ? sections[s.name] * 4 : sections[s.name];
     const src = contents[s.name];
     if (src instanceof Float32Array) fl.set(src, at);
-    else u.set(src as ArrayLike<number>, at); // u32 arrays, and the u8 cell flags widened to words
+    else u.set(src as ArrayLike<number>, at); // u32 arrays
   }
   return { data, sections, collider: m };
 }

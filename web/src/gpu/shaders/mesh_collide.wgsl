@@ -66,20 +66,22 @@ fn cell_count() -> u32 {
   return step.mesh_counts.w;
 }
 
-fn cell_start(c: u32) -> u32 {
-  if (c > cell_count()) {
-    return 0u;
+// Cell c's CELL_RECORD (layout.ts): its entries and class in one load (zeros past the grid).
+fn cell_record(c: u32) -> vec4u {
+  var r = vec4u(0u);
+  if (c < cell_count()) {
+    let i = mesh_section_cells() + c;
+    if (i < arrayLength(&mesh)) {
+      r = mesh[i];
+    }
   }
-  return mesh_word(mesh_section_cell_start() + c);
+  return r;
 }
 
 // [first, end) of cell c's entries in cell_triangles.
 fn cell_range(c: u32) -> vec2u {
-  if (c >= cell_count()) {
-    return vec2u(0u);
-  }
-  let first = cell_start(c);
-  return vec2u(first, max(first, cell_start(c + 1u)));
+  let r = cell_record(c);
+  return vec2u(r[CELL_FIRST], r[CELL_END]);
 }
 
 fn cell_triangle(k: u32) -> u32 {
@@ -238,7 +240,7 @@ fn cell_flag_at(c: u32) -> u32 {
   if (c >= cell_count()) {
     return MESH_CELL_FAR;
   }
-  return mesh_word(mesh_section_cell_flags() + c);
+  return cell_record(c)[CELL_FLAG];
 }
 
 fn cell_flag(p: vec3f) -> u32 {
@@ -502,12 +504,11 @@ fn segment_crosses(corners: Corners, p0: vec3f, direction: vec3f, s0: f32, s1: f
   return result;
 }
 
-// p0 and p in one cell: the crossing test and the closest triangle in one pass over it. True if
+// p0 and p in one cell (its entries `range`): the crossing test and the closest triangle in one pass over it. True if
 // the path crosses a triangle there (the general path takes over).
-fn scan_cell_fused(cell: u32, p0: vec3f, p: vec3f) -> bool {
+fn scan_cell_fused(range: vec2u, p0: vec3f, p: vec3f) -> bool {
   let direction = p - p0;
   let moving = direction.x != 0.0 || direction.y != 0.0 || direction.z != 0.0;
-  let range = cell_range(cell);
   var crossed = false;
   for (var k = range.x; k < range.y && !crossed; k += 4u) {
     let e = read_entries(k, range.y);
@@ -644,9 +645,13 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> MeshPush {
   var resolved = false;
   let c0 = grid_coordinates(p0);
   let c = grid_coordinates(p);
-  if (in_grid(c) && all(c == c0) && cell_flag_at(cell_of(c)) == MESH_CELL_SURFACE) {
+  var own = vec4u(0u, 0u, MESH_CELL_FAR, 0u);
+  if (in_grid(c)) {
+    own = cell_record(cell_of(c));
+  }
+  if (all(c == c0) && own[CELL_FLAG] == MESH_CELL_SURFACE) {
     closest_start(margin);
-    if (!scan_cell_fused(cell_of(c), p0, p)) {
+    if (!scan_cell_fused(vec2u(own[CELL_FIRST], own[CELL_END]), p0, p)) {
       rounds = 1u;
       own_scanned = true;
       resolved = true;
