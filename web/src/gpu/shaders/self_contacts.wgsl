@@ -127,8 +127,8 @@ struct SelfFound {
 // one), no pushes. Otherwise every partner within the thickness pushes (C's contact, for every
 // pair, not only C's 16 listed ones).
 //
-// Searched by SELF_SEARCH_LANES invocations (search_lanes): each reads every row's slot range and
-// tests the candidates lane, lane + SELF_SEARCH_LANES, … of it.
+// Searched by SELF_SEARCH_LANES invocations (search_lanes): each reads the rows lane,
+// lane + SELF_SEARCH_LANES, … (numbered along y, then z).
 fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32, lane: u32) -> SelfFound {
   var found = SelfFound(vec3f(0.0), 0u, 0u);
   let t = step.self_lengths.x;
@@ -143,60 +143,57 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
   let rc = radius * inverse_edge;
   let rc2 = rc * rc * (1.0 + 1e-4) + 1e-4; // slack for the rounding of u
   let m = i32(ceil(rc));
-  for (var dz = -m; dz <= m; dz += 1) {
+  let side = u32(2 * m + 1);
+  for (var row = lane; row < side * side; row += SELF_SEARCH_LANES) {
+    let dy = i32(row % side) - m;
+    let dz = i32(row / side) - m;
+    let gy = select(select(0.0, f32(dy) - u.y, dy > 0), u.y - f32(dy + 1), dy < 0);
     let gz = select(select(0.0, f32(dz) - u.z, dz > 0), u.z - f32(dz + 1), dz < 0);
-    let left_z = rc2 - gz * gz;
-    if (left_z <= 0.0) {
+    let left = (rc2 - gz * gz) - gy * gy;
+    if (left <= 0.0) {
       continue;
     }
-    for (var dy = -m; dy <= m; dy += 1) {
-      let gy = select(select(0.0, f32(dy) - u.y, dy > 0), u.y - f32(dy + 1), dy < 0);
-      let left = left_z - gy * gy;
-      if (left <= 0.0) {
-        continue;
-      }
-      let w = sqrt(left);
-      let low = max(i32(floor(u.x - w)), -m);
-      let high = min(i32(floor(u.x + w)), m);
-      let cells = u32(high - low + 1);
-      let cy = c.y + dy;
-      let cz = c.z + dz;
-      let b = (bitcast<u32>(c.x + low) + row_hash(cy, cz)) & (table - 1u);
-      let wraps = b + cells > table;
-      let first_end = select(bucket_start(b + cells), particle_count(), wraps);
-      let second_end = select(0u, bucket_start(b + cells - table), wraps);
-      for (var part = 0u; part < 2u; part += 1u) {
-        let end = select(first_end, second_end, part == 1u);
-        for (var s = select(bucket_start(b), 0u, part == 1u) + lane; s < end; s += SELF_SEARCH_LANES) {
-          // Both loads, then every test without a branch: one branch a candidate.
-          let xj = sorted_of(s);
-          let rj = sorted_rest_of(s);
-          let rd = ri - rj.xyz;
-          let v = xi - xj.xyz;
-          let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
-          let partner = (d2 < radius2) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
-              (cell_coordinate(xj.z, inverse_edge) == cz) &
-              !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
-          if (!partner) {
-            continue;
-          }
-          found.partners += 1u;
-          if (first) {
-            return found;
-          }
-          if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
-            continue;
-          }
-          let share = wi / (wi + xj.w);
-          let d = sqrt(d2);
-          let nrm = v / d;
-          // Friction: the pair's relative slip over the substep, its tangential part.
-          let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
-          let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
-          let f = friction * share;
-          found.push += (t - d) * share * nrm - f * (sl - along * nrm);
-          found.pushes += 1u;
+    let w = sqrt(left);
+    let low = max(i32(floor(u.x - w)), -m);
+    let high = min(i32(floor(u.x + w)), m);
+    let cells = u32(high - low + 1);
+    let cy = c.y + dy;
+    let cz = c.z + dz;
+    let b = (bitcast<u32>(c.x + low) + row_hash(cy, cz)) & (table - 1u);
+    let wraps = b + cells > table;
+    let first_end = select(bucket_start(b + cells), particle_count(), wraps);
+    let second_end = select(0u, bucket_start(b + cells - table), wraps);
+    for (var part = 0u; part < 2u; part += 1u) {
+      let end = select(first_end, second_end, part == 1u);
+      for (var s = select(bucket_start(b), 0u, part == 1u); s < end; s += 1u) {
+        // Both loads, then every test without a branch: one branch a candidate.
+        let xj = sorted_of(s);
+        let rj = sorted_rest_of(s);
+        let rd = ri - rj.xyz;
+        let v = xi - xj.xyz;
+        let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
+        let partner = (d2 < radius2) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
+            (cell_coordinate(xj.z, inverse_edge) == cz) &
+            !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
+        if (!partner) {
+          continue;
         }
+        found.partners += 1u;
+        if (first) {
+          return found;
+        }
+        if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
+          continue;
+        }
+        let share = wi / (wi + xj.w);
+        let d = sqrt(d2);
+        let nrm = v / d;
+        // Friction: the pair's relative slip over the substep, its tangential part.
+        let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
+        let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
+        let f = friction * share;
+        found.push += (t - d) * share * nrm - f * (sl - along * nrm);
+        found.pushes += 1u;
       }
     }
   }
@@ -273,9 +270,9 @@ var<workgroup> lane_near: array<u32, WORKGROUP_SIZE>;
 // weft_self_collision_contacts from a search of this substep's hash (SELF_DOES_DIRECT), for the
 // slot k = invocation / SELF_SEARCH_LANES: every partner within the thickness pushes; a particle
 // with a partner within reach (C: a listed partner) moves at most max_step. The slot's lanes each
-// search a share of the candidates (search: a warp then has SELF_SEARCH_LANES times as many
-// chains of loads in flight, each that much shorter) and every lane of the slot sums the shares
-// in lane order (the same sum in every lane, and in every run); lane 0 writes the prediction.
+// search a share of the rows (search: a warp then has SELF_SEARCH_LANES times as many chains of
+// loads in flight, each that much shorter) and every lane of the slot sums the shares in lane
+// order (the same sum in every lane, and in every run); lane 0 writes the prediction.
 // Called by every invocation of the workgroup (barriers).
 fn search_lanes(invocation: u32, local: u32, flag: u32) {
   let k = invocation / SELF_SEARCH_LANES;
