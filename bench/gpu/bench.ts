@@ -39,9 +39,6 @@ const fold = scene === 'fold';
 /// SELF_GPU.cellEdge when not given), --self-buckets the table's buckets per particle.
 const selfCells = args.get('self-cells')?.split(',').map(Number) ?? [undefined];
 const selfBuckets = args.has('self-buckets') ? Number(args.get('self-buckets')) : undefined;
-/// --self-lanes 1,4,8: the fold's on-runs once for each count of invocations searching for one
-/// particle (SELF_GPU.searchLanes when not given).
-const selfLanes = args.get('self-lanes')?.split(',').map(Number) ?? [undefined];
 /// --self-switch auto,lists,direct,4:2: the on-runs once for each policy of the lists and the
 /// direct search (SELF_SWITCH's names, or toLists:toDirect; SELF_GPU.switch when not given).
 const selfSwitches = (args.get('self-switch')?.split(',') ?? [undefined]).map((name) => {
@@ -187,10 +184,10 @@ for (const grid of grids) {
   let stateBytes = 0;
   if (fold) {
     const cases = selfCells
-      .flatMap((cell) => selfSwitches.flatMap((sw) => selfLanes.map((lanes) => ({ on: true, cell, sw, lanes }))))
-      .concat([{ on: false, cell: undefined, sw: { name: undefined, policy: undefined }, lanes: undefined }]);
+      .flatMap((cell) => selfSwitches.map((sw) => ({ on: true, cell, sw })))
+      .concat([{ on: false, cell: undefined, sw: { name: undefined, policy: undefined } }]);
     for (const v of schedules) {
-      for (const { on: selfCollision, cell, sw, lanes } of cases) {
+      for (const { on: selfCollision, cell, sw } of cases) {
         const config = kernelConfig(device, v.tile);
         if (v.tile && config.tileSize !== v.tile) continue;
         world.reset();
@@ -201,7 +198,6 @@ for (const grid of grids) {
           selfCellEdge: cell,
           selfBucketsPerParticle: selfBuckets,
           selfSwitch: sw.policy,
-          selfSearchLanes: lanes,
         });
         for (let done = 0; done < FOLD_SETTLE; done += 25) {
           solver.step(world.frameDt, 25);
@@ -225,7 +221,6 @@ for (const grid of grids) {
           self_collision: selfCollision,
           ...(selfCollision && cell !== undefined ? { self_cell_edge: cell } : {}),
           ...(selfCollision && sw.name !== undefined ? { self_switch: sw.name } : {}),
-          ...(selfCollision && lanes !== undefined ? { self_search_lanes: lanes } : {}),
           schedule: solver.schedule,
           tile: solver.tiled?.tileSize ?? null,
           dispatches_per_frame: solver.dispatchesPerFrame,
@@ -241,7 +236,7 @@ for (const grid of grids) {
         });
         solver.destroy();
         console.error(
-          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}${cell ? ' cell ' + cell : ''}${sw.name ? ' switch ' + sw.name : ''}${lanes ? ' lanes ' + lanes : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
+          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}${cell ? ' cell ' + cell : ''}${sw.name ? ' switch ' + sw.name : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
         );
       }
     }
@@ -265,7 +260,6 @@ for (const grid of grids) {
         gpu_cell_edge: SELF_GPU.cellEdge,
         gpu_switch: SELF_GPU.switch,
         gpu_split_at: SELF_GPU.splitAt,
-        gpu_search_lanes: SELF_GPU.searchLanes,
         gpu_table_size: selfTableSize(view.tableSize, world.particleCount, selfBuckets),
       },
       runs,

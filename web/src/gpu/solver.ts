@@ -101,8 +101,6 @@ export interface GpuSolverOptions {
   selfSwitch?: SelfSwitch;
   /// The contacts as two kernels (lists, search) rather than one (SELF_GPU.splitAt when not given).
   selfSplit?: boolean;
-  /// Invocations that search the hash for one particle (SELF_GPU.searchLanes when not given).
-  selfSearchLanes?: number;
 }
 
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
@@ -216,7 +214,6 @@ export class GpuSolver {
   private readonly selfBucketsPerParticle: number;
   private readonly selfSwitch: SelfSwitch;
   private readonly selfSplit: boolean; // the contacts as two kernels (SELF_GPU.splitAt)
-  private readonly selfSearchLanes: number; // invocations a particle in the search (SELF_GPU.searchLanes)
   private readonly fuse: boolean;
 
   constructor(
@@ -236,10 +233,6 @@ export class GpuSolver {
     this.selfBucketsPerParticle = options.selfBucketsPerParticle ?? SELF_GPU.bucketsPerParticle;
     this.selfSwitch = options.selfSwitch ?? SELF_GPU.switch;
     this.selfSplit = options.selfSplit ?? core.particleCount >= SELF_GPU.splitAt;
-    this.selfSearchLanes = options.selfSearchLanes ?? SELF_GPU.searchLanes;
-    const lanes = this.selfSearchLanes;
-    if (!(lanes >= 1 && (lanes & (lanes - 1)) === 0 && lanes <= options.config.workgroupSize))
-      throw new Error(`self-collision search lanes ${lanes}: a power of two, at most the workgroup size`);
     this.colorOffsets = core.colorOffsets().slice();
 
     const meshGrid = core.meshColliderGrid?.() ?? null;
@@ -459,14 +452,7 @@ export class GpuSolver {
     }
     const contacts = device.createShaderModule({
       label: 'weft self_contacts.wgsl',
-      code: [
-        this.prelude,
-        `const SELF_SEARCH_LANES: u32 = ${this.selfSearchLanes}u;`,
-        wgslBindings(this.modules.selfContacts.bindings),
-        countWgsl,
-        selfCommonWgsl,
-        selfContactsWgsl,
-      ].join('\n'),
+      code: [this.prelude, wgslBindings(this.modules.selfContacts.bindings), countWgsl, selfCommonWgsl, selfContactsWgsl].join('\n'),
     });
     const contactsLayout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfContacts.layout] });
     const entries = this.selfSplit
@@ -639,12 +625,10 @@ export class GpuSolver {
       push('selfScan', bind, items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
       push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
       const contactsBind: BindGroupName = buffer ? 'selfContacts1' : 'selfContacts0';
-      // The search's kernel: selfSearchLanes invocations a particle.
-      const lanes = items(this.n * this.selfSearchLanes, this.wgSize());
       if (this.selfSplit) {
         push('selfLists', contactsBind, particles(), (u) => range(u, 0, 0, 0));
-        push('selfSearch', contactsBind, lanes, (u) => range(u, 0, 0, 0));
-      } else push('selfContacts', contactsBind, lanes, (u) => range(u, 0, 0, 0));
+        push('selfSearch', contactsBind, particles(), (u) => range(u, 0, 0, 0));
+      } else push('selfContacts', contactsBind, particles(), (u) => range(u, 0, 0, 0));
     };
     const settledFlag = self ? FLAGS.SETTLED : 0;
     const air = airActive(s) && this.triangles > 0;

@@ -126,10 +126,7 @@ struct SelfFound {
 // collisions). `first`: stop at the first partner (the max-step clamp only asks whether there is
 // one), no pushes. Otherwise every partner within the thickness pushes (C's contact, for every
 // pair, not only C's 16 listed ones).
-//
-// Searched by SELF_SEARCH_LANES invocations (search_lanes): each reads the rows lane,
-// lane + SELF_SEARCH_LANES, … (numbered along y, then z).
-fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32, lane: u32) -> SelfFound {
+fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32) -> SelfFound {
   var found = SelfFound(vec3f(0.0), 0u, 0u);
   let t = step.self_lengths.x;
   let friction = step.ground.y;
@@ -143,57 +140,60 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
   let rc = radius * inverse_edge;
   let rc2 = rc * rc * (1.0 + 1e-4) + 1e-4; // slack for the rounding of u
   let m = i32(ceil(rc));
-  let side = u32(2 * m + 1);
-  for (var row = lane; row < side * side; row += SELF_SEARCH_LANES) {
-    let dy = i32(row % side) - m;
-    let dz = i32(row / side) - m;
-    let gy = select(select(0.0, f32(dy) - u.y, dy > 0), u.y - f32(dy + 1), dy < 0);
+  for (var dz = -m; dz <= m; dz += 1) {
     let gz = select(select(0.0, f32(dz) - u.z, dz > 0), u.z - f32(dz + 1), dz < 0);
-    let left = (rc2 - gz * gz) - gy * gy;
-    if (left <= 0.0) {
+    let left_z = rc2 - gz * gz;
+    if (left_z <= 0.0) {
       continue;
     }
-    let w = sqrt(left);
-    let low = max(i32(floor(u.x - w)), -m);
-    let high = min(i32(floor(u.x + w)), m);
-    let cells = u32(high - low + 1);
-    let cy = c.y + dy;
-    let cz = c.z + dz;
-    let b = (bitcast<u32>(c.x + low) + row_hash(cy, cz)) & (table - 1u);
-    let wraps = b + cells > table;
-    let first_end = select(bucket_start(b + cells), particle_count(), wraps);
-    let second_end = select(0u, bucket_start(b + cells - table), wraps);
-    for (var part = 0u; part < 2u; part += 1u) {
-      let end = select(first_end, second_end, part == 1u);
-      for (var s = select(bucket_start(b), 0u, part == 1u); s < end; s += 1u) {
-        // Both loads, then every test without a branch: one branch a candidate.
-        let xj = sorted_of(s);
-        let rj = sorted_rest_of(s);
-        let rd = ri - rj.xyz;
-        let v = xi - xj.xyz;
-        let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
-        let partner = (d2 < radius2) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
-            (cell_coordinate(xj.z, inverse_edge) == cz) &
-            !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
-        if (!partner) {
-          continue;
+    for (var dy = -m; dy <= m; dy += 1) {
+      let gy = select(select(0.0, f32(dy) - u.y, dy > 0), u.y - f32(dy + 1), dy < 0);
+      let left = left_z - gy * gy;
+      if (left <= 0.0) {
+        continue;
+      }
+      let w = sqrt(left);
+      let low = max(i32(floor(u.x - w)), -m);
+      let high = min(i32(floor(u.x + w)), m);
+      let cells = u32(high - low + 1);
+      let cy = c.y + dy;
+      let cz = c.z + dz;
+      let b = (bitcast<u32>(c.x + low) + row_hash(cy, cz)) & (table - 1u);
+      let wraps = b + cells > table;
+      let first_end = select(bucket_start(b + cells), particle_count(), wraps);
+      let second_end = select(0u, bucket_start(b + cells - table), wraps);
+      for (var part = 0u; part < 2u; part += 1u) {
+        let end = select(first_end, second_end, part == 1u);
+        for (var s = select(bucket_start(b), 0u, part == 1u); s < end; s += 1u) {
+          // Both loads, then every test without a branch: one branch a candidate.
+          let xj = sorted_of(s);
+          let rj = sorted_rest_of(s);
+          let rd = ri - rj.xyz;
+          let v = xi - xj.xyz;
+          let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
+          let partner = (d2 < radius2) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
+              (cell_coordinate(xj.z, inverse_edge) == cz) &
+              !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
+          if (!partner) {
+            continue;
+          }
+          found.partners += 1u;
+          if (first) {
+            return found;
+          }
+          if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
+            continue;
+          }
+          let share = wi / (wi + xj.w);
+          let d = sqrt(d2);
+          let nrm = v / d;
+          // Friction: the pair's relative slip over the substep, its tangential part.
+          let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
+          let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
+          let f = friction * share;
+          found.push += (t - d) * share * nrm - f * (sl - along * nrm);
+          found.pushes += 1u;
         }
-        found.partners += 1u;
-        if (first) {
-          return found;
-        }
-        if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
-          continue;
-        }
-        let share = wi / (wi + xj.w);
-        let d = sqrt(d2);
-        let nrm = v / d;
-        // Friction: the pair's relative slip over the substep, its tangential part.
-        let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
-        let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
-        let f = friction * share;
-        found.push += (t - d) * share * nrm - f * (sl - along * nrm);
-        found.pushes += 1u;
       }
     }
   }
@@ -240,6 +240,33 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
   return x;
 }
 
+// The same from a search of this substep's hash (no lists): every partner within the thickness
+// pushes; a particle with a partner within reach (C: a listed partner) moves at most max_step.
+fn direct_contacts(k: u32, i: u32, settled: vec4f, ri: vec3f, inverse_edge: f32) -> vec4f {
+  var x = settled;
+  let start = positions[i].xyz;
+  let si = settled.xyz - start;
+  let near = search(k, settled.xyz, ri, x.w, si, step.self_lengths.x, false, inverse_edge);
+  if (near.pushes > 0u) {
+    x = vec4f(x.xyz + near.push * (1.0 / f32(near.pushes)), x.w);
+  }
+  // Near another layer (a partner within reach) a particle moves at most max_step a substep:
+  // only a particle that moves farther asks for one beyond the thickness.
+  let d = x.xyz - start;
+  let step2 = d.x * d.x + d.y * d.y + d.z * d.z;
+  let max_step = step.self_lengths.w;
+  if (step2 > max_step * max_step) {
+    var partnered = near.partners > 0u;
+    if (!partnered) {
+      partnered = search(k, settled.xyz, ri, x.w, si, step.self_lengths.y, true, inverse_edge).partners > 0u;
+    }
+    if (partnered) {
+      x = vec4f(start + d * (max_step / sqrt(step2)), x.w);
+    }
+  }
+  return x;
+}
+
 // weft_self_collision_contacts for the particle in slot k of the last build, from its list (built
 // here in a substep that builds). The prediction the finish (FLAG_SETTLED) reads.
 fn list_slot(k: u32, flag: u32) {
@@ -262,89 +289,16 @@ fn list_slot(k: u32, flag: u32) {
   predicted[i] = x;
 }
 
-// A lane's share of a search (search_lanes), then the clamp's search's partners.
-var<workgroup> lane_push: array<vec4f, WORKGROUP_SIZE>; // xyz: pushes and frictions, w: their count's bits
-var<workgroup> lane_partners: array<u32, WORKGROUP_SIZE>;
-var<workgroup> lane_near: array<u32, WORKGROUP_SIZE>;
-
-// weft_self_collision_contacts from a search of this substep's hash (SELF_DOES_DIRECT), for the
-// slot k = invocation / SELF_SEARCH_LANES: every partner within the thickness pushes; a particle
-// with a partner within reach (C: a listed partner) moves at most max_step. The slot's lanes each
-// search a share of the rows (search: a warp then has SELF_SEARCH_LANES times as many chains of
-// loads in flight, each that much shorter) and every lane of the slot sums the shares in lane
-// order (the same sum in every lane, and in every run); lane 0 writes the prediction.
-// Called by every invocation of the workgroup (barriers).
-fn search_lanes(invocation: u32, local: u32, flag: u32) {
-  let k = invocation / SELF_SEARCH_LANES;
-  let lane = local % SELF_SEARCH_LANES;
-  let group = local - lane;
-  let slot = k < particle_count();
-  var r = vec4f(0.0);
-  var settled = vec4f(0.0);
-  if (slot) {
-    r = sorted_rest_of(k);
-    settled = sorted_of(k);
-  }
+// The same from a search of this substep's hash (SELF_DOES_DIRECT).
+fn search_slot(k: u32, flag: u32) {
+  let r = sorted_rest_of(k);
   let i = bitcast<u32>(r.w);
-  let searches = slot && settled.w != 0.0;
-  var start = settled.xyz;
-  if (searches) {
-    start = positions[i].xyz;
-  }
-  let si = settled.xyz - start;
-  let inverse = inverse_edge((flag & SELF_HASH_REACH) != 0u);
-  var share = SelfFound(vec3f(0.0), 0u, 0u);
-  if (searches) {
-    share = search(k, settled.xyz, r.xyz, settled.w, si, step.self_lengths.x, false, inverse, lane);
-  }
-  lane_push[local] = vec4f(share.push, bitcast<f32>(share.pushes));
-  lane_partners[local] = share.partners;
-  workgroupBarrier();
-  var push = vec3f(0.0);
-  var pushes = 0u;
-  var partners = 0u;
-  for (var l = 0u; l < SELF_SEARCH_LANES; l += 1u) {
-    let p = lane_push[group + l];
-    push += p.xyz;
-    pushes += bitcast<u32>(p.w);
-    partners += lane_partners[group + l];
-  }
+  let settled = sorted_of(k);
   var x = settled;
-  if (pushes > 0u) {
-    x = vec4f(x.xyz + push * (1.0 / f32(pushes)), x.w);
-  }
-  // Near another layer (a partner within reach) a particle moves at most max_step a substep:
-  // only a particle that moves farther asks for one beyond the thickness.
-  let d = x.xyz - start;
-  let step2 = d.x * d.x + d.y * d.y + d.z * d.z;
-  let max_step = step.self_lengths.w;
-  let clamps = searches && step2 > max_step * max_step;
-  var near = 0u;
-  if (clamps && partners == 0u) {
-    near = search(k, settled.xyz, r.xyz, settled.w, si, step.self_lengths.y, true, inverse, lane).partners;
-  }
-  lane_near[local] = near;
-  workgroupBarrier();
-  if (lane != 0u || !slot) {
-    return;
-  }
-  for (var l = 0u; l < SELF_SEARCH_LANES; l += 1u) {
-    partners += lane_near[group + l];
-  }
-  if (clamps && partners > 0u) {
-    x = vec4f(start + d * (max_step / sqrt(step2)), x.w);
+  if (x.w != 0.0) {
+    x = direct_contacts(k, i, settled, r.xyz, inverse_edge((flag & SELF_HASH_REACH) != 0u));
   }
   predicted[i] = x;
-}
-
-// The substep's flag, the same in the whole workgroup (a branch on it may hold barriers).
-var<workgroup> contacts_flag: u32;
-
-fn workgroup_flag(local: u32) -> u32 {
-  if (local == 0u) {
-    contacts_flag = substep_flag();
-  }
-  return workgroupUniformLoad(&contacts_flag);
 }
 
 // Run by the substep's last kernel: invocations 0–5 empty the box for the next substep's
@@ -360,25 +314,26 @@ fn next_substep(k: u32, flag: u32) {
 }
 
 // One kernel for both ways (the solver's choice below SELF_GPU.splitAt particles: one dispatch
-// fewer a substep, ≈7 µs on the H200, where the grid is too small for the registers to matter),
-// dispatched for SELF_SEARCH_LANES invocations a slot: the lists use the first invocation a slot.
+// fewer a substep, ≈7 µs on the H200, where the grid is too small for the registers to matter).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_contacts(@builtin(global_invocation_id) id: vec3u,
-        @builtin(num_workgroups) groups: vec3u,
-        @builtin(local_invocation_index) local: u32) {
-  let invocation = flat_index(id, groups);
-  let flag = workgroup_flag(local);
-  next_substep(invocation, flag);
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = flat_index(id, groups);
+  let flag = substep_flag();
+  next_substep(k, flag);
+  if (k >= particle_count()) {
+    return;
+  }
   if ((flag & SELF_DOES_DIRECT) != 0u) {
-    search_lanes(invocation, local, flag);
-  } else if (invocation < particle_count()) {
-    list_slot(invocation, flag);
+    search_slot(k, flag);
+  } else {
+    list_slot(k, flag);
   }
 }
 
 // From SELF_GPU.splitAt particles on, two kernels, each doing nothing in the other's substeps, so
 // that the search's registers are not the list build's (at 1024² the search took 20% longer in
-// one kernel with it). self_search is dispatched last, for SELF_SEARCH_LANES invocations a slot.
+// one kernel with it). self_search is dispatched last.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_lists(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
@@ -391,12 +346,11 @@ fn self_lists(@builtin(global_invocation_id) id: vec3u,
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_search(@builtin(global_invocation_id) id: vec3u,
-        @builtin(num_workgroups) groups: vec3u,
-        @builtin(local_invocation_index) local: u32) {
-  let invocation = flat_index(id, groups);
-  let flag = workgroup_flag(local);
-  next_substep(invocation, flag);
-  if ((flag & SELF_DOES_DIRECT) != 0u) {
-    search_lanes(invocation, local, flag);
+        @builtin(num_workgroups) groups: vec3u) {
+  let k = flat_index(id, groups);
+  let flag = substep_flag();
+  next_substep(k, flag);
+  if (k < particle_count() && (flag & SELF_DOES_DIRECT) != 0u) {
+    search_slot(k, flag);
   }
 }
