@@ -32,7 +32,10 @@
 // Response (Jacobi, so threads and GPU invocations can each take a particle): for every listed
 // particle j closer than t, particle i moves its share w_i/(w_i+w_j) of (t − d) away along the
 // pair's direction, and friction removes the same share of the pair's relative tangential slip
-// over the substep; a particle takes the mean of its pushes (their sum overshoots in a pile).
+// over the substep; a particle takes the sum of its pushes over their worth in pushes (the sum of
+// their sizes over the largest): their mean where they are alike (their sum overshoots in a pile),
+// yet continuous as contacts open and close (a plain mean doubles the remaining push when one of
+// two contacts opens: the kicks that kept a fold pile from coming to rest).
 // Pairs that are close in the rest pose (grid neighbours up to the bend constraints' two spacings,
 // and anything within t as built) are never listed: the cloth's own constraints hold them. Nothing
 // limits speeds, so a cloth that touches nothing moves exactly as without self-collision.
@@ -648,12 +651,13 @@ static inline void contact_push(float out[3], const float* xi, const float si[3]
 }
 
 #if defined(WEFT_SIMD)
-// contacts_four's SIMD path: the contacts with entries [e, e + 4) added to sum (x, y, z, count)
-// lane by lane in entry order, each lane's (push + friction, 1) masked to zero where it is no
-// contact (adding +0 changes no sum: they start at +0 and never become -0), so the four lanes of
-// sum take contact_push's sums in the scalar order, without a branch per entry.
-static inline vf contacts_four_simd(vf sum, const float* x, const float* previous, const float* xi, const float si[3],
-                                    const uint32_t* list, int32_t e, float t, float friction) {
+// contacts_four's SIMD path: the contacts with entries [e, e + 4) added to sum (x, y, z, sizes)
+// lane by lane in entry order, each lane's (push + friction, its size) masked to zero where it is
+// no contact (adding +0 changes no sum: they start at +0 and never become -0), so the four lanes of
+// sum take contact_push's sums in the scalar order, without a branch per entry; *largest keeps the
+// largest size in any lane (a maximum does not depend on the order).
+static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const float* previous, const float* xi,
+                                    const float si[3], const uint32_t* list, int32_t e, float t, float friction) {
 	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
 	const uint32_t j[4] = {list[e], list[e + 1], list[e + 2], list[e + 3]};
 	vf jx = vload(&x[4 * j[0]]), jy = vload(&x[4 * j[1]]);
@@ -684,16 +688,18 @@ static inline vf contacts_four_simd(vf sum, const float* x, const float* previou
 	vf cx = vand(contact, vsub(vmul(push, nx), vmul(f, vsub(sx, vmul(along, nx)))));
 	vf cy = vand(contact, vsub(vmul(push, ny), vmul(f, vsub(sy, vmul(along, ny)))));
 	vf cz = vand(contact, vsub(vmul(push, nz), vmul(f, vsub(sz, vmul(along, nz)))));
-	vf cw = vand(contact, vsplat(1.0f));
-	transpose(&cx, &cy, &cz, &cw); // now entry e + k's (x, y, z, 1) in lanes
+	vf cw = vsqrt(vadd(vadd(vmul(cx, cx), vmul(cy, cy)), vmul(cz, cz))); // +0 where no contact
+	*largest = vmax(*largest, cw);
+	transpose(&cx, &cy, &cz, &cw); // now entry e + k's (x, y, z, size) in lanes
 	return vadd(vadd(vadd(vadd(sum, cx), cy), cz), cw);
 }
 #endif
 
-// The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w count), in
-// entry order (the list is padded to whole fours with i itself, which is no contact).
-static void contacts_four(float out[4], const float* x, const float* previous, const float* xi, const float si[3],
-                          const uint32_t* list, int32_t e, float t, float friction) {
+// The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w the sum of
+// their sizes) and *largest (the largest size), in entry order (the list is padded to whole fours
+// with i itself, which is no contact).
+static void contacts_four(float out[4], float* largest, const float* x, const float* previous, const float* xi,
+                          const float si[3], const uint32_t* list, int32_t e, float t, float friction) {
 	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
 	for (int32_t k = e; k < e + 4; ++k) {
 		const float* xj = &x[4 * list[k]];
@@ -704,10 +710,12 @@ static void contacts_four(float out[4], const float* x, const float* previous, c
 		}
 		float c[3];
 		contact_push(c, xi, si, xj, &previous[4 * list[k]], t, friction);
+		const float size = sqrtf((c[0] * c[0] + c[1] * c[1]) + c[2] * c[2]);
 		out[0] += c[0];
 		out[1] += c[1];
 		out[2] += c[2];
-		out[3] += 1.0f;
+		out[3] += size;
+		*largest = size > *largest ? size : *largest;
 	}
 }
 
@@ -734,20 +742,30 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 		while (reached < count && built_d2[reached] < within2) {
 			reached += 4;
 		}
+		float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // in registers: corrections may alias x for the compiler
+		float largest = 0.0f;
 #if defined(WEFT_SIMD)
 		if (s->simd) { // lists are padded to whole fours
-			vf sum = vzero();
+			vf sums = vzero(), largests = vzero();
 			for (int32_t e = 0; e < reached; e += 4) {
-				sum = contacts_four_simd(sum, x, previous, xi, si, list, e, t, friction);
+				sums = contacts_four_simd(sums, &largests, x, previous, xi, si, list, e, t, friction);
 			}
-			vstore(&s->corrections[4 * i], sum);
-			continue;
-		}
+			vstore(sum, sums);
+			float lanes[4];
+			vstore(lanes, largests);
+			for (int lane = 0; lane < 4; ++lane) {
+				largest = lanes[lane] > largest ? lanes[lane] : largest;
+			}
+		} else
 #endif
-		float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // in registers: corrections may alias x for the compiler
-		for (int32_t e = 0; e < reached; e += 4) {
-			contacts_four(sum, x, previous, xi, si, list, e, t, friction);
+		{
+			for (int32_t e = 0; e < reached; e += 4) {
+				contacts_four(sum, &largest, x, previous, xi, si, list, e, t, friction);
+			}
 		}
+		// How many pushes the sum is worth: each counts in proportion to its size against the
+		// largest (see apply).
+		sum[3] = sum[3] > 0.0f ? sum[3] / largest : 0.0f;
 		memcpy(&s->corrections[4 * i], sum, sizeof sum);
 	}
 }
@@ -762,6 +780,10 @@ void weft_self_collision_apply(weft_world* world, int32_t begin, int32_t end) {
 		if (s->neighbour_count[p] == 0 || x[4 * p + 3] == 0.0f) {
 			continue;
 		}
+		// The sum of the pushes over their worth in pushes (sum of sizes / largest size): as much
+		// as the largest push where all agree, a mean of equal ones, never more than the largest,
+		// and a push that fades (a contact opening) fades from the count too instead of halving
+		// or doubling the others when it goes.
 		const float contacts = c[4 * p + 3];
 		if (contacts > 0.0f) {
 			const float mean = 1.0f / contacts;

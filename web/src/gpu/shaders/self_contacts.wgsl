@@ -114,7 +114,8 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
 // What a search of the hash found for the particle in slot k.
 struct SelfFound {
   push: vec3f, // the sum of the pushes and frictions (partners within the thickness)
-  pushes: u32, // partners within the thickness and farther than SELF_MIN_DISTANCE
+  sizes: f32, // the sum of their sizes (partners within the thickness and farther than SELF_MIN_DISTANCE)
+  largest: f32, // the largest size
   partners: u32, // partners found (any distance within the search's radius)
 };
 
@@ -127,7 +128,7 @@ struct SelfFound {
 // one), no pushes. Otherwise every partner within the thickness pushes (C's contact, for every
 // pair, not only C's 16 listed ones).
 fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32) -> SelfFound {
-  var found = SelfFound(vec3f(0.0), 0u, 0u);
+  var found = SelfFound(vec3f(0.0), 0.0, 0.0, 0u);
   let t = step.self_lengths.x;
   let friction = step.ground.y;
   let radius2 = radius * radius;
@@ -191,8 +192,11 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
           let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
           let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
           let f = friction * share;
-          found.push += (t - d) * share * nrm - f * (sl - along * nrm);
-          found.pushes += 1u;
+          let c = (t - d) * share * nrm - f * (sl - along * nrm);
+          let size = sqrt((c.x * c.x + c.y * c.y) + c.z * c.z);
+          found.push += c;
+          found.sizes += size;
+          found.largest = max(found.largest, size);
         }
       }
     }
@@ -200,8 +204,19 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
   return found;
 }
 
+// C's combination of a particle's pushes (self_collision.c, apply): their sum over their worth in
+// pushes (the sum of their sizes over the largest): the mean of equal pushes, never more than the
+// largest, continuous as a contact opens.
+fn combined(x: vec3f, push: vec3f, sizes: f32, largest: f32) -> vec3f {
+  if (!(sizes > 0.0)) {
+    return x;
+  }
+  return x + push * (1.0 / (sizes / largest));
+}
+
 // Jacobi pushes and friction on the particle i (at x, slip si) from its listed partners closer
-// than the thickness, their mean, then C's max-step clamp (a listed partner: near another layer).
+// than the thickness, combined as C does, then C's max-step clamp (a listed partner: near another
+// layer).
 fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
   var x = x0;
   let t = step.self_lengths.x;
@@ -209,7 +224,8 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
   let start = positions[i].xyz;
   let si = x.xyz - start;
   var push = vec3f(0.0);
-  var pushes = 0u;
+  var sizes = 0.0;
+  var largest = 0.0;
   for (var e = 0u; e < count; e += 1u) {
     let j = hash[list_word(k, e)];
     let xj = settled_of(j);
@@ -225,12 +241,13 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
     let s = si - slip_of(j).xyz;
     let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
     let f = friction * share;
-    push += (t - d) * share * nrm - f * (s - along * nrm);
-    pushes += 1u;
+    let c = (t - d) * share * nrm - f * (s - along * nrm);
+    let size = sqrt((c.x * c.x + c.y * c.y) + c.z * c.z);
+    push += c;
+    sizes += size;
+    largest = max(largest, size);
   }
-  if (pushes > 0u) {
-    x = vec4f(x.xyz + push * (1.0 / f32(pushes)), x.w);
-  }
+  x = vec4f(combined(x.xyz, push, sizes, largest), x.w);
   let d = x.xyz - start;
   let step2 = d.x * d.x + d.y * d.y + d.z * d.z;
   let max_step = step.self_lengths.w;
@@ -247,9 +264,7 @@ fn direct_contacts(k: u32, i: u32, settled: vec4f, ri: vec3f, inverse_edge: f32)
   let start = positions[i].xyz;
   let si = settled.xyz - start;
   let near = search(k, settled.xyz, ri, x.w, si, step.self_lengths.x, false, inverse_edge);
-  if (near.pushes > 0u) {
-    x = vec4f(x.xyz + near.push * (1.0 / f32(near.pushes)), x.w);
-  }
+  x = vec4f(combined(x.xyz, near.push, near.sizes, near.largest), x.w);
   // Near another layer (a partner within reach) a particle moves at most max_step a substep:
   // only a particle that moves farther asks for one beyond the thickness.
   let d = x.xyz - start;

@@ -1,0 +1,96 @@
+// The self-collision response (self_collision.c) on hand-placed particles, its stages run one by
+// one: particle A touches B (depth b along x) and C (depth c along y), every other particle is
+// metres away. A's move is the sum of its pushes over their worth in pushes (sizes / the largest):
+// the mean of equal pushes, the whole push of a lone contact, and no jump when a contact opens
+// (a plain mean halves the remaining push while a vanishing one still counts).
+#include <math.h>
+
+#include "self_collision.h"
+#include "solver.h"
+#include "test.h"
+#include "weft/weft.h"
+#include "world_internal.h"
+
+enum { GRID = 16, A = 2 * GRID + 2, B = 2 * GRID + 12, C = 12 * GRID + 2 };
+
+typedef struct moved {
+	float x, y, z;
+	float thickness;
+} moved;
+
+// A's move in one pass of the stages, depths in thicknesses (≤ 0: that contact is open).
+static moved push_of(int32_t simd_width, float depth_b, float depth_c) {
+	weft_world_def def = weft_default_world_def();
+	def.self_collision = true;
+	weft_cloth_def cloth = weft_default_cloth_def();
+	cloth.width = cloth.height = GRID;
+	cloth.pin = WEFT_PIN_NONE;
+	weft_world* world = NULL;
+	moved out = {NAN, NAN, NAN, NAN};
+	CHECK(weft_world_create(&def, &cloth, &world) == WEFT_OK);
+	if (world == NULL) return out;
+	const float t = world->thickness;
+	float* x = world->positions;
+	for (int32_t p = 0; p < world->particle_count; ++p) {
+		x[4 * p] = 10.0f + (float)p;
+		x[4 * p + 1] = x[4 * p + 2] = 0.0f;
+	}
+	x[4 * A] = x[4 * A + 1] = x[4 * A + 2] = 0.0f;
+	x[4 * B] = t * (1.0f - depth_b);
+	x[4 * C] = 0.0f;
+	x[4 * C + 1] = t * (1.0f - depth_c);
+	memcpy(world->previous_positions, x, 4 * sizeof(float) * (size_t)world->particle_count); // no slip
+	world->simd_width = simd_width;
+	const int32_t n = world->particle_count;
+	weft_self_collision_bounds(world, 0, weft_self_collision_patch_count(world));
+	weft_self_collision_decide(world);
+	weft_self_collision_keys(world, 0, n);
+	weft_self_collision_sort(world);
+	weft_self_collision_lists(world, 0, n);
+	weft_self_collision_contacts(world, 0, n);
+	weft_self_collision_apply(world, 0, n);
+	out = (moved){x[4 * A], x[4 * A + 1], x[4 * A + 2], t};
+	weft_world_destroy(world);
+	return out;
+}
+
+static void check_pushes(int32_t simd_width) {
+	// Equal depths: the mean of the two pushes (each half the depth: equal masses).
+	moved m = push_of(simd_width, 0.1f, 0.1f);
+	CHECK_NEAR(m.x / m.thickness, -0.025, 1e-6);
+	CHECK_NEAR(m.y / m.thickness, -0.025, 1e-6);
+	CHECK(m.z == 0.0f);
+	// A lone contact: its whole push.
+	m = push_of(simd_width, 0.1f, -0.1f);
+	CHECK_NEAR(m.x / m.thickness, -0.05, 1e-6);
+	CHECK(m.y == 0.0f);
+	// A contact about to open (depth 1e-5) takes almost nothing from the other: A moves as with
+	// the lone contact (a plain mean: -0.025, half).
+	m = push_of(simd_width, 0.1f, 1e-5f);
+	CHECK_NEAR(m.x / m.thickness, -0.05, 1e-5);
+	CHECK(fabsf(m.y / m.thickness) < 1e-5);
+	// Never more than the largest push, and in between where the depths differ.
+	m = push_of(simd_width, 0.1f, 0.05f);
+	CHECK(m.x / m.thickness < -0.025 && m.x / m.thickness > -0.05);
+	CHECK(hypotf(m.x, m.y) <= 0.05f * m.thickness);
+}
+
+TEST(pushes_scalar) { check_pushes(0); }
+
+TEST(pushes_simd_same_bits) {
+	const int32_t width = weft_simd_width();
+	const float depths[][2] = {{0.1f, 0.1f}, {0.1f, 1e-5f}, {0.1f, 0.05f}, {0.3f, 0.02f}};
+	for (size_t k = 0; k < sizeof depths / sizeof depths[0]; ++k) {
+		const moved scalar = push_of(0, depths[k][0], depths[k][1]);
+		const moved simd = push_of(width, depths[k][0], depths[k][1]);
+		CHECK(memcmp(&scalar, &simd, sizeof scalar) == 0);
+	}
+	if (width > 0) check_pushes(width);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(pushes_scalar);
+	RUN_TEST(pushes_simd_same_bits);
+	return TEST_SUMMARY();
+}
