@@ -33,7 +33,8 @@
 // particle j closer than t, particle i moves its share w_i/(w_i+w_j) of (t − d) away along the
 // pair's direction, and friction removes the same share of the pair's relative tangential slip
 // over the substep; a particle takes the sum of its pushes over their worth in pushes (the sum of
-// their sizes over the largest): their mean where they are alike (their sum overshoots in a pile),
+// their sizes, its shares of the depths, over the largest): their mean where they are alike (their
+// sum overshoots in a pile),
 // yet continuous as contacts open and close (a plain mean doubles the remaining push when one of
 // two contacts opens: the kicks that kept a fold pile from coming to rest).
 // Pairs that are close in the rest pose (grid neighbours up to the bend constraints' two spacings,
@@ -629,9 +630,10 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	}
 }
 
-// One contact of particle i with j (d2 < t², not coincident): its push and friction (xyz).
-static inline void contact_push(float out[3], const float* xi, const float si[3], const float* xj, const float* pj,
-                                float t, float friction) {
+// One contact of particle i with j (d2 < t², not coincident): its push and friction (xyz); returns
+// the push's size, i's share of the depth.
+static inline float contact_push(float out[3], const float* xi, const float si[3], const float* xj, const float* pj,
+                                 float t, float friction) {
 	float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
 	float d2 = ex * ex + ey * ey + ez * ez;
 	const float share = xi[3] / (xi[3] + xj[3]);
@@ -648,11 +650,12 @@ static inline void contact_push(float out[3], const float* xi, const float si[3]
 	out[0] = push * nx - f * (sx - along * nx);
 	out[1] = push * ny - f * (sy - along * ny);
 	out[2] = push * nz - f * (sz - along * nz);
+	return push;
 }
 
 #if defined(WEFT_SIMD)
 // contacts_four's SIMD path: the contacts with entries [e, e + 4) added to sum (x, y, z, sizes)
-// lane by lane in entry order, each lane's (push + friction, its size) masked to zero where it is
+// lane by lane in entry order, each lane's (push + friction, the push's size) masked to zero where it is
 // no contact (adding +0 changes no sum: they start at +0 and never become -0), so the four lanes of
 // sum take contact_push's sums in the scalar order, without a branch per entry; *largest keeps the
 // largest size in any lane (a maximum does not depend on the order).
@@ -688,7 +691,7 @@ static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const f
 	vf cx = vand(contact, vsub(vmul(push, nx), vmul(f, vsub(sx, vmul(along, nx)))));
 	vf cy = vand(contact, vsub(vmul(push, ny), vmul(f, vsub(sy, vmul(along, ny)))));
 	vf cz = vand(contact, vsub(vmul(push, nz), vmul(f, vsub(sz, vmul(along, nz)))));
-	vf cw = vsqrt(vadd(vadd(vmul(cx, cx), vmul(cy, cy)), vmul(cz, cz))); // +0 where no contact
+	vf cw = vand(contact, push); // the push's size
 	*largest = vmax(*largest, cw);
 	transpose(&cx, &cy, &cz, &cw); // now entry e + k's (x, y, z, size) in lanes
 	return vadd(vadd(vadd(vadd(sum, cx), cy), cz), cw);
@@ -696,7 +699,8 @@ static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const f
 #endif
 
 // The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w the sum of
-// their sizes) and *largest (the largest size), in entry order (the list is padded to whole fours
+// the sizes of their pushes, i's shares of the depths) and *largest (the largest), in entry order
+// (the list is padded to whole fours
 // with i itself, which is no contact).
 static void contacts_four(float out[4], float* largest, const float* x, const float* previous, const float* xi,
                           const float si[3], const uint32_t* list, int32_t e, float t, float friction) {
@@ -709,8 +713,7 @@ static void contacts_four(float out[4], float* largest, const float* x, const fl
 			continue;
 		}
 		float c[3];
-		contact_push(c, xi, si, xj, &previous[4 * list[k]], t, friction);
-		const float size = sqrtf((c[0] * c[0] + c[1] * c[1]) + c[2] * c[2]);
+		const float size = contact_push(c, xi, si, xj, &previous[4 * list[k]], t, friction);
 		out[0] += c[0];
 		out[1] += c[1];
 		out[2] += c[2];
@@ -780,10 +783,9 @@ void weft_self_collision_apply(weft_world* world, int32_t begin, int32_t end) {
 		if (s->neighbour_count[p] == 0 || x[4 * p + 3] == 0.0f) {
 			continue;
 		}
-		// The sum of the pushes over their worth in pushes (sum of sizes / largest size): as much
-		// as the largest push where all agree, a mean of equal ones, never more than the largest,
-		// and a push that fades (a contact opening) fades from the count too instead of halving
-		// or doubling the others when it goes.
+		// The sum of the pushes over their worth in pushes (the sum of their sizes, the shares of the
+		// depths, over the largest): a lone push whole, a mean of equal ones, and a push that fades
+		// (a contact opening) fades from the count too instead of doubling the others when it goes.
 		const float contacts = c[4 * p + 3];
 		if (contacts > 0.0f) {
 			const float mean = 1.0f / contacts;

@@ -427,9 +427,9 @@ weft_result weft_world_air_forces(weft_world* world, double time, float* out, in
 /// finds them in a spatial hash, self_collision.c, the GPU in its own, gpu/self_collision.wgsl). For each partner closer than the thickness,
 /// i is pushed its share w_i/(w_i+w_j) of (thickness − d) along the pair's direction, and friction
 /// (the world's) removes the same share of the pair's relative tangential slip over the substep;
-/// i then moves by the sum of its pushes p_k (push and friction) times max|p_k| / Σ|p_k| (Jacobi: every
-/// push reads the same positions): the mean of equal pushes, never more than the largest, and
-/// continuous as a contact opens (its push counts in proportion to its size). A particle
+/// i then moves by the sum of its pushes (push and friction) times max s_k / Σ s_k, s_k its shares
+/// of the depths (Jacobi: every push reads the same positions): the mean of equal pushes, the whole
+/// of a lone one, and continuous as a contact opens (its push counts in proportion to its depth). A particle
 /// with any partner moves at most max_step from its position at the start of the substep. `reach`
 /// is the least reach: the CPU's lists widen it, up to 2 × thickness, while the cloth moves fast
 /// (fewer rebuilds; the pushes are the same).

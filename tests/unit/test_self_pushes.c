@@ -69,7 +69,7 @@ static void check_pushes(int32_t simd_width) {
 	m = push_of(simd_width, 0.1f, 1e-5f);
 	CHECK_NEAR(m.x / m.thickness, -0.05, 1e-5);
 	CHECK(fabsf(m.y / m.thickness) < 1e-5);
-	// Never more than the largest push, and in between where the depths differ.
+	// In between where the depths differ, and no more than the largest push (no friction here).
 	m = push_of(simd_width, 0.1f, 0.05f);
 	CHECK(m.x / m.thickness < -0.025 && m.x / m.thickness > -0.05);
 	CHECK(hypotf(m.x, m.y) <= 0.05f * m.thickness);

@@ -114,7 +114,7 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
 // What a search of the hash found for the particle in slot k.
 struct SelfFound {
   push: vec3f, // the sum of the pushes and frictions (partners within the thickness)
-  sizes: f32, // the sum of their sizes (partners within the thickness and farther than SELF_MIN_DISTANCE)
+  sizes: f32, // the sum of the pushes' sizes, the shares of the depths (partners within the thickness and farther than SELF_MIN_DISTANCE)
   largest: f32, // the largest size
   partners: u32, // partners found (any distance within the search's radius)
 };
@@ -192,9 +192,8 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
           let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
           let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
           let f = friction * share;
-          let c = (t - d) * share * nrm - f * (sl - along * nrm);
-          let size = sqrt((c.x * c.x + c.y * c.y) + c.z * c.z);
-          found.push += c;
+          let size = (t - d) * share;
+          found.push += size * nrm - f * (sl - along * nrm);
           found.sizes += size;
           found.largest = max(found.largest, size);
         }
@@ -205,8 +204,8 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
 }
 
 // C's combination of a particle's pushes (self_collision.c, apply): their sum over their worth in
-// pushes (the sum of their sizes over the largest): the mean of equal pushes, never more than the
-// largest, continuous as a contact opens.
+// pushes (the sum of their sizes, the shares of the depths, over the largest): the mean of equal
+// pushes, continuous as a contact opens.
 fn combined(x: vec3f, push: vec3f, sizes: f32, largest: f32) -> vec3f {
   if (!(sizes > 0.0)) {
     return x;
@@ -241,9 +240,8 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
     let s = si - slip_of(j).xyz;
     let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
     let f = friction * share;
-    let c = (t - d) * share * nrm - f * (s - along * nrm);
-    let size = sqrt((c.x * c.x + c.y * c.y) + c.z * c.z);
-    push += c;
+    let size = (t - d) * share;
+    push += size * nrm - f * (s - along * nrm);
     sizes += size;
     largest = max(largest, size);
   }
