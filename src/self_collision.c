@@ -34,9 +34,8 @@
 // pair's direction, and friction removes the same share of the pair's relative tangential slip
 // over the substep; a particle takes the sum of its pushes over their worth in pushes (the sum of
 // their sizes, its shares of the depths, over the largest): their mean where they are alike (their
-// sum overshoots in a pile),
-// yet continuous as contacts open and close (a plain mean doubles the remaining push when one of
-// two contacts opens: the kicks that kept a fold pile from coming to rest).
+// sum overshoots in a pile), yet continuous as contacts open and close (a plain mean doubles the
+// remaining push when one of two contacts opens: the kicks that kept a fold pile from resting).
 // Pairs that are close in the rest pose (grid neighbours up to the bend constraints' two spacings,
 // and anything within t as built) are never listed: the cloth's own constraints hold them. Nothing
 // limits speeds, so a cloth that touches nothing moves exactly as without self-collision.
@@ -95,7 +94,7 @@ struct weft_self_collision {
 	int32_t* particle_patch; // the patch of each particle
 	float* patch_reach2;     // per patch, this substep: entries built farther than this (squared) are no contact
 	float* built_positions;  // float4 per particle: positions when the lists were built
-	float* corrections;      // float4 per particle: this substep's pushes (xyz) and their count (w)
+	float* corrections;      // float4 per particle: this substep's pushes (xyz) and their scale (w, apply)
 	int32_t patch_edge, patches_u, patch_count;
 	float* patch_moves;      // per patch: min xyz, max xyz of its displacements since the build
 	float* patch_boxes;      // per patch: min xyz, max xyz of its positions at the build
@@ -655,8 +654,8 @@ static inline float contact_push(float out[3], const float* xi, const float si[3
 
 #if defined(WEFT_SIMD)
 // contacts_four's SIMD path: the contacts with entries [e, e + 4) added to sum (x, y, z, sizes)
-// lane by lane in entry order, each lane's (push + friction, the push's size) masked to zero where it is
-// no contact (adding +0 changes no sum: they start at +0 and never become -0), so the four lanes of
+// lane by lane in entry order, each lane's (push + friction, the push's size) masked to zero where
+// it is no contact (adding +0 changes no sum: they start at +0 and never become -0), so the lanes of
 // sum take contact_push's sums in the scalar order, without a branch per entry; *largest keeps the
 // largest size in any lane (a maximum does not depend on the order).
 static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const float* previous, const float* xi,
@@ -700,8 +699,7 @@ static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const f
 
 // The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w the sum of
 // the sizes of their pushes, i's shares of the depths) and *largest (the largest), in entry order
-// (the list is padded to whole fours
-// with i itself, which is no contact).
+// (the list is padded to whole fours with i itself, which is no contact).
 static void contacts_four(float out[4], float* largest, const float* x, const float* previous, const float* xi,
                           const float si[3], const uint32_t* list, int32_t e, float t, float friction) {
 	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
@@ -766,9 +764,9 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 				contacts_four(sum, &largest, x, previous, xi, si, list, e, t, friction);
 			}
 		}
-		// How many pushes the sum is worth: each counts in proportion to its size against the
-		// largest (see apply).
-		sum[3] = sum[3] > 0.0f ? sum[3] / largest : 0.0f;
+		// The sum's scale: the largest size over the sum of the sizes, one over what the pushes are
+		// worth in pushes (see apply); 0: no contact.
+		sum[3] = sum[3] > 0.0f ? largest / sum[3] : 0.0f;
 		memcpy(&s->corrections[4 * i], sum, sizeof sum);
 	}
 }
@@ -786,12 +784,11 @@ void weft_self_collision_apply(weft_world* world, int32_t begin, int32_t end) {
 		// The sum of the pushes over their worth in pushes (the sum of their sizes, the shares of the
 		// depths, over the largest): a lone push whole, a mean of equal ones, and a push that fades
 		// (a contact opening) fades from the count too instead of doubling the others when it goes.
-		const float contacts = c[4 * p + 3];
-		if (contacts > 0.0f) {
-			const float mean = 1.0f / contacts;
-			x[4 * p] += c[4 * p] * mean;
-			x[4 * p + 1] += c[4 * p + 1] * mean;
-			x[4 * p + 2] += c[4 * p + 2] * mean;
+		const float worth = c[4 * p + 3];
+		if (worth > 0.0f) {
+			x[4 * p] += c[4 * p] * worth;
+			x[4 * p + 1] += c[4 * p + 1] * worth;
+			x[4 * p + 2] += c[4 * p + 2] * worth;
 		}
 		// Near another layer a particle moves at most MAX_STEP thicknesses a substep, so no pair
 		// closes in by more than the thickness between two tests.

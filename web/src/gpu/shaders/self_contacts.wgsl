@@ -210,7 +210,7 @@ fn combined(x: vec3f, push: vec3f, sizes: f32, largest: f32) -> vec3f {
   if (!(sizes > 0.0)) {
     return x;
   }
-  return x + push * (1.0 / (sizes / largest));
+  return x + push * (largest / sizes);
 }
 
 // Jacobi pushes and friction on the particle i (at x, slip si) from its listed partners closer
