@@ -96,6 +96,7 @@ struct weft_self_collision {
 	float* patch_moves;      // per patch: min xyz, max xyz of its displacements since the build
 	float* patch_boxes;      // per patch: min xyz, max xyz of its positions at the build
 	uint16_t* near_pairs;    // pairs (p, q), p < q, of near patches at the build
+	uint16_t* patch_order;   // the patches by the low x of their boxes at the build
 	int32_t near_pair_count; // -1: too many to keep (the test falls back to one box for all)
 	float skin;              // the skin of the current lists, in thicknesses (SKIN to SKIN_MAX)
 	int32_t lasted;          // substeps since the current lists were built
@@ -167,16 +168,18 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	s->patch_moves = weft_alloc(a, patches * 6 * sizeof(float));
 	s->patch_boxes = weft_alloc(a, patches * 6 * sizeof(float));
 	s->near_pairs = weft_alloc(a, patches * NEAR_PAIRS_PER_PATCH * 2 * sizeof(uint16_t));
+	s->patch_order = weft_alloc(a, patches * sizeof(uint16_t));
 	world->self = s;
 	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted[0] || !s->sorted[1] || !s->sorted[2] ||
 	    !s->sorted_cell || !s->sorted_rest[0] || !s->sorted_rest[1] || !s->sorted_rest[2] || !s->neighbours ||
 	    !s->neighbour_count || !s->neighbour_d2 || !s->particle_patch || !s->patch_reach2 || !s->built_positions ||
-	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs) {
+	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
 		                 (int)world->particle_count);
 	}
 	for (int32_t patch = 0; patch < s->patch_count; ++patch) {
+		s->patch_order[patch] = (uint16_t)patch;
 		int32_t u0, u1, v0, v1;
 		patch_block(world, patch, &u0, &u1, &v0, &v1);
 		for (int32_t v = v0; v < v1; ++v) {
@@ -203,7 +206,8 @@ void weft_self_collision_destroy(weft_world* world) {
 	void* arrays[] = {s->cell_start,  s->particles,       s->bucket,          s->sorted[0],      s->sorted[1],
 	                  s->sorted[2],   s->sorted_cell,     s->sorted_rest[0],  s->sorted_rest[1], s->sorted_rest[2],
 	                  s->neighbours,  s->neighbour_count, s->built_positions, s->corrections,    s->patch_moves,
-	                  s->patch_boxes, s->near_pairs,      s->neighbour_d2,    s->particle_patch, s->patch_reach2};
+	                  s->patch_boxes, s->near_pairs,      s->neighbour_d2,    s->particle_patch, s->patch_reach2,
+	                  s->patch_order};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -424,13 +428,29 @@ static void find_near_patches(weft_world* world) {
 			}
 		}
 	}
+	// Sweep and prune along x: the patches by the low x of their boxes (insertion sort from the last
+	// build's order, nearly sorted already), each paired with those after it that start within reach
+	// + margin of its high x (the same pairs as testing them all, found in a different order).
+	uint16_t* order = s->patch_order;
+	const float* boxes = s->patch_boxes;
+	for (int32_t k = 1; k < s->patch_count; ++k) {
+		const uint16_t patch = order[k];
+		const float low = boxes[6 * patch];
+		int32_t at = k;
+		for (; at > 0 && boxes[6 * order[at - 1]] > low; --at) {
+			order[at] = order[at - 1];
+		}
+		order[at] = patch;
+	}
 	const float near = list_reach(world) * (1.0f + NEAR_MARGIN);
 	const int32_t capacity = s->patch_count * NEAR_PAIRS_PER_PATCH;
 	int32_t count = 0;
-	for (int32_t p = 0; p < s->patch_count && count >= 0; ++p) {
-		const float* a = &s->patch_boxes[6 * p];
-		for (int32_t q = p + 1; q < s->patch_count; ++q) {
-			const float* b = &s->patch_boxes[6 * q];
+	for (int32_t k = 0; k < s->patch_count && count >= 0; ++k) {
+		const int32_t p = order[k];
+		const float* a = &boxes[6 * p];
+		for (int32_t l = k + 1; l < s->patch_count && boxes[6 * order[l]] - a[3] <= near; ++l) {
+			const int32_t q = order[l];
+			const float* b = &boxes[6 * q];
 			float gap = 0.0f;
 			for (int axis = 0; axis < 3; ++axis) {
 				gap = larger(gap, larger(a[axis] - b[3 + axis], b[axis] - a[3 + axis]));
@@ -440,8 +460,8 @@ static void find_near_patches(weft_world* world) {
 					count = -1;
 					break;
 				}
-				s->near_pairs[2 * count] = (uint16_t)p;
-				s->near_pairs[2 * count + 1] = (uint16_t)q;
+				s->near_pairs[2 * count] = (uint16_t)(p < q ? p : q);
+				s->near_pairs[2 * count + 1] = (uint16_t)(p < q ? q : p);
 				count++;
 			}
 		}
