@@ -203,166 +203,6 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
   return found;
 }
 
-// The search within the thickness (direct_contacts'), by the whole workgroup: its 64 slots are
-// consecutive, so most of them are cells of one row along x (the counting sort lays a row's cells
-// out along x), and they query the same 9 rows of cells over a run of x: the slot ranges of those
-// rows overlap. So for each of the 3 layers of rows (dz) the workgroup reduces the slot ranges of
-// its 3 rows (dy) over the invocations whose cell is in the workgroup's row (that of its middle
-// slot), reads each row's union once into workgroup memory (the rows that fit in SELF_TILE
-// records), and each invocation searches its own ranges there; the rest (the other rows' slots, a
-// range that wraps past the table's end, a row that does not fit) read `particles` as search does.
-// The same candidates in the same order as search: the same sums. Only for cells of about one
-// thickness (the radius one cell: 3 × 3 rows); a row 2 cells off, which the rounding slack of a
-// radius of 1 + 1 ulp cells could reach, holds no partner closer than the thickness less an ulp.
-const SELF_TILE: u32 = 256u;
-var<workgroup> tile_x: array<vec4f, SELF_TILE>;
-var<workgroup> tile_r: array<vec4f, SELF_TILE>;
-var<workgroup> tile_low: array<atomic<u32>, 9>;
-var<workgroup> tile_high: array<atomic<u32>, 9>;
-var<workgroup> tile_row: vec2i;
-var<workgroup> tile_flag: u32;
-
-// Whether the direct search can run tiled (cells of about one thickness: a radius of one cell).
-fn tiled_search(inverse_edge: f32) -> bool {
-  return step.self_lengths.x * inverse_edge <= 1.0 + 1e-5;
-}
-
-// The slots of the row (dy, dz) around c within the thickness of a query at u (search's rows):
-// [x, y) and, where the row's buckets wrap past the table's end, [0, z).
-fn row_range(c: vec3i, u: vec3f, rc2: f32, dy: i32, dz: i32) -> vec3u {
-  let gz = select(select(0.0, f32(dz) - u.z, dz > 0), u.z - f32(dz + 1), dz < 0);
-  let gy = select(select(0.0, f32(dy) - u.y, dy > 0), u.y - f32(dy + 1), dy < 0);
-  let left_z = rc2 - gz * gz;
-  let left = left_z - gy * gy;
-  if (left_z <= 0.0 || left <= 0.0) {
-    return vec3u(0u);
-  }
-  let w = sqrt(left);
-  let low = max(i32(floor(u.x - w)), -1);
-  let high = min(i32(floor(u.x + w)), 1);
-  let cells = u32(high - low + 1);
-  let table = step.self_hash.x;
-  let b = (bitcast<u32>(c.x + low) + row_hash(c.y + dy, c.z + dz)) & (table - 1u);
-  let wraps = b + cells > table;
-  let first_end = select(bucket_start(b + cells), particle_count(), wraps);
-  return vec3u(bucket_start(b), first_end, select(0u, bucket_start(b + cells - table), wraps));
-}
-
-// One candidate (slot s: xj, rj) of the search within the thickness for the particle in slot k
-// (search's tests and arithmetic).
-fn consider(found: ptr<function, SelfFound>, k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, s: u32, xj: vec4f,
-            rj: vec4f, cy: i32, cz: i32, inverse_edge: f32) {
-  let t = step.self_lengths.x;
-  let rest_limit = step.self_rest.x;
-  let rd = ri - rj.xyz;
-  let v = xi - xj.xyz;
-  let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
-  let partner = (d2 < t * t) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
-      (cell_coordinate(xj.z, inverse_edge) == cz) & !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit * rest_limit);
-  if (!partner) {
-    return;
-  }
-  (*found).partners += 1u;
-  if (d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
-    return;
-  }
-  let share = wi / (wi + xj.w);
-  let d = sqrt(d2);
-  let nrm = v / d;
-  // Friction: the pair's relative slip over the substep, its tangential part.
-  let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
-  let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
-  let f = step.ground.y * share;
-  let size = (t - d) * share;
-  (*found).push += size * nrm - f * (sl - along * nrm);
-  (*found).sizes += size;
-  (*found).largest = max((*found).largest, size);
-}
-
-// Called by every invocation of the workgroup (barriers): `searches`: the slot searches; `valid`, k is
-// a slot (its cell may name the workgroup's row).
-fn search_tiled(local: u32, searches: bool, valid: bool, k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f,
-                inverse_edge: f32) -> SelfFound {
-  var found = SelfFound(vec3f(0.0), 0.0, 0.0, 0u);
-  let c = cell_of(xi, inverse_edge);
-  let u = clamp(xi * inverse_edge - vec3f(c), vec3f(0.0), vec3f(1.0));
-  let rc = step.self_lengths.x * inverse_edge;
-  let rc2 = rc * rc * (1.0 + 1e-4) + 1e-4; // search's slack for the rounding of u
-  if (local < 9u) {
-    atomicStore(&tile_low[local], 0xffffffffu);
-    atomicStore(&tile_high[local], 0u);
-  }
-  if (local == WORKGROUP_SIZE / 2u) {
-    tile_row = select(vec2i(bitcast<i32>(0x80000000u)), vec2i(c.y, c.z), valid); // no cell is that row
-  }
-  workgroupBarrier();
-  let shares = searches && all(vec2i(c.y, c.z) == tile_row);
-  for (var layer = 0u; layer < 3u; layer += 1u) {
-    let dz = i32(layer) - 1;
-    var rows: array<vec3u, 3>;
-    for (var r = 0u; r < 3u; r += 1u) {
-      rows[r] = vec3u(0u);
-      if (searches) {
-        rows[r] = row_range(c, u, rc2, i32(r) - 1, dz);
-      }
-      if (shares && rows[r].x < rows[r].y) {
-        atomicMin(&tile_low[3u * layer + r], rows[r].x);
-        atomicMax(&tile_high[3u * layer + r], rows[r].y);
-      }
-    }
-    workgroupBarrier();
-    // The rows whose unions fit, in order: row r's slot s at begin[r] + s - low[r].
-    var low: array<u32, 3>;
-    var begin: array<u32, 3>;
-    var cached: array<bool, 3>;
-    var total = 0u;
-    for (var r = 0u; r < 3u; r += 1u) {
-      low[r] = atomicLoad(&tile_low[3u * layer + r]);
-      let high = atomicLoad(&tile_high[3u * layer + r]);
-      let size = select(0u, high - low[r], high > low[r]);
-      begin[r] = total;
-      cached[r] = size > 0u && total + size <= SELF_TILE;
-      if (cached[r]) {
-        total += size;
-      }
-    }
-    for (var e = local; e < total; e += WORKGROUP_SIZE) {
-      var r = 0u;
-      if (cached[1] && e >= begin[1]) {
-        r = 1u;
-      }
-      if (cached[2] && e >= begin[2]) {
-        r = 2u;
-      }
-      let s = low[r] + (e - begin[r]);
-      tile_x[e] = sorted_of(s);
-      tile_r[e] = sorted_rest_of(s);
-    }
-    workgroupBarrier();
-    if (searches) {
-      let cz = c.z + dz;
-      for (var r = 0u; r < 3u; r += 1u) {
-        let cy = c.y + i32(r) - 1;
-        let slots = rows[r];
-        if (shares && cached[r]) {
-          let at = begin[r] - low[r];
-          for (var s = slots.x; s < slots.y; s += 1u) {
-            consider(&found, k, xi, ri, wi, si, s, tile_x[s + at], tile_r[s + at], cy, cz, inverse_edge);
-          }
-        } else {
-          for (var s = slots.x; s < slots.y; s += 1u) {
-            consider(&found, k, xi, ri, wi, si, s, sorted_of(s), sorted_rest_of(s), cy, cz, inverse_edge);
-          }
-        }
-        for (var s = 0u; s < slots.z; s += 1u) {
-          consider(&found, k, xi, ri, wi, si, s, sorted_of(s), sorted_rest_of(s), cy, cz, inverse_edge);
-        }
-      }
-    }
-  }
-  return found;
-}
-
 // C's combination of a particle's pushes (self_collision.c, apply): their sum over their worth in
 // pushes (the sum of their sizes, the shares of the depths, over the largest): the mean of equal
 // pushes, continuous as a contact opens.
@@ -417,10 +257,11 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
 
 // The same from a search of this substep's hash (no lists): every partner within the thickness
 // pushes; a particle with a partner within reach (C: a listed partner) moves at most max_step.
-fn direct_contacts(k: u32, i: u32, settled: vec4f, ri: vec3f, inverse_edge: f32, near: SelfFound) -> vec4f {
+fn direct_contacts(k: u32, i: u32, settled: vec4f, ri: vec3f, inverse_edge: f32) -> vec4f {
   var x = settled;
   let start = positions[i].xyz;
   let si = settled.xyz - start;
+  let near = search(k, settled.xyz, ri, x.w, si, step.self_lengths.x, false, inverse_edge);
   x = vec4f(combined(x.xyz, near.push, near.sizes, near.largest), x.w);
   // Near another layer (a partner within reach) a particle moves at most max_step a substep:
   // only a particle that moves farther asks for one beyond the thickness.
@@ -461,39 +302,16 @@ fn list_slot(k: u32, flag: u32) {
   predicted[i] = x;
 }
 
-// The same from a search of this substep's hash (SELF_DOES_DIRECT). Called by every invocation of
-// the workgroup (search_tiled's barriers); k may be past the last slot.
-fn search_slot(k: u32, local: u32, flag: u32) {
-  let valid = k < particle_count();
-  let kk = min(k, particle_count() - 1u);
-  let r = sorted_rest_of(kk);
+// The same from a search of this substep's hash (SELF_DOES_DIRECT).
+fn search_slot(k: u32, flag: u32) {
+  let r = sorted_rest_of(k);
   let i = bitcast<u32>(r.w);
-  let settled = sorted_of(kk);
-  let searches = valid && settled.w != 0.0;
-  let inverse = inverse_edge((flag & SELF_HASH_REACH) != 0u);
-  let si = settled.xyz - positions[i].xyz;
-  var near: SelfFound;
-  if (tiled_search(inverse)) {
-    near = search_tiled(local, searches, valid, k, settled.xyz, r.xyz, settled.w, si, inverse);
-  } else if (searches) {
-    near = search(k, settled.xyz, r.xyz, settled.w, si, step.self_lengths.x, false, inverse);
-  }
-  if (!valid) {
-    return;
-  }
+  let settled = sorted_of(k);
   var x = settled;
-  if (searches) {
-    x = direct_contacts(k, i, settled, r.xyz, inverse, near);
+  if (x.w != 0.0) {
+    x = direct_contacts(k, i, settled, r.xyz, inverse_edge((flag & SELF_HASH_REACH) != 0u));
   }
   predicted[i] = x;
-}
-
-// The substep's flag, the same for the whole workgroup (search_slot's branch holds barriers).
-fn uniform_flag(local: u32) -> u32 {
-  if (local == 0u) {
-    tile_flag = substep_flag();
-  }
-  return workgroupUniformLoad(&tile_flag);
 }
 
 // Run by the substep's last kernel: invocations 0–5 empty the box for the next substep's
@@ -512,14 +330,16 @@ fn next_substep(k: u32, flag: u32) {
 // fewer a substep, ≈7 µs on the H200, where the grid is too small for the registers to matter).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_contacts(@builtin(global_invocation_id) id: vec3u,
-        @builtin(num_workgroups) groups: vec3u,
-        @builtin(local_invocation_index) local: u32) {
+        @builtin(num_workgroups) groups: vec3u) {
   let k = flat_index(id, groups);
-  let flag = uniform_flag(local);
+  let flag = substep_flag();
   next_substep(k, flag);
+  if (k >= particle_count()) {
+    return;
+  }
   if ((flag & SELF_DOES_DIRECT) != 0u) {
-    search_slot(k, local, flag);
-  } else if (k < particle_count()) {
+    search_slot(k, flag);
+  } else {
     list_slot(k, flag);
   }
 }
@@ -539,12 +359,11 @@ fn self_lists(@builtin(global_invocation_id) id: vec3u,
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_search(@builtin(global_invocation_id) id: vec3u,
-        @builtin(num_workgroups) groups: vec3u,
-        @builtin(local_invocation_index) local: u32) {
+        @builtin(num_workgroups) groups: vec3u) {
   let k = flat_index(id, groups);
-  let flag = uniform_flag(local);
+  let flag = substep_flag();
   next_substep(k, flag);
-  if ((flag & SELF_DOES_DIRECT) != 0u) {
-    search_slot(k, local, flag);
+  if (k < particle_count() && (flag & SELF_DOES_DIRECT) != 0u) {
+    search_slot(k, flag);
   }
 }
