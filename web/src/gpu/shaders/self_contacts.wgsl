@@ -129,113 +129,78 @@ struct SelfFound {
 // pair, not only C's 16 listed ones).
 fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32) -> SelfFound {
   var found = SelfFound(vec3f(0.0), 0.0, 0.0, 0u);
+  let t = step.self_lengths.x;
+  let friction = step.ground.y;
+  let radius2 = radius * radius;
+  let rest_limit = step.self_rest.x;
+  let rest_limit2 = rest_limit * rest_limit;
+  let table = step.self_hash.x;
   let c = cell_of(xi, inverse_edge);
   // The query in cells: its offset in its cell ([0, 1)³), the radius and the rows it can reach.
   let u = clamp(xi * inverse_edge - vec3f(c), vec3f(0.0), vec3f(1.0));
   let rc = radius * inverse_edge;
   let rc2 = rc * rc * (1.0 + 1e-4) + 1e-4; // slack for the rounding of u
   let m = i32(ceil(rc));
-  if (m == 1) {
-    // A radius of at most one cell (the search within the thickness in cells of one thickness):
-    // the 9 rows' slot ranges first, so that their bucket starts' loads are in flight together,
-    // then their candidates, in the same order.
-    var rows: array<vec3u, 9>;
-    for (var r = 0u; r < 9u; r += 1u) {
-      rows[r] = row_range(c, u, rc2, m, i32(r % 3u) - 1, i32(r / 3u) - 1);
-    }
-    for (var r = 0u; r < 9u; r += 1u) {
-      let cy = c.y + i32(r % 3u) - 1;
-      let cz = c.z + i32(r / 3u) - 1;
-      for (var s = rows[r].x; s < rows[r].y; s += 1u) {
-        if (consider(&found, k, xi, ri, wi, si, radius, first, s, sorted_of(s), sorted_rest_of(s), cy, cz, inverse_edge)) {
-          return found;
-        }
-      }
-      for (var s = 0u; s < rows[r].z; s += 1u) {
-        if (consider(&found, k, xi, ri, wi, si, radius, first, s, sorted_of(s), sorted_rest_of(s), cy, cz, inverse_edge)) {
-          return found;
-        }
-      }
-    }
-    return found;
-  }
   for (var dz = -m; dz <= m; dz += 1) {
+    let gz = select(select(0.0, f32(dz) - u.z, dz > 0), u.z - f32(dz + 1), dz < 0);
+    let left_z = rc2 - gz * gz;
+    if (left_z <= 0.0) {
+      continue;
+    }
     for (var dy = -m; dy <= m; dy += 1) {
-      let slots = row_range(c, u, rc2, m, dy, dz);
+      let gy = select(select(0.0, f32(dy) - u.y, dy > 0), u.y - f32(dy + 1), dy < 0);
+      let left = left_z - gy * gy;
+      if (left <= 0.0) {
+        continue;
+      }
+      let w = sqrt(left);
+      let low = max(i32(floor(u.x - w)), -m);
+      let high = min(i32(floor(u.x + w)), m);
+      let cells = u32(high - low + 1);
       let cy = c.y + dy;
       let cz = c.z + dz;
-      for (var s = slots.x; s < slots.y; s += 1u) {
-        if (consider(&found, k, xi, ri, wi, si, radius, first, s, sorted_of(s), sorted_rest_of(s), cy, cz, inverse_edge)) {
-          return found;
-        }
-      }
-      for (var s = 0u; s < slots.z; s += 1u) {
-        if (consider(&found, k, xi, ri, wi, si, radius, first, s, sorted_of(s), sorted_rest_of(s), cy, cz, inverse_edge)) {
-          return found;
+      let b = (bitcast<u32>(c.x + low) + row_hash(cy, cz)) & (table - 1u);
+      let wraps = b + cells > table;
+      let first_end = select(bucket_start(b + cells), particle_count(), wraps);
+      let second_end = select(0u, bucket_start(b + cells - table), wraps);
+      for (var part = 0u; part < 2u; part += 1u) {
+        let end = select(first_end, second_end, part == 1u);
+        for (var s = select(bucket_start(b), 0u, part == 1u); s < end; s += 1u) {
+          // Both loads, then every test without a branch: one branch a candidate.
+          let xj = sorted_of(s);
+          let rj = sorted_rest_of(s);
+          let rd = ri - rj.xyz;
+          let v = xi - xj.xyz;
+          let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
+          let partner = (d2 < radius2) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
+              (cell_coordinate(xj.z, inverse_edge) == cz) &
+              !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
+          if (!partner) {
+            continue;
+          }
+          found.partners += 1u;
+          if (first) {
+            return found;
+          }
+          if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
+            continue;
+          }
+          let share = wi / (wi + xj.w);
+          let d = sqrt(d2);
+          let nrm = v / d;
+          // Friction: the pair's relative slip over the substep, its tangential part.
+          let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
+          let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
+          let f = friction * share;
+          let size = (t - d) * share;
+          found.push += size * nrm - f * (sl - along * nrm);
+          found.sizes += size;
+          found.largest = max(found.largest, size);
         }
       }
     }
   }
   return found;
-}
-
-// search's row (dy, dz) of cells around c (|dy|, |dz| ≤ m) for a query at u (in cells) within
-// rc2 (its squared radius in cells, with slack): the slots [x, y) of the row's cells within the
-// radius in x (consecutive buckets) and, where they wrap past the table's end, [0, z); none where
-// the row is beyond the radius.
-fn row_range(c: vec3i, u: vec3f, rc2: f32, m: i32, dy: i32, dz: i32) -> vec3u {
-  let gz = select(select(0.0, f32(dz) - u.z, dz > 0), u.z - f32(dz + 1), dz < 0);
-  let gy = select(select(0.0, f32(dy) - u.y, dy > 0), u.y - f32(dy + 1), dy < 0);
-  let left_z = rc2 - gz * gz;
-  let left = left_z - gy * gy;
-  if (left_z <= 0.0 || left <= 0.0) {
-    return vec3u(0u);
-  }
-  let w = sqrt(left);
-  let low = max(i32(floor(u.x - w)), -m);
-  let high = min(i32(floor(u.x + w)), m);
-  let cells = u32(high - low + 1);
-  let table = step.self_hash.x;
-  let b = (bitcast<u32>(c.x + low) + row_hash(c.y + dy, c.z + dz)) & (table - 1u);
-  let wraps = b + cells > table;
-  let first_end = select(bucket_start(b + cells), particle_count(), wraps);
-  return vec3u(bucket_start(b), first_end, select(0u, bucket_start(b + cells - table), wraps));
-}
-
-// One candidate of search (slot s: settled xj, rest rj): both loads made, every test without a
-// branch, then one branch (a warp pays for a branch whenever any of its invocations takes it).
-// True where a `first` search is done.
-fn consider(found: ptr<function, SelfFound>, k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32,
-            first: bool, s: u32, xj: vec4f, rj: vec4f, cy: i32, cz: i32, inverse_edge: f32) -> bool {
-  let t = step.self_lengths.x;
-  let rest_limit = step.self_rest.x;
-  let rd = ri - rj.xyz;
-  let v = xi - xj.xyz;
-  let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
-  let partner = (d2 < radius * radius) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
-      (cell_coordinate(xj.z, inverse_edge) == cz) & !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit * rest_limit);
-  if (!partner) {
-    return false;
-  }
-  (*found).partners += 1u;
-  if (first) {
-    return true;
-  }
-  if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
-    return false;
-  }
-  let share = wi / (wi + xj.w);
-  let d = sqrt(d2);
-  let nrm = v / d;
-  // Friction: the pair's relative slip over the substep, its tangential part.
-  let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
-  let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
-  let f = step.ground.y * share;
-  let size = (t - d) * share;
-  (*found).push += size * nrm - f * (sl - along * nrm);
-  (*found).sizes += size;
-  (*found).largest = max((*found).largest, size);
-  return false;
 }
 
 // C's combination of a particle's pushes (self_collision.c, apply): their sum over their worth in
