@@ -688,6 +688,42 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 	return collide_particles(mesh, positions, previous, NULL, NULL, count, margin, friction);
 }
 
+int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin) {
+	if (mesh == NULL || position == NULL || !mesh->closed || position[3] == 0.0f) {
+		return 0;
+	}
+	margin = clamp_margin(mesh, margin);
+	weft_vec3 p = weft_load3(position);
+	if (!near_mesh(mesh, p, p)) {
+		return 0;
+	}
+	const weft_triangle_grid* grid = &mesh->grid;
+	const grid_place place = place_of(grid, p);
+	const uint8_t flag = cell_flag(mesh, place);
+	if (flag == WEFT_CELL_FAR) {
+		return 0;
+	}
+	// An empty cell outside: only the margin matters. A surface cell holds a triangle, so the closest
+	// one lies within its diagonal (less than two cells). An empty cell inside: outwards until found.
+	float search = flag == WEFT_CELL_OUTSIDE ? margin : 2.0f * grid->cell_size;
+	int32_t budget = WEFT_MESH_MAX_TESTS;
+	weft_vec3 q, pseudo, normal;
+	float d2;
+	bool found = false;
+	for (; !found && budget > 0 && search < 2.0f * mesh->grid_diagonal; search *= 2.0f) {
+		closest_state state = closest_start(search);
+		found = closest_on_mesh_from(mesh, p, place, search, &state, false, &budget, &q, &pseudo, &d2);
+		if (flag != WEFT_CELL_INSIDE) {
+			break;
+		}
+	}
+	if (!found || !push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal)) {
+		return 0;
+	}
+	weft_store3(position, p);
+	return 1;
+}
+
 // Edges: particles alone let a feature thinner than the cloth's spacing (the bunny's ears) slip
 // between two neighbours, and the edge then snags on it. The midpoint of every stretch edge is
 // pushed out like a particle, and the correction is shared by the edge's two ends (by inverse

@@ -12,10 +12,14 @@
 // first particle to the last and back (a correction travels across the cloth in the sweep's
 // direction; an order by colour moves it one edge a sweep), each edge longer than rest × (1 + strain limit) shortened to that
 // length (inverse-mass weighted, as the solve). The colliders then push out (without friction) any
-// particle the sweeps moved into them: no frame ends inside a collider, so a cloth hooked on a
-// feature thinner than its spacing (an edge across a bunny's ear) keeps its stretch there. Each
-// particle's move over all this, δ, adds δ/dt to its velocity: what the frame's solve would have
-// taken out of its motion had it converged.
+// particle the sweeps moved into them: no frame ends inside a collider. A closed mesh pushes such a
+// particle to its nearest surface point, not back along its path: where an edge hooks on a feature
+// thinner than the cloth's spacing (a bunny's ear between its two ends, which the particles' push-out
+// cannot see), the path back would restore the stretch every frame (bunny 32² dragged at 100
+// substeps: 155%, held after the release); pulled past the middle of the feature, an end now comes
+// out on the far side and the cloth slips off it instead. Each particle's move over all this, δ,
+// adds δ/dt to its velocity: what the frame's solve would have taken out of its motion had it
+// converged.
 //
 // At settings where the solve holds the limit the check is all that runs: one pass over the grid's
 // edges. The sweeps are serial and in a fixed order, so every SIMD width and thread count gives the
@@ -165,9 +169,11 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 			continue;
 		}
 		weft_collide_primitives_push_out(world, p);
-		if (world->mesh != NULL) {
+		if (world->mesh != NULL && !world->mesh->closed) {
 			weft_mesh_collide_particles(world->mesh, xp, &world->previous_positions[4 * p], 1,
 			                            world->def.collision_margin, 0.0f);
+		} else if (world->mesh != NULL) {
+			weft_mesh_push_out_nearest(world->mesh, xp, world->def.collision_margin);
 		}
 		for (int axis = 0; axis < 3; ++axis) {
 			world->velocities[4 * p + axis] += (xp[axis] - before[axis * stride + p]) * inverse_dt;
