@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "mesh.h"
+#include "sweep_drag.h"
 #include "test.h"
 #include "world_internal.h"
 
@@ -28,19 +29,10 @@ static drag_outcome drag(int32_t grid, int32_t substeps, float compliance) {
 	weft_world* world = NULL;
 	CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
 	if (world == NULL) return out;
-	const int32_t n = weft_world_particle_count(world), dragged = n / 2 + grid / 2;
+	const int32_t n = weft_world_particle_count(world), dragged = sweep_drag_particle(n, grid);
 	weft_vec3 start = {0.0f, 0.0f, 0.0f};
 	for (int32_t f = 0; f < 120 && out.finite; ++f) {
-		const int32_t t = f - 60; // the drag: frames 60..70, as in the sweep
-		if (t == 0) {
-			const float* x = weft_world_positions(world);
-			start = (weft_vec3){x[4 * dragged], x[4 * dragged + 1], x[4 * dragged + 2]};
-			CHECK(weft_world_grab(world, dragged, start) == WEFT_OK);
-		} else if (t > 0 && t <= 10) {
-			const float s = t <= 5 ? (float)t / 5.0f : (float)(10 - t) / 5.0f;
-			CHECK(weft_world_grab_move(world, (weft_vec3){start.x, start.y, start.z + s}) == WEFT_OK);
-			if (t == 10) weft_world_release(world);
-		}
+		sweep_drag_frame(world, dragged, f, &start);
 		out.finite = weft_world_step(world, scene.frame_dt) == WEFT_OK && weft_world_is_finite(world);
 		if (f >= 60) {
 			const float stretch = weft_world_max_stretch(world);
