@@ -510,7 +510,7 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 		found = closest_on_mesh_from(mesh, p, place, margin, &state, false, &budget, &q, &pseudo, &d2);
 		contact_triangle = state.triangle;
 	}
-resolve:
+resolve:; // (a label before a declaration: C23)
 	const bool pushed = found && push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal);
 	if (!pushed && !contact) {
 		return false;
