@@ -621,10 +621,10 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 			memcpy(cell, c, sizeof cell);
 			range_count = row_ranges(world, cell, ranges);
 		}
-		for (int32_t r = 0; r < range_count; ++r) {
-			const int32_t cy = ranges[r].y, cz = ranges[r].z;
-			const uint32_t last = ranges[r].end;
-			for (uint32_t k = ranges[r].begin; k < last; k += 4) {
+		for (const slot_range* range = ranges; range < ranges + range_count; ++range) {
+			const int32_t cy = range->y, cz = range->z;
+			const uint32_t last = range->end;
+			for (uint32_t k = range->begin; k < last; k += 4) {
 				// Four slots within reach at a time; keep those of this row's cells (not others
 				// sharing the buckets: no pair twice) not close in the rest pose.
 				for (uint32_t mask = scan_four(s, xi, ri, r2, rest_limit2, k, last); mask != 0; mask &= mask - 1) {
