@@ -560,33 +560,37 @@ static uint32_t scan_four(const weft_self_collision* s, const float* xi, const f
 	return left >= 4 ? mask : mask & ((1u << left) - 1u);
 }
 
-// A row of 3 cells around a particle's cell (dy, dz = -1…1): its slots, one range or two where its
-// buckets wrap past the table's end.
-#define ROWS 9
-typedef struct cell_row {
-	int32_t y, z;
-	uint32_t begin[2], end[2];
-} cell_row;
+// A range of slots of a row of 3 cells around a particle's cell (dy, dz = -1…1): a row's buckets
+// are one range, or two where they wrap past the table's end. At most 18 a cell, empty ones left out.
+#define MAX_RANGES 18
+typedef struct slot_range {
+	uint32_t begin, end;
+	int32_t y, z; // the row's cells
+} slot_range;
 
 // The 9 rows of cells of edge r around `cell`: the sphere of radius r around any point of the cell
 // lies in them. (Leaving out the rows and end cells that a particle's sphere cannot reach saves
 // fewer candidate tests than working the rows out once a cell costs: lists 25–33% faster at
 // `hang` 64² and `fold` 128², the same lists.)
-static void row_ranges(const weft_world* world, const int32_t cell[3], cell_row rows[ROWS]) {
+static int32_t row_ranges(const weft_world* world, const int32_t cell[3], slot_range ranges[MAX_RANGES]) {
 	const weft_self_collision* s = world->self;
-	int32_t row = 0;
+	int32_t count = 0;
 	for (int32_t dz = -1; dz <= 1; ++dz) {
-		for (int32_t dy = -1; dy <= 1; ++dy, ++row) {
+		for (int32_t dy = -1; dy <= 1; ++dy) {
 			const int32_t cy = cell[1] + dy, cz = cell[2] + dz;
 			const uint32_t b = weft_self_cell_hash(cell[0] - 1, cy, cz, s->table_size);
 			const bool wraps = b + 3 > s->table_size;
-			rows[row] = (cell_row){cy,
-			                       cz,
-			                       {s->cell_start[b], 0},
-			                       {wraps ? (uint32_t)world->particle_count : s->cell_start[b + 3],
-			                        wraps ? s->cell_start[b + 3 - s->table_size] : 0}};
+			const slot_range row[2] = {
+			    {s->cell_start[b], wraps ? (uint32_t)world->particle_count : s->cell_start[b + 3], cy, cz},
+			    {0, wraps ? s->cell_start[b + 3 - s->table_size] : 0, cy, cz}};
+			for (int part = 0; part < 2; ++part) {
+				if (row[part].begin < row[part].end) {
+					ranges[count++] = row[part];
+				}
+			}
 		}
 	}
+	return count;
 }
 
 void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
@@ -599,7 +603,8 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	const float rest_limit2 = rest_limit * rest_limit;
 	const float* x = world->positions;
 	int32_t cell[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
-	cell_row rows[ROWS];
+	slot_range ranges[MAX_RANGES];
+	int32_t range_count = 0;
 	// In bucket order: neighbouring queries then read the same buckets (the slices are of slots).
 	for (int32_t slot = begin; slot < end; ++slot) {
 		const int32_t i = (int32_t)s->particles[slot];
@@ -614,24 +619,22 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 		const int32_t* c = &s->sorted_cell[3 * slot];
 		if (c[0] != cell[0] || c[1] != cell[1] || c[2] != cell[2]) {
 			memcpy(cell, c, sizeof cell);
-			row_ranges(world, cell, rows);
+			range_count = row_ranges(world, cell, ranges);
 		}
-		for (int32_t row = 0; row < ROWS; ++row) {
-			const int32_t cy = rows[row].y, cz = rows[row].z;
-			for (int part = 0; part < 2; ++part) {
-				const uint32_t last = rows[row].end[part];
-				for (uint32_t k = rows[row].begin[part]; k < last; k += 4) {
-					// Four slots within reach at a time; keep those of this row's cells (not others
-					// sharing the buckets: no pair twice) not close in the rest pose.
-					for (uint32_t mask = scan_four(s, xi, ri, r2, rest_limit2, k, last); mask != 0; mask &= mask - 1) {
-						const uint32_t slot_j = k + (uint32_t)__builtin_ctz(mask);
-						const int32_t* cj = &s->sorted_cell[3 * slot_j];
-						if (cj[1] == cy && cj[2] == cz && cj[0] >= cell[0] - 1 && cj[0] <= cell[0] + 1) {
-							const uint32_t j = s->particles[slot_j];
-							float ex = xi[0] - s->sorted[0][slot_j], ey = xi[1] - s->sorted[1][slot_j],
-							      ez = xi[2] - s->sorted[2][slot_j];
-							list_insert(list, list_d2, &count, j, ex * ex + ey * ey + ez * ez);
-						}
+		for (const slot_range* range = ranges; range < ranges + range_count; ++range) {
+			const int32_t cy = range->y, cz = range->z;
+			const uint32_t last = range->end;
+			for (uint32_t k = range->begin; k < last; k += 4) {
+				// Four slots within reach at a time; keep those of this row's cells (not others
+				// sharing the buckets: no pair twice) not close in the rest pose.
+				for (uint32_t mask = scan_four(s, xi, ri, r2, rest_limit2, k, last); mask != 0; mask &= mask - 1) {
+					const uint32_t slot_j = k + (uint32_t)__builtin_ctz(mask);
+					const int32_t* cj = &s->sorted_cell[3 * slot_j];
+					if (cj[1] == cy && cj[2] == cz && cj[0] >= cell[0] - 1 && cj[0] <= cell[0] + 1) {
+						const uint32_t j = s->particles[slot_j];
+						float ex = xi[0] - s->sorted[0][slot_j], ey = xi[1] - s->sorted[1][slot_j],
+						      ez = xi[2] - s->sorted[2][slot_j];
+						list_insert(list, list_d2, &count, j, ex * ex + ey * ey + ez * ez);
 					}
 				}
 			}
