@@ -169,11 +169,11 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 			continue;
 		}
 		weft_collide_primitives_push_out(world, p);
-		if (world->mesh != NULL && !world->mesh->closed) {
+		if (world->mesh != NULL && world->mesh->closed) {
+			weft_mesh_push_out_nearest(world->mesh, xp, world->def.collision_margin);
+		} else if (world->mesh != NULL) { // an open mesh has no inside: back along the path
 			weft_mesh_collide_particles(world->mesh, xp, &world->previous_positions[4 * p], 1,
 			                            world->def.collision_margin, 0.0f);
-		} else if (world->mesh != NULL) {
-			weft_mesh_push_out_nearest(world->mesh, xp, world->def.collision_margin);
 		}
 		for (int axis = 0; axis < 3; ++axis) {
 			world->velocities[4 * p + axis] += (xp[axis] - before[axis * stride + p]) * inverse_dt;
