@@ -154,10 +154,15 @@ describe('small screens', () => {
       await import('node:fs').then((fs) => fs.writeFileSync(`${process.env.WEFT_SHOTS ?? '/tmp'}/small-390.png`, shot));
       // The toolbar with the panel collapsed; then every panel control with it open (a tap on its title).
       await everyControlReachable(page, TOOLBAR, 4);
-      await panel.locator('.lil-title').first().click();
-      assert.ok(await panel.evaluate((e) => !e.classList.contains('lil-closed')), 'opens on a tap');
-      // lil-gui animates the opening (the class lil-transition while it runs).
-      await waitFor(page, () => !document.querySelector('.lil-gui.weft-panel').classList.contains('lil-transition'));
+      const title = panel.locator('.lil-title').first();
+      await title.click();
+      // lil-gui says it is open at once (aria-expanded) and drops the class lil-closed on the next
+      // animation frame, adding lil-transition while the opening animates: wait for both to finish.
+      assert.equal(await title.getAttribute('aria-expanded'), 'true', 'opens on a tap');
+      await waitFor(page, () => {
+        const classes = document.querySelector('.lil-gui.weft-panel').classList;
+        return !classes.contains('lil-closed') && !classes.contains('lil-transition');
+      });
       await everyControlReachable(page, PANEL_CONTROLS, 30);
       assert.deepEqual(errors, []);
     } finally {
