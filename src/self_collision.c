@@ -506,18 +506,28 @@ void weft_self_collision_sort(weft_world* world) {
 	find_near_patches(world);
 }
 
-// Adds j (d2 away) to a neighbour list, keeping the nearest MAX_NEIGHBOURS.
-static void list_insert(uint32_t* list, float* list_d2, int32_t* count, uint32_t j, float d2) {
-	if (*count < MAX_NEIGHBOURS) {
-		list[*count] = j;
-		list_d2[(*count)++] = d2;
+// Lists are ordered by (squared distance at the build, particle id): a total order, so a list's
+// entries (its nearest MAX_NEIGHBOURS) and their order do not depend on the order pairs are found in.
+static inline bool nearer(float d2, uint32_t j, float other_d2, uint32_t other) {
+	return d2 < other_d2 || (d2 == other_d2 && j < other);
+}
+
+// Adds j (d2 away) to particle i's list, keeping the nearest MAX_NEIGHBOURS.
+static void list_insert(weft_self_collision* s, uint32_t i, uint32_t j, float d2) {
+	uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
+	float* list_d2 = &s->neighbour_d2[(size_t)i * MAX_NEIGHBOURS];
+	const int32_t count = s->neighbour_count[i];
+	if (count < MAX_NEIGHBOURS) {
+		list[count] = j;
+		list_d2[count] = d2;
+		s->neighbour_count[i] = (uint8_t)(count + 1);
 		return;
 	}
 	int32_t farthest = 0;
 	for (int32_t e = 1; e < MAX_NEIGHBOURS; ++e) {
-		farthest = list_d2[e] > list_d2[farthest] ? e : farthest;
+		farthest = nearer(list_d2[farthest], list[farthest], list_d2[e], list[e]) ? e : farthest;
 	}
-	if (d2 < list_d2[farthest]) {
+	if (nearer(d2, j, list_d2[farthest], list[farthest])) {
 		list[farthest] = j;
 		list_d2[farthest] = d2;
 	}
@@ -527,7 +537,7 @@ static void list_insert(uint32_t* list, float* list_d2, int32_t* count, uint32_t
 // rest_limit2 of ri in the rest pose: bit k - first of the returned masks, four slots at a time
 // (the lanes compute the scalar expressions). In a single layer every particle within reach is a
 // rest-pose neighbour: the lanes drop them without a branch each.
-static uint32_t scan_four(const weft_self_collision* s, const float* xi, const float* ri, float r2, float rest_limit2,
+static inline __attribute__((always_inline)) uint32_t scan_four(const weft_self_collision* s, const float* xi, const float* ri, float r2, float rest_limit2,
                           uint32_t k, uint32_t last) {
 	uint32_t mask = 0;
 #if defined(WEFT_SIMD)
@@ -593,6 +603,37 @@ static int32_t row_ranges(const weft_world* world, const int32_t cell[3], slot_r
 	return count;
 }
 
+// The candidates in slots [from, to) of one row of cells around particle i's (at slot `slot`,
+// its cell `cell`) within reach and not close in the rest pose: into i's list, and i into the
+// partner's where the partner's slot is below `mutual_end` (its list is this call's, and its own
+// scan does not look back at i).
+static inline __attribute__((always_inline)) void scan_slots(weft_self_collision* s, uint32_t i, const float* xi, const float ri[3], const int32_t cell[3],
+                       const slot_range* range, uint32_t from, uint32_t to, float r2, float rest_limit2,
+                       uint32_t mutual_end) {
+	for (uint32_t k = from; k < to; k += 4) {
+		// Four slots within reach at a time; keep those of this row's cells (not others sharing the
+		// buckets: no pair twice).
+		for (uint32_t mask = scan_four(s, xi, ri, r2, rest_limit2, k, to); mask != 0; mask &= mask - 1) {
+			const uint32_t slot_j = k + (uint32_t)__builtin_ctz(mask);
+			const int32_t* cj = &s->sorted_cell[3 * slot_j];
+			if (cj[1] == range->y && cj[2] == range->z && cj[0] >= cell[0] - 1 && cj[0] <= cell[0] + 1) {
+				const uint32_t j = s->particles[slot_j];
+				float ex = xi[0] - s->sorted[0][slot_j], ey = xi[1] - s->sorted[1][slot_j],
+				      ez = xi[2] - s->sorted[2][slot_j];
+				const float d2 = ex * ex + ey * ey + ez * ez; // the same bits from j's side
+				list_insert(s, i, j, d2);
+				if (slot_j < mutual_end) {
+					list_insert(s, j, i, d2);
+				}
+			}
+		}
+	}
+}
+
+// The lists of the particles in slots [begin, end). A pair is found once where both its slots are in
+// this call's range (by the lower slot, which fills both lists: half the candidate tests of looking
+// both ways) and by each side where they are not (a call writes only its own particles' lists). The
+// lists' order is total (nearer), so they are the same for any split of the slots among threads.
 void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	weft_self_collision* s = world->self;
 	if (!s->rebuild) {
@@ -602,18 +643,19 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	const float rest_limit = fmaxf(world->thickness, world->self_rest_distance) * REST_TOLERANCE;
 	const float rest_limit2 = rest_limit * rest_limit;
 	const float* x = world->positions;
+	for (int32_t slot = begin; slot < end; ++slot) {
+		s->neighbour_count[s->particles[slot]] = 0;
+	}
 	int32_t cell[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
 	slot_range ranges[MAX_RANGES];
 	int32_t range_count = 0;
 	// In bucket order: neighbouring queries then read the same buckets (the slices are of slots).
 	for (int32_t slot = begin; slot < end; ++slot) {
-		const int32_t i = (int32_t)s->particles[slot];
-		const float* xi = &x[4 * i];
+		const uint32_t i = s->particles[slot];
+		// Copies (not pointers into arrays the lists write): their splats stay out of the loops.
+		const float xi[3] = {x[4 * i], x[4 * i + 1], x[4 * i + 2]};
 		const float ri[3] = {s->sorted_rest[0][slot], s->sorted_rest[1][slot], s->sorted_rest[2][slot]};
-		uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
-		float list_d2[MAX_NEIGHBOURS];
-		int32_t count = 0;
-		memcpy(&s->built_positions[4 * i], xi, 4 * sizeof(float));
+		memcpy(&s->built_positions[4 * i], &x[4 * i], 4 * sizeof(float));
 		// The rows of the 3 × 3 × 3 cells around its own, worked out once for the particles of a cell
 		// (neighbours in bucket order).
 		const int32_t* c = &s->sorted_cell[3 * slot];
@@ -622,39 +664,37 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 			range_count = row_ranges(world, cell, ranges);
 		}
 		for (const slot_range* range = ranges; range < ranges + range_count; ++range) {
-			const int32_t cy = range->y, cz = range->z;
-			const uint32_t last = range->end;
-			for (uint32_t k = range->begin; k < last; k += 4) {
-				// Four slots within reach at a time; keep those of this row's cells (not others
-				// sharing the buckets: no pair twice) not close in the rest pose.
-				for (uint32_t mask = scan_four(s, xi, ri, r2, rest_limit2, k, last); mask != 0; mask &= mask - 1) {
-					const uint32_t slot_j = k + (uint32_t)__builtin_ctz(mask);
-					const int32_t* cj = &s->sorted_cell[3 * slot_j];
-					if (cj[1] == cy && cj[2] == cz && cj[0] >= cell[0] - 1 && cj[0] <= cell[0] + 1) {
-						const uint32_t j = s->particles[slot_j];
-						float ex = xi[0] - s->sorted[0][slot_j], ey = xi[1] - s->sorted[1][slot_j],
-						      ez = xi[2] - s->sorted[2][slot_j];
-						list_insert(list, list_d2, &count, j, ex * ex + ey * ey + ez * ez);
-					}
-				}
+			// Slots of earlier calls: i's side only (their particles find i themselves).
+			const uint32_t earlier_end = range->end < (uint32_t)begin ? range->end : (uint32_t)begin;
+			if (range->begin < earlier_end) {
+				scan_slots(s, i, xi, ri, cell, range, range->begin, earlier_end, r2, rest_limit2, 0);
+			}
+			// Slots after i's: both sides while the partner is this call's.
+			const uint32_t after = range->begin > (uint32_t)slot + 1 ? range->begin : (uint32_t)slot + 1;
+			if (after < range->end) {
+				scan_slots(s, i, xi, ri, cell, range, after, range->end, r2, rest_limit2, (uint32_t)end);
 			}
 		}
-		// Nearest first (ties in the order found): a substep's contacts are a prefix of the list.
+	}
+	// Nearest first: a substep's contacts are a prefix of the list.
+	for (int32_t slot = begin; slot < end; ++slot) {
+		const uint32_t i = s->particles[slot];
+		uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		float* d2 = &s->neighbour_d2[(size_t)i * MAX_NEIGHBOURS];
-		for (int32_t e = 0; e < count; ++e) {
+		const int32_t count = s->neighbour_count[i];
+		for (int32_t e = 1; e < count; ++e) {
 			const uint32_t j = list[e];
-			const float dj = list_d2[e];
+			const float dj = d2[e];
 			int32_t k = e;
-			for (; k > 0 && d2[k - 1] > dj; --k) {
+			for (; k > 0 && nearer(dj, j, d2[k - 1], list[k - 1]); --k) {
 				list[k] = list[k - 1];
 				d2[k] = d2[k - 1];
 			}
 			list[k] = j;
 			d2[k] = dj;
 		}
-		s->neighbour_count[i] = (uint8_t)count;
 		for (int32_t e = count; e % 4 != 0; ++e) {
-			list[e] = (uint32_t)i; // padding to whole fours: coincident with i, never a contact
+			list[e] = i; // padding to whole fours: coincident with i, never a contact
 			d2[e] = INFINITY;
 		}
 	}
