@@ -86,8 +86,8 @@ bool weft_avx2_available(void);
 // infinite for none), so the step is at most (rest × stretch_limit − length) / w. A comparison and a
 // select, the same in every lane of every vector path (NaN keeps delta_lambda).
 static inline float weft_strain_limited(float delta_lambda, float length, float rest, float w, float stretch_limit) {
-	const float most = (rest * stretch_limit - length) / w;
-	return delta_lambda > most ? most : delta_lambda;
+	const float room = rest * stretch_limit - length; // how much longer it may get
+	return delta_lambda * w > room ? room / w : delta_lambda;
 }
 
 // The solve of constraints [begin, end) one at a time: particle p at px[stride p] .. pw[stride p]

@@ -37,8 +37,8 @@ fn project_distance(a: vec4f, b: vec4f, rest_length: f32, compliance: f32, lambd
   // (motion.z, 0 for none: WGSL gives no infinity).
   let stretch_limit = step.motion.z;
   if (stretch_limit > 0.0) {
-    let most = (rest_length * stretch_limit - length) / w;
-    r.delta_lambda = select(r.delta_lambda, most, r.delta_lambda > most);
+    let room = rest_length * stretch_limit - length;
+    r.delta_lambda = select(r.delta_lambda, room / w, r.delta_lambda * w > room);
   }
   let s = r.delta_lambda / length;
   r.da = a.w * s * d;
