@@ -37,7 +37,9 @@
 // sum overshoots in a pile), yet continuous as contacts open and close (a plain mean doubles the
 // remaining push when one of two contacts opens: the kicks that kept a fold pile from resting).
 // Pairs that are close in the rest pose (grid neighbours up to the bend constraints' two spacings,
-// and anything within t as built) are never listed: the cloth's own constraints hold them. Nothing
+// and anything within t as built) are never listed: the cloth's own constraints hold them. The
+// response visits only the particles with a non-empty list (each lists call notes its own; a
+// single layer, such as a swinging `hang`, has none). Nothing
 // limits speeds, so a cloth that touches nothing moves exactly as without self-collision.
 #include <math.h>
 #include <string.h>
@@ -77,6 +79,15 @@
 // Far beyond every candidate: the padding after the last sorted slot.
 #define FAR_AWAY 1.0e30f
 
+// The particles with a non-empty list among a lists call's slots [begin, end), at listed[begin ..
+// begin + count): the contacts and apply stages of the same slices visit only them (a cloth that does
+// not touch itself has none). Valid while `build` is the current one and the slice is the same
+// (another thread count cuts other slices: those stages then visit every particle).
+typedef struct weft_self_listing {
+	int32_t count, end;
+	uint64_t build;
+} weft_self_listing;
+
 struct weft_self_collision {
 	uint32_t table_size;
 	uint32_t* cell_start;  // table_size + 1
@@ -87,6 +98,8 @@ struct weft_self_collision {
 	float* sorted_rest[3]; // per slot (+ 4 padding): that particle's rest x, y and z
 	uint32_t* neighbours;  // MAX_NEIGHBOURS per particle
 	uint8_t* neighbour_count;
+	uint32_t* listed;             // per slice of slots a lists call built: its particles with a non-empty list
+	weft_self_listing* listings;  // per slice, at its first slot: how many, and which build and slice they are of
 	float* neighbour_d2;     // per list entry: its squared distance at the build (lists sorted by it)
 	int32_t* particle_patch; // the patch of each particle
 	float* patch_reach2;     // per patch, this substep: entries built farther than this (squared) are no contact
@@ -104,6 +117,7 @@ struct weft_self_collision {
 	bool rebuild;            // this substep rebuilds them
 	bool simd;               // the 4-lane paths run (this frame's solve is vectorised)
 	int64_t rebuilds;
+	uint64_t builds; // lists built since the world began (never reset: the listings' stamp)
 };
 
 uint32_t weft_self_collision_table_size(int32_t particle_count) {
@@ -160,6 +174,8 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	}
 	s->neighbours = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(uint32_t));
 	s->neighbour_count = weft_alloc(a, n);
+	s->listed = weft_alloc(a, n * sizeof(uint32_t));
+	s->listings = weft_alloc(a, n * sizeof(weft_self_listing));
 	s->neighbour_d2 = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(float));
 	s->particle_patch = weft_alloc(a, n * sizeof(int32_t));
 	s->patch_reach2 = weft_alloc(a, patches * sizeof(float));
@@ -173,11 +189,13 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted[0] || !s->sorted[1] || !s->sorted[2] ||
 	    !s->sorted_cell || !s->sorted_rest[0] || !s->sorted_rest[1] || !s->sorted_rest[2] || !s->neighbours ||
 	    !s->neighbour_count || !s->neighbour_d2 || !s->particle_patch || !s->patch_reach2 || !s->built_positions ||
-	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order) {
+	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order || !s->listed ||
+	    !s->listings) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
 		                 (int)world->particle_count);
 	}
+	memset(s->listings, 0, n * sizeof(weft_self_listing)); // build 0: none valid
 	for (int32_t patch = 0; patch < s->patch_count; ++patch) {
 		s->patch_order[patch] = (uint16_t)patch;
 		int32_t u0, u1, v0, v1;
@@ -207,7 +225,7 @@ void weft_self_collision_destroy(weft_world* world) {
 	                  s->sorted[2],   s->sorted_cell,     s->sorted_rest[0],  s->sorted_rest[1], s->sorted_rest[2],
 	                  s->neighbours,  s->neighbour_count, s->built_positions, s->corrections,    s->patch_moves,
 	                  s->patch_boxes, s->near_pairs,      s->neighbour_d2,    s->particle_patch, s->patch_reach2,
-	                  s->patch_order};
+	                  s->patch_order, s->listed,          s->listings};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -393,6 +411,7 @@ void weft_self_collision_decide(weft_world* world) {
 	s->simd = world->simd_width > 0;
 	s->valid = true;
 	s->rebuilds += rebuild;
+	s->builds += rebuild;
 }
 
 void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end) {
@@ -677,6 +696,7 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 		}
 	}
 	// Nearest first: a substep's contacts are a prefix of the list.
+	int32_t listed = 0;
 	for (int32_t slot = begin; slot < end; ++slot) {
 		const uint32_t i = s->particles[slot];
 		uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
@@ -697,7 +717,25 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 			list[e] = i; // padding to whole fours: coincident with i, never a contact
 			d2[e] = INFINITY;
 		}
+		if (count > 0) {
+			s->listed[begin + listed++] = i;
+		}
 	}
+	if (begin < end) {
+		s->listings[begin] = (weft_self_listing){listed, end, s->builds};
+	}
+}
+
+// The particles of slice [begin, end) that contacts and apply visit: listed[begin ..) of this
+// build's lists call of the same slice, else (the thread count changed since) all of them (NULL).
+static const uint32_t* visited(const weft_self_collision* s, int32_t begin, int32_t end, int32_t* count) {
+	const weft_self_listing* l = &s->listings[begin];
+	if (begin < end && l->build == s->builds && l->end == end) {
+		*count = l->count;
+		return &s->listed[begin];
+	}
+	*count = end - begin;
+	return NULL;
 }
 
 // One contact of particle i with j (d2 < t², not coincident): its push and friction (xyz); returns
@@ -798,7 +836,10 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 	const float friction = world->def.friction;
 	const float* x = world->positions;
 	const float* previous = world->previous_positions;
-	for (int32_t i = begin; i < end; ++i) {
+	int32_t visits;
+	const uint32_t* ids = visited(s, begin, end, &visits);
+	for (int32_t k = 0; k < visits; ++k) {
+		const int32_t i = ids != NULL ? (int32_t)ids[k] : begin + k;
 		const float* xi = &x[4 * i];
 		const int32_t count = s->neighbour_count[i];
 		if (xi[3] == 0.0f || count == 0) {
@@ -848,7 +889,10 @@ void weft_self_collision_apply(weft_world* world, int32_t begin, int32_t end) {
 	const float* previous = world->previous_positions;
 	const float max_step = MAX_STEP * world->thickness;
 	float* x = world->positions;
-	for (int32_t p = begin; p < end; ++p) {
+	int32_t visits;
+	const uint32_t* ids = visited(s, begin, end, &visits);
+	for (int32_t k = 0; k < visits; ++k) {
+		const int32_t p = ids != NULL ? (int32_t)ids[k] : begin + k;
 		if (s->neighbour_count[p] == 0 || x[4 * p + 3] == 0.0f) {
 			continue;
 		}

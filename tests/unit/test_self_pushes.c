@@ -16,17 +16,24 @@ enum { GRID = 16, A = 2 * GRID + 2, B = 2 * GRID + 12, C = 12 * GRID + 2 };
 typedef struct moved {
 	float x, y, z;
 	float thickness;
+	float b, c; // B's x and C's y after the pass (each pushed by A)
 } moved;
 
-// A's move in one pass of the stages, depths in thicknesses (≤ 0: that contact is open).
-static moved push_of(int32_t simd_width, float depth_b, float depth_c) {
+// Stage over the particles [0, n) cut into `slices` slices, as that many threads run it.
+static void sliced(void (*stage)(weft_world*, int32_t, int32_t), weft_world* world, int32_t n, int32_t slices) {
+	for (int32_t k = 0; k < slices; ++k) stage(world, n * k / slices, n * (k + 1) / slices);
+}
+
+// A's move in one pass of the stages, depths in thicknesses (≤ 0: that contact is open); the lists
+// built in list_slices slices, the response run in response_slices.
+static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32_t list_slices, int32_t response_slices) {
 	weft_world_def def = weft_default_world_def();
 	def.self_collision = true;
 	weft_cloth_def cloth = weft_default_cloth_def();
 	cloth.width = cloth.height = GRID;
 	cloth.pin = WEFT_PIN_NONE;
 	weft_world* world = NULL;
-	moved out = {NAN, NAN, NAN, NAN};
+	moved out = {NAN, NAN, NAN, NAN, NAN, NAN};
 	CHECK(weft_world_create(&def, &cloth, &world) == WEFT_OK);
 	if (world == NULL) return out;
 	const float t = world->thickness;
@@ -46,12 +53,16 @@ static moved push_of(int32_t simd_width, float depth_b, float depth_c) {
 	weft_self_collision_decide(world);
 	weft_self_collision_keys(world, 0, n);
 	weft_self_collision_sort(world);
-	weft_self_collision_lists(world, 0, n);
-	weft_self_collision_contacts(world, 0, n);
-	weft_self_collision_apply(world, 0, n);
-	out = (moved){x[4 * A], x[4 * A + 1], x[4 * A + 2], t};
+	sliced(weft_self_collision_lists, world, n, list_slices);
+	sliced(weft_self_collision_contacts, world, n, response_slices);
+	sliced(weft_self_collision_apply, world, n, response_slices);
+	out = (moved){x[4 * A], x[4 * A + 1], x[4 * A + 2], t, x[4 * B], x[4 * C + 1]};
 	weft_world_destroy(world);
 	return out;
+}
+
+static moved push_of(int32_t simd_width, float depth_b, float depth_c) {
+	return push_sliced(simd_width, depth_b, depth_c, 1, 1);
 }
 
 static void check_pushes(int32_t simd_width) {
@@ -88,9 +99,22 @@ TEST(pushes_simd_same_bits) {
 	if (width > 0) check_pushes(width);
 }
 
+// The response visits only the particles with a non-empty list when its slices are the lists'
+// (as threads run them), and every particle when they are not: the same bits either way.
+TEST(pushes_any_slices) {
+	const int32_t slices[][2] = {{2, 2}, {3, 3}, {2, 1}, {1, 3}, {3, 2}};
+	const moved whole = push_of(0, 0.1f, 0.05f);
+	CHECK(whole.x != 0.0f && whole.y != 0.0f);
+	for (size_t k = 0; k < sizeof slices / sizeof slices[0]; ++k) {
+		const moved m = push_sliced(0, 0.1f, 0.05f, slices[k][0], slices[k][1]);
+		CHECK(memcmp(&whole, &m, sizeof m) == 0);
+	}
+}
+
 int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
 	RUN_TEST(pushes_scalar);
 	RUN_TEST(pushes_simd_same_bits);
+	RUN_TEST(pushes_any_slices);
 	return TEST_SUMMARY();
 }
