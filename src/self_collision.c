@@ -94,6 +94,7 @@ struct weft_self_collision {
 	uint32_t* particles;   // particle ids grouped by bucket, ascending in each
 	uint32_t* bucket;      // the bucket of each particle at the last rebuild
 	float* sorted[3];      // per slot of `particles` (+ 4 padding): that particle's x, y and z
+	int32_t* cell;         // per particle: its cell's coordinates at the last rebuild (3 each)
 	int32_t* sorted_cell;  // per slot: its cell's coordinates (3 each)
 	float* sorted_rest[3]; // per slot (+ 4 padding): that particle's rest x, y and z
 	uint32_t* neighbours;  // MAX_NEIGHBOURS per particle
@@ -168,6 +169,7 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	for (int axis = 0; axis < 3; ++axis) {
 		s->sorted[axis] = weft_alloc(a, (n + 4) * sizeof(float));
 	}
+	s->cell = weft_alloc(a, n * 3 * sizeof(int32_t));
 	s->sorted_cell = weft_alloc(a, n * 3 * sizeof(int32_t));
 	for (int axis = 0; axis < 3; ++axis) {
 		s->sorted_rest[axis] = weft_alloc(a, (n + 4) * sizeof(float));
@@ -190,7 +192,7 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	    !s->sorted_cell || !s->sorted_rest[0] || !s->sorted_rest[1] || !s->sorted_rest[2] || !s->neighbours ||
 	    !s->neighbour_count || !s->neighbour_d2 || !s->particle_patch || !s->patch_reach2 || !s->built_positions ||
 	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order || !s->listed ||
-	    !s->listings) {
+	    !s->listings || !s->cell) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
 		                 (int)world->particle_count);
@@ -225,7 +227,7 @@ void weft_self_collision_destroy(weft_world* world) {
 	                  s->sorted[2],   s->sorted_cell,     s->sorted_rest[0],  s->sorted_rest[1], s->sorted_rest[2],
 	                  s->neighbours,  s->neighbour_count, s->built_positions, s->corrections,    s->patch_moves,
 	                  s->patch_boxes, s->near_pairs,      s->neighbour_d2,    s->particle_patch, s->patch_reach2,
-	                  s->patch_order, s->listed,          s->listings};
+	                  s->patch_order, s->listed,          s->listings,        s->cell};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -422,9 +424,11 @@ void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end) {
 	const float inverse_cell = 1.0f / list_reach(world);
 	const float* x = world->positions;
 	for (int32_t p = begin; p < end; ++p) {
-		s->bucket[p] = weft_self_cell_hash(weft_self_cell_coordinate(x[4 * p], inverse_cell),
-		                                   weft_self_cell_coordinate(x[4 * p + 1], inverse_cell),
-		                                   weft_self_cell_coordinate(x[4 * p + 2], inverse_cell), s->table_size);
+		int32_t* c = &s->cell[3 * p];
+		for (int axis = 0; axis < 3; ++axis) {
+			c[axis] = weft_self_cell_coordinate(x[4 * p + axis], inverse_cell);
+		}
+		s->bucket[p] = weft_self_cell_hash(c[0], c[1], c[2], s->table_size);
 	}
 }
 
@@ -438,6 +442,26 @@ static void find_near_patches(weft_world* world) {
 		box_empty(box);
 		int32_t u0, u1, v0, v1;
 		patch_block(world, patch, &u0, &u1, &v0, &v1);
+#if defined(WEFT_SIMD)
+		if (world->simd_width > 0) {
+			// Lanes x, y, z, w (the w lane's inverse masses ignored). vmin(x, low) is x < low ? x : low
+			// on SSE2 as in the scalar path; either way a box of finite positions gets the same values.
+			vf low = vsplat(INFINITY), high = vsplat(-INFINITY);
+			for (int32_t v = v0; v < v1; ++v) {
+				for (int32_t p = v * world->width + u0, last = v * world->width + u1; p < last; ++p) {
+					const vf position = vload(&x[4 * p]);
+					low = vmin(position, low);
+					high = vmax(position, high);
+				}
+			}
+			float l[4], h[4];
+			vstore(l, low);
+			vstore(h, high);
+			memcpy(box, l, 3 * sizeof(float));
+			memcpy(&box[3], h, 3 * sizeof(float));
+			continue;
+		}
+#endif
 		for (int32_t v = v0; v < v1; ++v) {
 			for (int32_t p = v * world->width + u0, last = v * world->width + u1; p < last; ++p) {
 				for (int axis = 0; axis < 3; ++axis) {
@@ -511,14 +535,13 @@ void weft_self_collision_sort(weft_world* world) {
 	}
 	start[0] = 0;
 	// The positions and cells in bucket order, so the lists' candidate loops read contiguous memory.
-	const float inverse_cell = 1.0f / list_reach(world);
 	const float* x = world->positions;
 	const float* rest = world->rest_positions;
 	for (uint32_t k = 0; k < n; ++k) {
 		const uint32_t p = s->particles[k];
 		for (int axis = 0; axis < 3; ++axis) {
 			s->sorted[axis][k] = x[4 * p + axis];
-			s->sorted_cell[3 * k + axis] = weft_self_cell_coordinate(x[4 * p + axis], inverse_cell);
+			s->sorted_cell[3 * k + axis] = s->cell[3 * p + axis];
 			s->sorted_rest[axis][k] = rest[4 * p + axis];
 		}
 	}
