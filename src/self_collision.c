@@ -790,35 +790,40 @@ static inline float contact_push(float out[3], const float* xi, const float si[3
 // it is no contact (adding +0 changes no sum: they start at +0 and never become -0), so the lanes of
 // sum take contact_push's sums in the scalar order, without a branch per entry; *largest keeps the
 // largest size in any lane (a maximum does not depend on the order).
-static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const float* previous, const float* xi,
-                                    const float si[3], const uint32_t* list, int32_t e, float t, float friction) {
-	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
+// Particle i and the substep's constants in every lane, made once a particle (not once a four).
+typedef struct contact_lanes {
+	vf x, y, z, w;    // i's position and inverse mass
+	vf sx, sy, sz;    // i's slip over the substep
+	vf t, t2, min2, friction;
+} contact_lanes;
+
+static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const float* previous, const contact_lanes* i,
+                                    const uint32_t* list, int32_t e) {
 	const uint32_t j[4] = {list[e], list[e + 1], list[e + 2], list[e + 3]};
 	vf jx = vload(&x[4 * j[0]]), jy = vload(&x[4 * j[1]]);
 	vf jz = vload(&x[4 * j[2]]), jw = vload(&x[4 * j[3]]);
 	transpose(&jx, &jy, &jz, &jw);
-	const vf ex = vsub(vsplat(xi[0]), jx);
-	const vf ey = vsub(vsplat(xi[1]), jy);
-	const vf ez = vsub(vsplat(xi[2]), jz);
+	const vf ex = vsub(i->x, jx);
+	const vf ey = vsub(i->y, jy);
+	const vf ez = vsub(i->z, jz);
 	const vf d2 = vadd(vadd(vmul(ex, ex), vmul(ey, ey)), vmul(ez, ez));
-	const vf contact = vand(vgreater(vsplat(t2), d2), vgreater_equal(d2, vsplat(min2)));
+	const vf contact = vand(vgreater(i->t2, d2), vgreater_equal(d2, i->min2));
 	if (!vany(contact)) {
 		return sum;
 	}
 	vf px = vload(&previous[4 * j[0]]), py = vload(&previous[4 * j[1]]);
 	vf pz = vload(&previous[4 * j[2]]), pw = vload(&previous[4 * j[3]]);
 	transpose(&px, &py, &pz, &pw);
-	const vf wi = vsplat(xi[3]);
-	const vf share = vdiv(wi, vadd(wi, jw));
+	const vf share = vdiv(i->w, vadd(i->w, jw));
 	const vf d = vsqrt(d2);
 	const vf inverse_d = vdiv(vsplat(1.0f), d);
 	const vf nx = vmul(ex, inverse_d), ny = vmul(ey, inverse_d), nz = vmul(ez, inverse_d);
-	const vf push = vmul(vsub(vsplat(t), d), share);
-	const vf sx = vsub(vsplat(si[0]), vsub(jx, px));
-	const vf sy = vsub(vsplat(si[1]), vsub(jy, py));
-	const vf sz = vsub(vsplat(si[2]), vsub(jz, pz));
+	const vf push = vmul(vsub(i->t, d), share);
+	const vf sx = vsub(i->sx, vsub(jx, px));
+	const vf sy = vsub(i->sy, vsub(jy, py));
+	const vf sz = vsub(i->sz, vsub(jz, pz));
 	const vf along = vadd(vadd(vmul(sx, nx), vmul(sy, ny)), vmul(sz, nz));
-	const vf f = vmul(vsplat(friction), share);
+	const vf f = vmul(i->friction, share);
 	vf cx = vand(contact, vsub(vmul(push, nx), vmul(f, vsub(sx, vmul(along, nx)))));
 	vf cy = vand(contact, vsub(vmul(push, ny), vmul(f, vsub(sy, vmul(along, ny)))));
 	vf cz = vand(contact, vsub(vmul(push, nz), vmul(f, vsub(sz, vmul(along, nz)))));
@@ -859,6 +864,10 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 	const float friction = world->def.friction;
 	const float* x = world->positions;
 	const float* previous = world->previous_positions;
+#if defined(WEFT_SIMD)
+	const vf t_lanes = vsplat(t), t2_lanes = vsplat(t * t), min2_lanes = vsplat(MIN_DISTANCE * MIN_DISTANCE);
+	const vf friction_lanes = vsplat(friction);
+#endif
 	int32_t visits;
 	const uint32_t* ids = visited(s, begin, end, &visits);
 	for (int32_t k = 0; k < visits; ++k) {
@@ -868,8 +877,6 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 		if (xi[3] == 0.0f || count == 0) {
 			continue; // apply skips it too
 		}
-		const float si[3] = {xi[0] - previous[4 * i], xi[1] - previous[4 * i + 1], xi[2] - previous[4 * i + 2]};
-		const uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		// Only the fours that start within this substep's reach (entries beyond it cannot touch:
 		// leaving them out changes no sum).
 		const float* built_d2 = &s->neighbour_d2[(size_t)i * MAX_NEIGHBOURS];
@@ -878,20 +885,24 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 		while (reached < count && built_d2[reached] < within2) {
 			reached += 4;
 		}
+		if (reached == 0) {
+			s->corrections[4 * i + 3] = 0.0f; // no contact: apply moves it by nothing
+			continue;
+		}
+		const float si[3] = {xi[0] - previous[4 * i], xi[1] - previous[4 * i + 1], xi[2] - previous[4 * i + 2]};
+		const uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // in registers: corrections may alias x for the compiler
 		float largest = 0.0f;
 #if defined(WEFT_SIMD)
 		if (s->simd) { // lists are padded to whole fours
+			const contact_lanes lanes_i = {vsplat(xi[0]), vsplat(xi[1]), vsplat(xi[2]), vsplat(xi[3]), vsplat(si[0]),
+			                               vsplat(si[1]), vsplat(si[2]), t_lanes, t2_lanes, min2_lanes, friction_lanes};
 			vf sums = vzero(), largests = vzero();
 			for (int32_t e = 0; e < reached; e += 4) {
-				sums = contacts_four_simd(sums, &largests, x, previous, xi, si, list, e, t, friction);
+				sums = contacts_four_simd(sums, &largests, x, previous, &lanes_i, list, e);
 			}
 			vstore(sum, sums);
-			float lanes[4];
-			vstore(lanes, largests);
-			for (int lane = 0; lane < 4; ++lane) {
-				largest = lanes[lane] > largest ? lanes[lane] : largest;
-			}
+			largest = vmax_lanes(largests); // sizes are +0 or positive, as in the scalar path's maximum
 		} else
 #endif
 		{

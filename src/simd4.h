@@ -66,6 +66,11 @@ static inline float vlane(vf v, int lane) {
 static inline vf vgreater_equal(vf a, vf b) { return _mm_cmpge_ps(a, b); }
 static inline vf vmin(vf a, vf b) { return _mm_min_ps(a, b); }
 static inline vf vmax(vf a, vf b) { return _mm_max_ps(a, b); }
+// The largest lane (of lanes that are not NaN; a maximum does not depend on the order).
+static inline float vmax_lanes(vf v) {
+	const vf pairs = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
+	return _mm_cvtss_f32(_mm_max_ps(pairs, _mm_shuffle_ps(pairs, pairs, _MM_SHUFFLE(2, 3, 0, 1))));
+}
 static inline vf vor(vf a, vf b) { return _mm_or_ps(a, b); }
 static inline vf visnan(vf a) { return _mm_cmpunord_ps(a, a); }
 // Bit k set where lane k of the mask is set.
@@ -140,6 +145,10 @@ static inline float vlane(vf v, int lane) {
 static inline vf vgreater_equal(vf a, vf b) { return wasm_f32x4_ge(a, b); }
 static inline vf vmin(vf a, vf b) { return wasm_f32x4_pmin(a, b); }
 static inline vf vmax(vf a, vf b) { return wasm_f32x4_pmax(a, b); }
+static inline float vmax_lanes(vf v) {
+	const vf pairs = wasm_f32x4_pmax(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+	return wasm_f32x4_extract_lane(wasm_f32x4_pmax(pairs, wasm_i32x4_shuffle(pairs, pairs, 1, 0, 3, 2)), 0);
+}
 static inline vf vor(vf a, vf b) { return wasm_v128_or(a, b); }
 static inline vf visnan(vf a) { return wasm_f32x4_ne(a, a); }
 static inline int vbits(vf mask) { return (int)wasm_i32x4_bitmask(mask); }
