@@ -99,13 +99,13 @@ struct weft_self_collision {
 	float* sorted_rest[3]; // per slot (+ 4 padding): that particle's rest x, y and z
 	uint32_t* neighbours;  // MAX_NEIGHBOURS per particle
 	uint8_t* neighbour_count;
-	uint32_t* listed;             // per slice of slots a lists call built: its particles with a non-empty list
-	weft_self_listing* listings;  // per slice, at its first slot: how many, and which build and slice they are of
-	float* neighbour_d2;     // per list entry: its squared distance at the build (lists sorted by it)
-	int32_t* particle_patch; // the patch of each particle
-	float* patch_reach2;     // per patch, this substep: entries built farther than this (squared) are no contact
-	float* built_positions;  // float4 per particle: positions when the lists were built
-	float* corrections;      // float4 per particle: this substep's pushes (xyz) and their scale (w, apply)
+	uint32_t* listed;            // per slice of slots a lists call built: its particles with a non-empty list
+	weft_self_listing* listings; // per slice, at its first slot: how many, and which build and slice they are of
+	float* neighbour_d2;         // per list entry: its squared distance at the build (lists sorted by it)
+	int32_t* particle_patch;     // the patch of each particle
+	float* patch_reach2;         // per patch, this substep: entries built farther than this (squared) are no contact
+	float* built_positions;      // float4 per particle: positions when the lists were built
+	float* corrections;          // float4 per particle: this substep's pushes (xyz) and their scale (w, apply)
 	int32_t patch_edge, patches_u, patch_count;
 	float* patch_moves;      // per patch: min xyz, max xyz of its displacements since the build
 	float* patch_boxes;      // per patch: min xyz, max xyz of its positions at the build
@@ -223,11 +223,11 @@ void weft_self_collision_destroy(weft_world* world) {
 		return;
 	}
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {s->cell_start,  s->particles,       s->bucket,          s->sorted[0],      s->sorted[1],
-	                  s->sorted[2],   s->sorted_cell,     s->sorted_rest[0],  s->sorted_rest[1], s->sorted_rest[2],
-	                  s->neighbours,  s->neighbour_count, s->built_positions, s->corrections,    s->patch_moves,
-	                  s->patch_boxes, s->near_pairs,      s->neighbour_d2,    s->particle_patch, s->patch_reach2,
-	                  s->patch_order, s->listed,          s->listings,        s->cell};
+	void* arrays[] = {
+	    s->cell_start,      s->particles,      s->bucket,         s->sorted[0],      s->sorted[1],  s->sorted[2],
+	    s->sorted_cell,     s->sorted_rest[0], s->sorted_rest[1], s->sorted_rest[2], s->neighbours, s->neighbour_count,
+	    s->built_positions, s->corrections,    s->patch_moves,    s->patch_boxes,    s->near_pairs, s->neighbour_d2,
+	    s->particle_patch,  s->patch_reach2,   s->patch_order,    s->listed,         s->listings,   s->cell};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -579,8 +579,9 @@ static void list_insert(weft_self_collision* s, uint32_t i, uint32_t j, float d2
 // rest_limit2 of ri in the rest pose: bit k - first of the returned masks, four slots at a time
 // (the lanes compute the scalar expressions). In a single layer every particle within reach is a
 // rest-pose neighbour: the lanes drop them without a branch each.
-static inline __attribute__((always_inline)) uint32_t scan_four(const weft_self_collision* s, const float* xi, const float* ri, float r2, float rest_limit2,
-                          uint32_t k, uint32_t last) {
+static inline __attribute__((always_inline)) uint32_t scan_four(const weft_self_collision* s, const float* xi,
+                                                                const float* ri, float r2, float rest_limit2,
+                                                                uint32_t k, uint32_t last) {
 	uint32_t mask = 0;
 #if defined(WEFT_SIMD)
 	if (s->simd) {
@@ -649,9 +650,10 @@ static int32_t row_ranges(const weft_world* world, const int32_t cell[3], slot_r
 // its cell `cell`) within reach and not close in the rest pose: into i's list, and i into the
 // partner's where the partner's slot is below `mutual_end` (its list is this call's, and its own
 // scan does not look back at i).
-static inline __attribute__((always_inline)) void scan_slots(weft_self_collision* s, uint32_t i, const float* xi, const float ri[3], const int32_t cell[3],
-                       const slot_range* range, uint32_t from, uint32_t to, float r2, float rest_limit2,
-                       uint32_t mutual_end) {
+static inline __attribute__((always_inline)) void scan_slots(weft_self_collision* s, uint32_t i, const float* xi,
+                                                             const float ri[3], const int32_t cell[3],
+                                                             const slot_range* range, uint32_t from, uint32_t to,
+                                                             float r2, float rest_limit2, uint32_t mutual_end) {
 	for (uint32_t k = from; k < to; k += 4) {
 		// Four slots within reach at a time; keep those of this row's cells (not others sharing the
 		// buckets: no pair twice).
@@ -792,8 +794,8 @@ static inline float contact_push(float out[3], const float* xi, const float si[3
 // largest size in any lane (a maximum does not depend on the order).
 // Particle i and the substep's constants in every lane, made once a particle (not once a four).
 typedef struct contact_lanes {
-	vf x, y, z, w;    // i's position and inverse mass
-	vf sx, sy, sz;    // i's slip over the substep
+	vf x, y, z, w; // i's position and inverse mass
+	vf sx, sy, sz; // i's slip over the substep
 	vf t, t2, min2, friction;
 } contact_lanes;
 
@@ -895,8 +897,9 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 		float largest = 0.0f;
 #if defined(WEFT_SIMD)
 		if (s->simd) { // lists are padded to whole fours
-			const contact_lanes lanes_i = {vsplat(xi[0]), vsplat(xi[1]), vsplat(xi[2]), vsplat(xi[3]), vsplat(si[0]),
-			                               vsplat(si[1]), vsplat(si[2]), t_lanes, t2_lanes, min2_lanes, friction_lanes};
+			const contact_lanes lanes_i = {vsplat(xi[0]), vsplat(xi[1]), vsplat(xi[2]), vsplat(xi[3]),
+			                               vsplat(si[0]), vsplat(si[1]), vsplat(si[2]), t_lanes,
+			                               t2_lanes,      min2_lanes,    friction_lanes};
 			vf sums = vzero(), largests = vzero();
 			for (int32_t e = 0; e < reached; e += 4) {
 				sums = contacts_four_simd(sums, &largests, x, previous, &lanes_i, list, e);

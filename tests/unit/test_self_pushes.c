@@ -26,7 +26,8 @@ static void sliced(void (*stage)(weft_world*, int32_t, int32_t), weft_world* wor
 
 // A's move in one pass of the stages, depths in thicknesses (≤ 0: that contact is open); the lists
 // built in list_slices slices, the response run in response_slices.
-static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32_t list_slices, int32_t response_slices) {
+static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32_t list_slices,
+                         int32_t response_slices) {
 	weft_world_def def = weft_default_world_def();
 	def.self_collision = true;
 	weft_cloth_def cloth = weft_default_cloth_def();
