@@ -39,8 +39,8 @@
 // Pairs that are close in the rest pose (grid neighbours up to the bend constraints' two spacings,
 // and anything within t as built) are never listed: the cloth's own constraints hold them. The
 // response visits only the particles with a non-empty list (each lists call notes its own; a
-// single layer, such as a swinging `hang`, has none). Nothing
-// limits speeds, so a cloth that touches nothing moves exactly as without self-collision.
+// single layer, such as a swinging `hang`, has none). Nothing limits speeds, so a cloth that
+// touches nothing moves exactly as without self-collision.
 #include <math.h>
 #include <string.h>
 
@@ -82,7 +82,8 @@
 // The particles with a non-empty list among a lists call's slots [begin, end), at listed[begin ..
 // begin + count): the contacts and apply stages of the same slices visit only them (a cloth that does
 // not touch itself has none). Valid while `build` is the current one and the slice is the same
-// (another thread count cuts other slices: those stages then visit every particle).
+// (the stages cut the same slices for the world's threads; cut otherwise, as a test does, those
+// stages visit every particle).
 typedef struct weft_self_listing {
 	int32_t count, end;
 	uint64_t build;
@@ -752,7 +753,7 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 }
 
 // The particles of slice [begin, end) that contacts and apply visit: listed[begin ..) of this
-// build's lists call of the same slice, else (the thread count changed since) all of them (NULL).
+// build's lists call of the same slice, else (a slice the lists were not built in) all of them (NULL).
 static const uint32_t* visited(const weft_self_collision* s, int32_t begin, int32_t end, int32_t* count) {
 	const weft_self_listing* l = &s->listings[begin];
 	if (begin < end && l->build == s->builds && l->end == end) {
@@ -787,11 +788,6 @@ static inline float contact_push(float out[3], const float* xi, const float si[3
 }
 
 #if defined(WEFT_SIMD)
-// contacts_four's SIMD path: the contacts with entries [e, e + 4) added to sum (x, y, z, sizes)
-// lane by lane in entry order, each lane's (push + friction, the push's size) masked to zero where
-// it is no contact (adding +0 changes no sum: they start at +0 and never become -0), so the lanes of
-// sum take contact_push's sums in the scalar order, without a branch per entry; *largest keeps the
-// largest size in any lane (a maximum does not depend on the order).
 // Particle i and the substep's constants in every lane, made once a particle (not once a four).
 typedef struct contact_lanes {
 	vf x, y, z, w; // i's position and inverse mass
@@ -799,6 +795,11 @@ typedef struct contact_lanes {
 	vf t, t2, min2, friction;
 } contact_lanes;
 
+// contacts_four's SIMD path: the contacts with entries [e, e + 4) added to sum (x, y, z, sizes)
+// lane by lane in entry order, each lane's (push + friction, the push's size) masked to zero where
+// it is no contact (adding +0 changes no sum: they start at +0 and never become -0), so the lanes of
+// sum take contact_push's sums in the scalar order, without a branch per entry; *largest keeps the
+// largest size in any lane (a maximum does not depend on the order).
 static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const float* previous, const contact_lanes* i,
                                     const uint32_t* list, int32_t e) {
 	const uint32_t j[4] = {list[e], list[e + 1], list[e + 2], list[e + 3]};
