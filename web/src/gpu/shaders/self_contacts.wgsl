@@ -65,8 +65,8 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
     if (row < 8u) {
       next = row_slots(c, u, row + 1u);
     }
-    let cy = c.y + i32(row % 3u) - 1;
-    let cz = c.z + i32(row / 3u) - 1;
+    let cy = f32(c.y + i32(row % 3u) - 1);
+    let cz = f32(c.z + i32(row / 3u) - 1);
     for (var part = 0u; part < 2u; part += 1u) {
       let end = select(slots.y, slots.z, part == 1u);
       for (var s = select(slots.x, 0u, part == 1u); s < end; s += 1u) {
@@ -78,8 +78,8 @@ fn build_list(k: u32, i: u32, xi: vec3f, ri: vec3f) -> u32 {
         let d = xi - xj.xyz;
         let d2 = d.x * d.x + d.y * d.y + d.z * d.z;
         let j = bitcast<u32>(rj.w);
-        let partner = (d2 < bound) & (j != i) & (cell_coordinate(xj.y, inverse) == cy) &
-            (cell_coordinate(xj.z, inverse) == cz) & !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
+        let partner = (d2 < bound) & (j != i) & (floor(xj.y * inverse) == cy) &
+            (floor(xj.z * inverse) == cz) & !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
         if (!partner) {
           continue;
         }
@@ -159,6 +159,9 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
       let cells = u32(high - low + 1);
       let cy = c.y + dy;
       let cz = c.z + dz;
+      // The row's cell coordinates as floats: the candidate's row test is a plain floor.
+      let fy = f32(cy);
+      let fz = f32(cz);
       let b = (bitcast<u32>(c.x + low) + row_hash(cy, cz)) & (table - 1u);
       let wraps = b + cells > table;
       let first_end = select(bucket_start(b + cells), particle_count(), wraps);
@@ -172,8 +175,8 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
           let rd = ri - rj.xyz;
           let v = xi - xj.xyz;
           let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
-          let partner = (d2 < radius2) & (s != k) & (cell_coordinate(xj.y, inverse_edge) == cy) &
-              (cell_coordinate(xj.z, inverse_edge) == cz) &
+          let partner = (d2 < radius2) & (s != k) & (floor(xj.y * inverse_edge) == fy) &
+              (floor(xj.z * inverse_edge) == fz) &
               !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
           if (!partner) {
             continue;
