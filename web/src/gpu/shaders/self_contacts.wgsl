@@ -126,8 +126,9 @@ struct SelfFound {
 // radius in x, each candidate in its own row only (a range may hold other rows' particles: hash
 // collisions). `first`: stop at the first partner (the max-step clamp only asks whether there is
 // one), no pushes. Otherwise every partner within the thickness pushes (C's contact, for every
-// pair, not only C's 16 listed ones).
-fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32) -> SelfFound {
+// pair, not only C's 16 listed ones). `rows`: test each candidate's row (false where rows_apart:
+// no slot is then in two of the ranges, and a candidate within the radius is in its own row's).
+fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32, rows: bool) -> SelfFound {
   var found = SelfFound(vec3f(0.0), 0.0, 0.0, 0u);
   let t = step.self_lengths.x;
   let friction = step.ground.y;
@@ -175,8 +176,8 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
           let rd = ri - rj.xyz;
           let v = xi - xj.xyz;
           let d2 = v.x * v.x + v.y * v.y + v.z * v.z;
-          let partner = (d2 < radius2) & (s != k) & (floor(xj.y * inverse_edge) == fy) &
-              (floor(xj.z * inverse_edge) == fz) &
+          let own_row = (floor(xj.y * inverse_edge) == fy) & (floor(xj.z * inverse_edge) == fz);
+          let partner = (d2 < radius2) & (s != k) & (!rows | own_row) &
               !(rd.x * rd.x + rd.y * rd.y + rd.z * rd.z <= rest_limit2);
           if (!partner) {
             continue;
@@ -258,13 +259,79 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
   return x;
 }
 
+// Whether a search of `radius` around x reads rows of at most 3 cells (radius ≤ the cell edge)
+// whose windows of 3 buckets (the row's cells x − 1 … x + 1) are pairwise apart in the table: their
+// row hashes at least 3 apart, modulo the table (then no slot is in two of the search's ranges).
+fn rows_apart(x: vec3f, radius: f32, inverse_edge: f32) -> bool {
+  if (!(ceil(radius * inverse_edge) <= 1.0)) {
+    return false;
+  }
+  let c = cell_of(x, inverse_edge);
+  let mask = step.self_hash.x - 1u;
+  let h0 = row_hash(c.y - 1, c.z - 1);
+  let h1 = row_hash(c.y, c.z - 1);
+  let h2 = row_hash(c.y + 1, c.z - 1);
+  let h3 = row_hash(c.y - 1, c.z);
+  let h4 = row_hash(c.y, c.z);
+  let h5 = row_hash(c.y + 1, c.z);
+  let h6 = row_hash(c.y - 1, c.z + 1);
+  let h7 = row_hash(c.y, c.z + 1);
+  let h8 = row_hash(c.y + 1, c.z + 1);
+  // (a − b + 2) mod table < 5: a and b within 2 of each other.
+  var near = 0xffffffffu;
+  near = min(near, (h0 - h1 + 2u) & mask);
+  near = min(near, (h0 - h2 + 2u) & mask);
+  near = min(near, (h0 - h3 + 2u) & mask);
+  near = min(near, (h0 - h4 + 2u) & mask);
+  near = min(near, (h0 - h5 + 2u) & mask);
+  near = min(near, (h0 - h6 + 2u) & mask);
+  near = min(near, (h0 - h7 + 2u) & mask);
+  near = min(near, (h0 - h8 + 2u) & mask);
+  near = min(near, (h1 - h2 + 2u) & mask);
+  near = min(near, (h1 - h3 + 2u) & mask);
+  near = min(near, (h1 - h4 + 2u) & mask);
+  near = min(near, (h1 - h5 + 2u) & mask);
+  near = min(near, (h1 - h6 + 2u) & mask);
+  near = min(near, (h1 - h7 + 2u) & mask);
+  near = min(near, (h1 - h8 + 2u) & mask);
+  near = min(near, (h2 - h3 + 2u) & mask);
+  near = min(near, (h2 - h4 + 2u) & mask);
+  near = min(near, (h2 - h5 + 2u) & mask);
+  near = min(near, (h2 - h6 + 2u) & mask);
+  near = min(near, (h2 - h7 + 2u) & mask);
+  near = min(near, (h2 - h8 + 2u) & mask);
+  near = min(near, (h3 - h4 + 2u) & mask);
+  near = min(near, (h3 - h5 + 2u) & mask);
+  near = min(near, (h3 - h6 + 2u) & mask);
+  near = min(near, (h3 - h7 + 2u) & mask);
+  near = min(near, (h3 - h8 + 2u) & mask);
+  near = min(near, (h4 - h5 + 2u) & mask);
+  near = min(near, (h4 - h6 + 2u) & mask);
+  near = min(near, (h4 - h7 + 2u) & mask);
+  near = min(near, (h4 - h8 + 2u) & mask);
+  near = min(near, (h5 - h6 + 2u) & mask);
+  near = min(near, (h5 - h7 + 2u) & mask);
+  near = min(near, (h5 - h8 + 2u) & mask);
+  near = min(near, (h6 - h7 + 2u) & mask);
+  near = min(near, (h6 - h8 + 2u) & mask);
+  near = min(near, (h7 - h8 + 2u) & mask);
+  return near >= 5u;
+}
+
 // The same from a search of this substep's hash (no lists): every partner within the thickness
 // pushes; a particle with a partner within reach (C: a listed partner) moves at most max_step.
 fn direct_contacts(k: u32, i: u32, settled: vec4f, ri: vec3f, inverse_edge: f32) -> vec4f {
   var x = settled;
   let start = positions[i].xyz;
   let si = settled.xyz - start;
-  let near = search(k, settled.xyz, ri, x.w, si, step.self_lengths.x, false, inverse_edge);
+  // Where the rows' windows are apart in the table, no candidate is in two of them and each
+  // partner (within the radius) is in its own row: the row test is left out (the same partners).
+  var near: SelfFound;
+  if (rows_apart(settled.xyz, step.self_lengths.x, inverse_edge)) {
+    near = search(k, settled.xyz, ri, x.w, si, step.self_lengths.x, false, inverse_edge, false);
+  } else {
+    near = search(k, settled.xyz, ri, x.w, si, step.self_lengths.x, false, inverse_edge, true);
+  }
   x = vec4f(combined(x.xyz, near.push, near.sizes, near.largest), x.w);
   // Near another layer (a partner within reach) a particle moves at most max_step a substep:
   // only a particle that moves farther asks for one beyond the thickness.
@@ -274,7 +341,7 @@ fn direct_contacts(k: u32, i: u32, settled: vec4f, ri: vec3f, inverse_edge: f32)
   if (step2 > max_step * max_step) {
     var partnered = near.partners > 0u;
     if (!partnered) {
-      partnered = search(k, settled.xyz, ri, x.w, si, step.self_lengths.y, true, inverse_edge).partners > 0u;
+      partnered = search(k, settled.xyz, ri, x.w, si, step.self_lengths.y, true, inverse_edge, true).partners > 0u;
     }
     if (partnered) {
       x = vec4f(start + d * (max_step / sqrt(step2)), x.w);
