@@ -33,7 +33,7 @@ typedef struct KERNEL(group) {
 
 // The strain limit (weft_strain_limited in solver.h, lane by lane): the correction never leaves the
 // constraint longer than rest × stretch_limit. The test needs no division; the limit's division runs
-// only where a lane is over it (rarely: 7% off a frame's solve at 4 lanes).
+// only where a lane is over it (rarely: a few percent off the solve at 4 lanes).
 static INLINE vf KERNEL(limit_stretch)(vf delta_lambda, vf length, vf rest, vf w, vf stretch_limit) {
 	const vf room = vsub(vmul(rest, stretch_limit), length);
 	const vf over = vgreater(vmul(delta_lambda, w), room);

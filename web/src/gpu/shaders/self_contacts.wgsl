@@ -268,53 +268,17 @@ fn rows_apart(x: vec3f, radius: f32, inverse_edge: f32) -> bool {
   }
   let c = cell_of(x, inverse_edge);
   let mask = step.self_hash.x - 1u;
-  let h0 = row_hash(c.y - 1, c.z - 1);
-  let h1 = row_hash(c.y, c.z - 1);
-  let h2 = row_hash(c.y + 1, c.z - 1);
-  let h3 = row_hash(c.y - 1, c.z);
-  let h4 = row_hash(c.y, c.z);
-  let h5 = row_hash(c.y + 1, c.z);
-  let h6 = row_hash(c.y - 1, c.z + 1);
-  let h7 = row_hash(c.y, c.z + 1);
-  let h8 = row_hash(c.y + 1, c.z + 1);
+  var hashes: array<u32, 9>; // row r: cells (c.y + r % 3 − 1, c.z + r / 3 − 1)
+  for (var r = 0u; r < 9u; r += 1u) {
+    hashes[r] = row_hash(c.y + i32(r % 3u) - 1, c.z + i32(r / 3u) - 1);
+  }
   // (a − b + 2) mod table < 5: a and b within 2 of each other.
   var near = 0xffffffffu;
-  near = min(near, (h0 - h1 + 2u) & mask);
-  near = min(near, (h0 - h2 + 2u) & mask);
-  near = min(near, (h0 - h3 + 2u) & mask);
-  near = min(near, (h0 - h4 + 2u) & mask);
-  near = min(near, (h0 - h5 + 2u) & mask);
-  near = min(near, (h0 - h6 + 2u) & mask);
-  near = min(near, (h0 - h7 + 2u) & mask);
-  near = min(near, (h0 - h8 + 2u) & mask);
-  near = min(near, (h1 - h2 + 2u) & mask);
-  near = min(near, (h1 - h3 + 2u) & mask);
-  near = min(near, (h1 - h4 + 2u) & mask);
-  near = min(near, (h1 - h5 + 2u) & mask);
-  near = min(near, (h1 - h6 + 2u) & mask);
-  near = min(near, (h1 - h7 + 2u) & mask);
-  near = min(near, (h1 - h8 + 2u) & mask);
-  near = min(near, (h2 - h3 + 2u) & mask);
-  near = min(near, (h2 - h4 + 2u) & mask);
-  near = min(near, (h2 - h5 + 2u) & mask);
-  near = min(near, (h2 - h6 + 2u) & mask);
-  near = min(near, (h2 - h7 + 2u) & mask);
-  near = min(near, (h2 - h8 + 2u) & mask);
-  near = min(near, (h3 - h4 + 2u) & mask);
-  near = min(near, (h3 - h5 + 2u) & mask);
-  near = min(near, (h3 - h6 + 2u) & mask);
-  near = min(near, (h3 - h7 + 2u) & mask);
-  near = min(near, (h3 - h8 + 2u) & mask);
-  near = min(near, (h4 - h5 + 2u) & mask);
-  near = min(near, (h4 - h6 + 2u) & mask);
-  near = min(near, (h4 - h7 + 2u) & mask);
-  near = min(near, (h4 - h8 + 2u) & mask);
-  near = min(near, (h5 - h6 + 2u) & mask);
-  near = min(near, (h5 - h7 + 2u) & mask);
-  near = min(near, (h5 - h8 + 2u) & mask);
-  near = min(near, (h6 - h7 + 2u) & mask);
-  near = min(near, (h6 - h8 + 2u) & mask);
-  near = min(near, (h7 - h8 + 2u) & mask);
+  for (var a = 0u; a < 8u; a += 1u) {
+    for (var b = a + 1u; b < 9u; b += 1u) {
+      near = min(near, (hashes[a] - hashes[b] + 2u) & mask);
+    }
+  }
   return near >= 5u;
 }
 
