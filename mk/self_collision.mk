@@ -10,3 +10,10 @@ BENCH_PARTS += bench-fold-wasm
 .PHONY: bench-fold-wasm
 bench-fold-wasm: wasm native
 	@node --no-warnings bench/fold_wasm.mjs --native $(BUILD_DIR)/weft
+
+# Whether the fold pile's layers stay apart at 64²–256², 10 and 5 substeps, one and more spacings of
+# thickness (bench/results/<machine>/fold_contacts.json).
+BENCH_PARTS += bench-fold-contacts
+.PHONY: bench-fold-contacts
+bench-fold-contacts: native
+	@bash bench/fold_contacts.sh $(BUILD_DIR)/weft_fold_contacts
