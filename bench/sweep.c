@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../tests/unit/sweep_drag.h"
 #include "weft/weft.h"
 
 typedef struct run_result {
@@ -26,21 +27,12 @@ static run_result run(const char* scene_name, int32_t grid, float compliance, in
 	scene.cloth.stretch_compliance = scene.cloth.shear_compliance = compliance;
 	weft_world* world = NULL;
 	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) return out;
-	const int32_t n = weft_world_particle_count(world), dragged = n / 2 + grid / 2;
+	const int32_t n = weft_world_particle_count(world), dragged = sweep_drag_particle(n, grid);
 	weft_vec3 start = {0, 0, 0};
 	out.finite = true;
 	out.worst_stretch = 0.0f;
 	for (int32_t f = 0; f < frames && out.finite; ++f) {
-		const int32_t t = f - 60; // the drag: frames 60..70
-		if (t == 0) {
-			const float* x = weft_world_positions(world);
-			start = (weft_vec3){x[4 * dragged], x[4 * dragged + 1], x[4 * dragged + 2]};
-			weft_world_grab(world, dragged, start);
-		} else if (t > 0 && t <= 10) {
-			const float s = t <= 5 ? (float)t / 5.0f : (float)(10 - t) / 5.0f;
-			weft_world_grab_move(world, (weft_vec3){start.x, start.y, start.z + s});
-			if (t == 10) weft_world_release(world);
-		}
+		sweep_drag_frame(world, dragged, f, &start); // a refused grab leaves the cloth free: still a run
 		out.finite = weft_world_step(world, scene.frame_dt) == WEFT_OK && weft_world_is_finite(world);
 		if (f >= 60) {
 			const float stretch = weft_world_max_stretch(world);

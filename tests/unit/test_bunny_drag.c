@@ -32,7 +32,7 @@ static drag_outcome drag(int32_t grid, int32_t substeps, float compliance) {
 	const int32_t n = weft_world_particle_count(world), dragged = sweep_drag_particle(n, grid);
 	weft_vec3 start = {0.0f, 0.0f, 0.0f};
 	for (int32_t f = 0; f < 120 && out.finite; ++f) {
-		sweep_drag_frame(world, dragged, f, &start);
+		CHECK(sweep_drag_frame(world, dragged, f, &start));
 		out.finite = weft_world_step(world, scene.frame_dt) == WEFT_OK && weft_world_is_finite(world);
 		if (f >= 60) {
 			const float stretch = weft_world_max_stretch(world);

@@ -53,7 +53,7 @@ static outcome sweep_run(const char* name, int32_t grid, float compliance, int32
 	const int32_t n = weft_world_particle_count(world), dragged = sweep_drag_particle(n, grid);
 	weft_vec3 start = {0.0f, 0.0f, 0.0f};
 	for (int32_t f = 0; f < 120 && out.stepped; ++f) {
-		sweep_drag_frame(world, dragged, f, &start);
+		CHECK(sweep_drag_frame(world, dragged, f, &start));
 		out.stepped = weft_world_step(world, scene.frame_dt) == WEFT_OK;
 		if (f >= 60) out.worst_stretch = fmaxf(out.worst_stretch, weft_world_max_stretch(world));
 		out.deepest = fmaxf(out.deepest, deepest_inside(world));
