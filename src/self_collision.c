@@ -50,7 +50,8 @@
 #include "vec3.h"
 
 // Skin of the neighbour lists, in thicknesses: the GPU's, and the least of the CPU's, which grows
-// by SKIN_GROWTH at a rebuild while lists last fewer than SKIN_SHORT substeps, up to SKIN_MAX, and
+// by SKIN_GROWTH at a rebuild while lists last fewer than SKIN_SHORT substeps, up to SKIN_MAX (or
+// less for a cloth thicker than a spacing: largest_skin), and
 // shrinks back by the same factor at a rebuild after more than SKIN_LONG (forced then while it is
 // above SKIN: a resting pile returns to the shortest lists).
 #define SKIN 0.5f
@@ -361,6 +362,17 @@ void weft_self_collision_bounds(weft_world* world, int32_t begin, int32_t end) {
 // The skin adapts to the motion (all in this whole stage, so threads and SIMD see the same): lists
 // that last under SKIN_SHORT substeps make the next skin wider (fewer rebuilds, longer lists),
 // lists that last over SKIN_LONG narrower (shorter lists: a resting pile tests fewer pairs).
+// The largest skin (thicknesses): SKIN_MAX, but the lists reach no farther than the rest-pose
+// limit where the least skin stays within it. Beyond it a flat layer's lists fill with its own
+// particles (√5 spacings apart at rest), which touch only where the cloth is squeezed to the
+// thickness. At 1.3 spacings of thickness (a skin of at most 0.54 here) `fold` 128² takes 3% fewer
+// instructions than at one spacing, and 20% more with a skin of up to 1 (callgrind, 300 frames).
+// At one spacing of thickness the limit is two spacings, a skin of 1: SKIN_MAX.
+static float largest_skin(const weft_world* world) {
+	const float within_rest = fmaxf(world->thickness, world->self_rest_distance) / world->thickness - 1.0f;
+	return fmaxf(SKIN, fminf(SKIN_MAX, within_rest));
+}
+
 void weft_self_collision_decide(weft_world* world) {
 	weft_self_collision* s = world->self;
 	const float skin = world->thickness * s->skin;
@@ -404,7 +416,8 @@ void weft_self_collision_decide(weft_world* world) {
 	if (rebuild && s->valid) {
 		const int32_t lasted = s->lasted + 1;
 		if (lasted < SKIN_SHORT) {
-			s->skin = s->skin * SKIN_GROWTH < SKIN_MAX ? s->skin * SKIN_GROWTH : SKIN_MAX;
+			const float largest = largest_skin(world);
+			s->skin = s->skin * SKIN_GROWTH < largest ? s->skin * SKIN_GROWTH : largest;
 		} else if (lasted > SKIN_LONG) {
 			s->skin = s->skin / SKIN_GROWTH > SKIN ? s->skin / SKIN_GROWTH : SKIN;
 		}

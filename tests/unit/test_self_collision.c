@@ -8,15 +8,21 @@
 #include "test.h"
 #include "weft/weft.h"
 
-static weft_world* fold_world(int32_t grid, bool self_collision, int32_t threads) {
+// The fold scene; thickness in grid spacings (0: the default, one spacing).
+static weft_world* fold_world_thick(int32_t grid, bool self_collision, int32_t threads, float thickness) {
 	weft_scene_def scene;
 	weft_world* world = NULL;
 	CHECK(weft_scene("fold", grid, &scene) == WEFT_OK);
 	CHECK(scene.world.self_collision); // on in the fold scene
 	scene.world.self_collision = self_collision;
 	scene.world.thread_count = threads;
+	scene.cloth.thickness = thickness / (float)(grid - 1); // the scene's cloth is 1 m square
 	CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
 	return world;
+}
+
+static weft_world* fold_world(int32_t grid, bool self_collision, int32_t threads) {
+	return fold_world_thick(grid, self_collision, threads, 0.0f);
 }
 
 static void step(weft_world* world, int32_t frames) {
@@ -24,13 +30,13 @@ static void step(weft_world* world, int32_t frames) {
 }
 
 // The settled fold: layers stay a thickness apart, no two triangles cross, and at least a third of
-// the cloth lies on top of other cloth.
-static void check_settled_fold(int32_t grid) {
-	weft_world* world = fold_world(grid, true, 1);
+// the cloth lies on top of other cloth. thickness: in grid spacings, 0 for the default (one).
+static void check_settled_fold(int32_t grid, float thickness) {
+	weft_world* world = fold_world_thick(grid, true, 1, thickness);
 	step(world, 300);
 	const weft_self_collision_view view = weft_world_self_collision(world);
 	CHECK(view.enabled);
-	CHECK_NEAR(view.thickness, 1.0 / (grid - 1), 1e-6); // default: the grid spacing
+	CHECK_NEAR(view.thickness, (thickness > 0.0f ? thickness : 1.0) / (grid - 1), 1e-6); // default: the spacing
 	const double closest = closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * view.thickness);
 	CHECK(closest >= 0.5 * view.thickness);
 	CHECK(intersecting_triangle_pairs(world, 3.0 * view.thickness) == 0);
@@ -38,14 +44,17 @@ static void check_settled_fold(int32_t grid) {
 	CHECK(weft_world_is_finite(world));
 	weft_world_destroy(world);
 	// Without self-collision the same fold passes through itself (so the checks above can fail).
-	world = fold_world(grid, false, 1);
+	world = fold_world_thick(grid, false, 1, thickness);
 	step(world, 300);
 	CHECK(closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * view.thickness) < 0.5 * view.thickness);
 	weft_world_destroy(world);
 }
 
-TEST(fold_40) { check_settled_fold(40); }
-TEST(fold_64) { check_settled_fold(64); }
+TEST(fold_40) { check_settled_fold(40, 0.0f); }
+TEST(fold_64) { check_settled_fold(64, 0.0f); }
+// A cloth thicker than its spacing (the thickness that keeps `fold` 256² apart at 10 substeps): its
+// lists' skin is capped to stay within the rest-pose limit (self_collision.c, largest_skin).
+TEST(fold_40_thick) { check_settled_fold(40, 1.3f); }
 
 // An unpinned horizontal 1 m cloth of grid² particles at height y.
 static weft_world* flat_cloth(weft_world_def def, int32_t grid, float y) {
@@ -184,6 +193,7 @@ int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
 	RUN_TEST(fold_40);
 	RUN_TEST(fold_64);
+	RUN_TEST(fold_40_thick);
 	RUN_TEST(drag_corner_across);
 	RUN_TEST(free_fall_unchanged);
 	RUN_TEST(fold_deterministic);
