@@ -151,8 +151,9 @@ export const SCAN_ITEMS = 16;
 /// The table has at least `bucketsPerParticle` × n buckets (a power of two, at least the core's).
 /// bench/gpu/README.md has the measurements.
 /// From `splitAt` particles on, the contacts are two kernels (the lists', the search's: the search
-/// keeps its own registers), below one (a dispatch fewer a substep).
-export const SELF_GPU = { cellEdge: 1, bucketsPerParticle: 2, switch: { toLists: 3, toDirect: 1 }, splitAt: 1 << 18 };
+/// keeps its own registers), below one (a dispatch fewer a substep); there the lists' kernel runs
+/// `listSlots` slots an invocation (a smaller dispatch in the substeps where it has nothing to do).
+export const SELF_GPU = { cellEdge: 1, bucketsPerParticle: 2, switch: { toLists: 3, toDirect: 1 }, splitAt: 1 << 18, listSlots: 4 };
 
 /// Forced policies (tests, benchmarks): never lists, never a direct search.
 export const SELF_SWITCH = {

@@ -626,7 +626,7 @@ export class GpuSolver {
       push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
       const contactsBind: BindGroupName = buffer ? 'selfContacts1' : 'selfContacts0';
       if (this.selfSplit) {
-        push('selfLists', contactsBind, particles(), (u) => range(u, 0, 0, 0));
+        push('selfLists', contactsBind, items(Math.ceil(this.n / SELF_GPU.listSlots), this.wgSize()), (u) => range(u, 0, 0, 0));
         push('selfSearch', contactsBind, particles(), (u) => range(u, 0, 0, 0));
       } else push('selfContacts', contactsBind, particles(), (u) => range(u, 0, 0, 0));
     };
