@@ -68,6 +68,15 @@ export const BINDINGS = {
     readWrite('hash_counts', 'array<atomic<u32>>'),
     readWrite('hash', 'array<u32>'),
   ],
+  /// Self-collision's scan (self_scan.wgsl + self_common.wgsl): `hash_counts` as plain words (no
+  /// other kernel runs meanwhile), the blocks' shared words atomics of their own in `scan_state`.
+  selfScan: [
+    step,
+    read('particles', 'array<vec4f>'),
+    readWrite('hash_counts', 'array<u32>'),
+    readWrite('hash', 'array<u32>'),
+    readWrite('scan_state', 'array<atomic<u32>>'),
+  ],
   /// Self-collision's search and contacts (self_contacts.wgsl + self_common.wgsl): the same
   /// buffers, `particles` read-only (nothing in the module writes it).
   selfContacts: [

@@ -151,8 +151,9 @@ export const SCAN_ITEMS = 16;
 /// The table has at least `bucketsPerParticle` × n buckets (a power of two, at least the core's).
 /// bench/gpu/README.md has the measurements.
 /// From `splitAt` particles on, the contacts are two kernels (the lists', the search's: the search
-/// keeps its own registers), below one (a dispatch fewer a substep).
-export const SELF_GPU = { cellEdge: 1, bucketsPerParticle: 2, switch: { toLists: 3, toDirect: 1 }, splitAt: 1 << 18 };
+/// keeps its own registers), below one (a dispatch fewer a substep); there the lists' kernel runs
+/// `listSlots` slots an invocation (a smaller dispatch in the substeps where it has nothing to do).
+export const SELF_GPU = { cellEdge: 1, bucketsPerParticle: 2, switch: { toLists: 3, toDirect: 1 }, splitAt: 1 << 18, listSlots: 4 };
 
 /// Forced policies (tests, benchmarks): never lists, never a direct search.
 export const SELF_SWITCH = {
@@ -169,18 +170,28 @@ export function selfTableSize(coreTableSize: number, n: number, bucketsPerPartic
   return size;
 }
 
-/// State words of `hash_counts` after the bucket counts (self_common.wgsl: SELF_FLAG …), the
-/// displacement box and where the scan blocks' totals start.
-export const SELF_STATE = { rebuilds: 4, direct: 5, totals: 8 + 6 } as const; // the box at 8
+/// State words of `hash_counts` after the bucket counts (self_common.wgsl: SELF_FLAG …) and the
+/// displacement box: `words` in all.
+export const SELF_STATE = { rebuilds: 4, direct: 5, words: 8 + 6 } as const; // the box at 8
 
 /// Words of the self-collision buffers (self_collision.wgsl) for n particles: `hash` holds the
 /// bucket starts within their scan block [0, table), the blocks' starts [table, table + blocks),
 /// then per particle its rank in its bucket (n), per slot its list's length (n) and the lists
 /// (maxPartners × n, partner e of all slots together); `hash_counts` the bucket counts [0, table),
-/// the state words and the box (SELF_STATE.totals) and the blocks' totals.
-export function selfHashWords(tableSize: number, workgroupSize: number, n: number): { blocks: number; words: number; counts: number } {
+/// the state words and the box (SELF_STATE.words); `scanState` (self_scan.wgsl) the count of scan
+/// blocks done and the blocks' totals.
+export function selfHashWords(
+  tableSize: number,
+  workgroupSize: number,
+  n: number,
+): { blocks: number; words: number; counts: number; scanState: number } {
   const blocks = Math.ceil(tableSize / (workgroupSize * SCAN_ITEMS));
-  return { blocks, words: tableSize + blocks + (2 + SELF_COLLISION.maxPartners) * n, counts: tableSize + SELF_STATE.totals + blocks };
+  return {
+    blocks,
+    words: tableSize + blocks + (2 + SELF_COLLISION.maxPartners) * n,
+    counts: tableSize + SELF_STATE.words,
+    scanState: 1 + blocks,
+  };
 }
 
 /// Cell classes of the mesh collider's grid (WEFT_CELL_* in src/mesh.h, documented on
@@ -318,7 +329,6 @@ const SELF_MAX_PARTNERS: u32 = ${SELF_COLLISION.maxPartners}u;
 const SELF_MIN_DISTANCE: f32 = ${SELF_COLLISION.minDistance};
 const SELF_REBUILDS: u32 = ${SELF_STATE.rebuilds}u;
 const SELF_DIRECT: u32 = ${SELF_STATE.direct}u;
-const SELF_TOTALS: u32 = ${SELF_STATE.totals}u;
 const SCAN_ITEMS: u32 = ${SCAN_ITEMS}u;
 const AIR_MIN_SPEED: f32 = ${AIR.minSpeed};
 const AIR_FLOATS_PER_TRIANGLE: u32 = ${AIR.floatsPerTriangle}u;

@@ -77,6 +77,7 @@ import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
 import selfCollisionWgsl from './shaders/self_collision.wgsl?raw';
 import selfCommonWgsl from './shaders/self_common.wgsl?raw';
 import selfContactsWgsl from './shaders/self_contacts.wgsl?raw';
+import selfScanWgsl from './shaders/self_scan.wgsl?raw';
 import pinsOnWgsl from './shaders/pins_on.wgsl?raw';
 import pinsOffWgsl from './shaders/pins_off.wgsl?raw';
 import airWgsl from './shaders/air.wgsl?raw';
@@ -117,7 +118,7 @@ export interface EncodeOptions {
 
 // solve0/tiles0 predict into buffers.predicted, solve1/tiles1 into the second prediction buffer.
 type BindGroupName =
-  'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'selfContacts0' | 'selfContacts1' | 'renderData' | 'air';
+  'solve0' | 'solve1' | 'tiles0' | 'tiles1' | 'self0' | 'self1' | 'selfScan' | 'selfContacts0' | 'selfContacts1' | 'renderData' | 'air';
 
 /// The self-collision buffers, made when it is first turned on (or for moving pins, whose rest
 /// positions are the first section of `particles`).
@@ -125,6 +126,7 @@ interface SelfState {
   particles: GPUBuffer; // rest | settled | slip (vec4 × n each) | grouped by bucket (2 vec4 a slot) | at the last rebuild
   hashCounts: GPUBuffer; // selfHashWords().counts u32: the counts (zero between substeps), the state words, the boxes
   hash: GPUBuffer; // selfHashWords().words u32: the bucket starts, the ranks, the neighbour lists
+  scanState: GPUBuffer; // self_scan.wgsl: blocks done, then the blocks' totals (1 + blocks u32, zero between substeps)
   blocks: number;
   tableSize: number;
 }
@@ -182,7 +184,7 @@ export class GpuSolver {
   private uniform: GPUBuffer;
   /// Each module's bindings (bindings.ts) and the bind-group layout made from them.
   private readonly modules: Record<
-    'solve' | 'tiles' | 'self' | 'selfContacts' | 'renderData' | 'air',
+    'solve' | 'tiles' | 'self' | 'selfScan' | 'selfContacts' | 'renderData' | 'air',
     { bindings: readonly Binding[]; layout: GPUBindGroupLayout }
   >;
   private selfState: SelfState | null = null;
@@ -350,6 +352,7 @@ export class GpuSolver {
       ),
       tiles: withLayout('tiles', BINDINGS.tiles),
       self: withLayout('self', BINDINGS.self),
+      selfScan: withLayout('self scan', BINDINGS.selfScan),
       selfContacts: withLayout('self contacts', BINDINGS.selfContacts),
       renderData: withLayout('render data', BINDINGS.renderData),
       air: withLayout('air', BINDINGS.air),
@@ -414,7 +417,7 @@ export class GpuSolver {
     const n = this.n,
       device = this.device;
     const tableSize = selfTableSize(view.tableSize, n, this.selfBucketsPerParticle);
-    const { blocks, words, counts } = selfHashWords(tableSize, this.config.workgroupSize, n);
+    const { blocks, words, counts, scanState } = selfHashWords(tableSize, this.config.workgroupSize, n);
     const buffer = (label: string, size: number, usage = STORAGE()) => {
       const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage });
       this.owned.push(b);
@@ -426,6 +429,7 @@ export class GpuSolver {
       particles,
       hashCounts: buffer('self-collision counts', counts * 4, STORAGE() | GPUBufferUsage.COPY_SRC),
       hash: buffer('self-collision hash', words * 4),
+      scanState: buffer('self-collision scan state', scanState * 4),
       blocks,
       tableSize,
     };
@@ -445,11 +449,19 @@ export class GpuSolver {
     const layout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.self.layout] });
     for (const [name, entryPoint] of [
       ['selfSettle', 'self_settle'],
-      ['selfScan', 'self_scan'],
       ['selfScatter', 'self_scatter'],
     ]) {
       this.pipelines[name] = device.createComputePipeline({ label: `weft ${entryPoint}`, layout, compute: { module, entryPoint } });
     }
+    const scan = device.createShaderModule({
+      label: 'weft self_scan.wgsl',
+      code: [this.prelude, wgslBindings(this.modules.selfScan.bindings), countWgsl, selfCommonWgsl, selfScanWgsl].join('\n'),
+    });
+    this.pipelines.selfScan = device.createComputePipeline({
+      label: 'weft self_scan',
+      layout: device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfScan.layout] }),
+      compute: { module: scan, entryPoint: 'self_scan' },
+    });
     const contacts = device.createShaderModule({
       label: 'weft self_contacts.wgsl',
       code: [this.prelude, wgslBindings(this.modules.selfContacts.bindings), countWgsl, selfCommonWgsl, selfContactsWgsl].join('\n'),
@@ -489,9 +501,12 @@ export class GpuSolver {
       strain: b.strain,
       ...c,
       ...(mesh ? { mesh } : {}),
-      ...(self ? { rest: self.particles, particles: self.particles, hash_counts: self.hashCounts, hash: self.hash } : {}),
+      ...(self
+        ? { rest: self.particles, particles: self.particles, hash_counts: self.hashCounts, hash: self.hash, scan_state: self.scanState }
+        : {}),
     };
     this.bindGroups = { renderData: bind('renderData', 'render data', shared), air: bind('air', 'air', shared) };
+    if (self) this.bindGroups.selfScan = bind('selfScan', 'self scan', shared);
     for (const i of t ? [0, 1] : [0]) {
       this.bindGroups[i ? 'solve1' : 'solve0'] = bind('solve', `solve ${i}`, { ...shared, predicted: predicted[i] });
       if (self) {
@@ -622,11 +637,11 @@ export class GpuSolver {
     const selfPasses = (buffer: number, settleFlags: number) => {
       const bind: BindGroupName = buffer ? 'self1' : 'self0';
       push('selfSettle', bind, particles(), (u) => range(u, 0, 0, settleFlags));
-      push('selfScan', bind, items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
+      push('selfScan', 'selfScan', items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
       push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
       const contactsBind: BindGroupName = buffer ? 'selfContacts1' : 'selfContacts0';
       if (this.selfSplit) {
-        push('selfLists', contactsBind, particles(), (u) => range(u, 0, 0, 0));
+        push('selfLists', contactsBind, items(Math.ceil(this.n / SELF_GPU.listSlots), this.wgSize()), (u) => range(u, 0, 0, 0));
         push('selfSearch', contactsBind, particles(), (u) => range(u, 0, 0, 0));
       } else push('selfContacts', contactsBind, particles(), (u) => range(u, 0, 0, 0));
     };

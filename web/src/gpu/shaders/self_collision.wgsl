@@ -41,7 +41,8 @@
 //   self_scan      decides from the box whether this substep rebuilds, what it does (the flag the
 //                  next two read) and the next substep's mode, and zeroes the counts; when the hash
 //                  is used, the exclusive scan of the counts inside each block of WORKGROUP_SIZE ×
-//                  SCAN_ITEMS buckets, and the last block to finish scans the blocks' totals;
+//                  SCAN_ITEMS buckets, and the last block to finish scans the blocks' totals
+//                  (self_scan.wgsl, a module of its own: the counts as plain words);
 //   self_scatter   (the hash used) copies each particle's settled position and rest position and
 //                  id into its slot, and on a rebuild keeps its settled position as the reference;
 //   self_contacts  (self_contacts.wgsl, a module of its own that binds `particles` read-only, so
@@ -63,8 +64,8 @@
 // beside its rest position, w the particle id's bits), and the settled positions at the last
 // rebuild. `hash_counts` (layout.ts: selfHashWords, SELF_STATE): the bucket counts [0, table),
 // then at table + … the state words (self_common.wgsl: the substep's flag, the mode, the age, the
-// blocks finished, the counters), the boxes' copies and from table + SELF_TOTALS the blocks'
-// totals (top bit: written). `hash`: bucket starts within their block [0, table), the blocks'
+// counters) and the box; `scan_state` (self_scan.wgsl's module only) the count of scan blocks
+// done and the blocks' totals (top bit: written). `hash`: bucket starts within their block [0, table), the blocks'
 // starts, then per particle its rank in its bucket, per slot its list's length, and the lists
 // (SELF_MAX_PARTNERS ids a slot, partner e of all slots together).
 // Zeroed buffers (as made) decode to a NaN box and lists mode: the first substep rebuilds.
@@ -123,191 +124,11 @@ fn self_settle(@builtin(global_invocation_id) id: vec3u,
   }
 }
 
-// An invocation's SCAN_ITEMS consecutive counts, padded by one word every 32 so that the
-// invocations' runs fall in different banks.
-var<workgroup> scan_items: array<u32, SCAN_BLOCK + SCAN_BLOCK / 32u>;
-var<workgroup> scan_totals: array<u32, WORKGROUP_SIZE>;
-var<workgroup> scan_flag: u32;
-var<workgroup> scan_mode: u32;
+// self_scan: self_scan.wgsl, a module of its own (the counts read without atomics).
 
-// weft_self_collision_decide: the lists (or the direct search's reference) stay while the box of
-// the displacements since the last rebuild has a diagonal within the skin.
-fn rebuild_needed() -> bool {
-  let box = state_word(SELF_BOX);
-  let dx = from_order_bits(atomicLoad(&hash_counts[box + 3u])) - from_order_bits(atomicLoad(&hash_counts[box]));
-  let dy = from_order_bits(atomicLoad(&hash_counts[box + 4u])) - from_order_bits(atomicLoad(&hash_counts[box + 1u]));
-  let dz = from_order_bits(atomicLoad(&hash_counts[box + 5u])) - from_order_bits(atomicLoad(&hash_counts[box + 2u]));
-  let skin = step.self_rest.y;
-  return !(dx * dx + dy * dy + dz * dz <= skin * skin);
-}
-
-// Searching directly, the next substep measures the box (SELF_MODE_MEASURE) once the reference
-// is step.self_hash.z substeps old.
-fn direct_mode_after(age: u32) -> u32 {
-  return select(SELF_MODE_DIRECT, SELF_MODE_MEASURE, age + 1u >= step.self_hash.z);
-}
-
-// What this substep does (SELF_FLAG) and how the next one hashes. In lists mode a substep that
-// rebuilds builds the lists, unless the last ones lasted fewer than step.self_hash.w substeps:
-// then it searches directly and so do the next ones (no box: SELF_MODE_DIRECT) until the
-// positions of their last rebuild are step.self_hash.z substeps old; that substep measures the box
-// (SELF_MODE_MEASURE): within the skin, the lists would have lasted as long, and the next substep
-// hashes in cells of reach again and builds them; else the reference starts again. Both
-// thresholds are the solver's (GpuSolverOptions.selfSwitch; bench/gpu/README.md has the
-// measurements). One invocation runs this (block 0's first, after the box is complete).
-fn decide(mode: u32, rebuild: bool) {
-  let age_word = state_word(SELF_AGE);
-  let age = atomicLoad(&hash_counts[age_word]);
-  var does = 0u;
-  var next = SELF_MODE_LISTS;
-  if (mode == SELF_MODE_LISTS) {
-    does = SELF_HASH_REACH;
-    if (rebuild) {
-      does |= SELF_DOES_REBUILD;
-      if (age < step.self_hash.w) {
-        does |= SELF_DOES_DIRECT;
-        next = direct_mode_after(0u);
-      } else {
-        does |= SELF_DOES_BUILD;
-        atomicAdd(&hash_counts[state_word(SELF_REBUILDS)], 1u);
-      }
-      atomicStore(&hash_counts[age_word], 0u);
-    } else {
-      atomicStore(&hash_counts[age_word], age + 1u);
-    }
-  } else {
-    does = SELF_DOES_DIRECT;
-    if (mode == SELF_MODE_MEASURE && !rebuild) {
-      does |= SELF_NEXT_FORCE; // next = SELF_MODE_LISTS
-      atomicStore(&hash_counts[age_word], age + 1u);
-    } else if (mode == SELF_MODE_MEASURE) {
-      does |= SELF_DOES_REBUILD; // a new reference
-      atomicStore(&hash_counts[age_word], 0u);
-      next = direct_mode_after(0u);
-    } else {
-      atomicStore(&hash_counts[age_word], age + 1u);
-      next = direct_mode_after(age + 1u);
-    }
-  }
-  if ((does & SELF_DOES_DIRECT) != 0u) {
-    atomicAdd(&hash_counts[state_word(SELF_DIRECT)], 1u);
-  }
-  atomicStore(&hash_counts[state_word(SELF_FLAG)], does | (next << SELF_NEXT_SHIFT));
-}
-
-fn padded(k: u32) -> u32 {
-  return k + (k >> 5u);
-}
-
-// Exclusive prefix of `value` over the workgroup (Hillis–Steele in workgroup memory).
-fn workgroup_exclusive_scan(local: u32, value: u32) -> u32 {
-  scan_totals[local] = value;
-  workgroupBarrier();
-  for (var offset = 1u; offset < WORKGROUP_SIZE; offset <<= 1u) {
-    var add = 0u;
-    if (local >= offset) {
-      add = scan_totals[local - offset];
-    }
-    workgroupBarrier();
-    scan_totals[local] += add;
-    workgroupBarrier();
-  }
-  return scan_totals[local] - value;
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
-             @builtin(num_workgroups) workgroups: vec3u,
-             @builtin(local_invocation_index) local: u32) {
-  let block = workgroup.x + workgroup.y * workgroups.x;
-  let table = step.self_hash.x;
-  let blocks = step.self_hash.y;
-  let base = block * SCAN_BLOCK;
-  if (local == 0u) {
-    let mode = atomicLoad(&hash_counts[state_word(SELF_MODE)]);
-    // Lists mode: every block needs to know (no rebuild, no scan); searching directly, the hash is
-    // scanned in any case and only the decision reads the box.
-    let rebuild = mode != SELF_MODE_DIRECT && rebuild_needed();
-    if (block == 0u) {
-      decide(mode, rebuild);
-    }
-    scan_mode = select(0u, 1u, mode != SELF_MODE_LISTS || rebuild);
-  }
-  if (workgroupUniformLoad(&scan_mode) == 0u) {
-    for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-      let b = base + k * WORKGROUP_SIZE + local;
-      if (b < table) {
-        atomicStore(&hash_counts[b], 0u);
-      }
-    }
-    return;
-  }
-  for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let item = k * WORKGROUP_SIZE + local;
-    let b = base + item;
-    var count = 0u;
-    if (b < table) {
-      count = atomicExchange(&hash_counts[b], 0u);
-    }
-    scan_items[padded(item)] = count;
-  }
-  workgroupBarrier();
-  var sum = 0u;
-  for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let at = padded(local * SCAN_ITEMS + k);
-    let v = scan_items[at];
-    scan_items[at] = sum;
-    sum += v;
-  }
-  let prefix = workgroup_exclusive_scan(local, sum);
-  for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    scan_items[padded(local * SCAN_ITEMS + k)] += prefix;
-  }
-  workgroupBarrier();
-  for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let item = k * WORKGROUP_SIZE + local;
-    let b = base + item;
-    if (b < table) {
-      hash[b] = scan_items[padded(item)];
-    }
-  }
-  // The block's total, then the count of blocks done: the block that makes it `blocks` scans the
-  // totals. It waits for each total's written bit (a block counted itself done only after writing
-  // its total, so the wait is for the store to show, never for a block to run).
-  if (local == WORKGROUP_SIZE - 1u) {
-    atomicStore(&hash_counts[table + SELF_TOTALS + block], (prefix + sum) | SELF_WRITTEN);
-    scan_flag = select(0u, 1u, atomicAdd(&hash_counts[table + SELF_DONE], 1u) == blocks - 1u);
-  }
-  let last = workgroupUniformLoad(&scan_flag) != 0u;
-  if (!last) {
-    return;
-  }
-  let chunk = (blocks + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
-  let first = min(local * chunk, blocks);
-  let end = min(first + chunk, blocks);
-  var total = 0u;
-  for (var k = first; k < end; k += 1u) {
-    var v = 0u;
-    loop {
-      v = atomicLoad(&hash_counts[table + SELF_TOTALS + k]);
-      if ((v & SELF_WRITTEN) != 0u) {
-        break;
-      }
-    }
-    atomicStore(&hash_counts[table + SELF_TOTALS + k], 0u);
-    v &= ~SELF_WRITTEN;
-    hash[table + k] = v; // the total for now, its block's start below
-    total += v;
-  }
-  var start = workgroup_exclusive_scan(local, total);
-  for (var k = first; k < end; k += 1u) {
-    let v = hash[table + k];
-    hash[table + k] = start;
-    start += v;
-  }
-  if (local == 0u) {
-    atomicStore(&hash_counts[table + SELF_DONE], 0u);
-  }
+// The flag self_scan wrote for this substep.
+fn substep_flag() -> u32 {
+  return atomicLoad(&hash_counts[state_word(SELF_FLAG)]);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

@@ -8,9 +8,8 @@
 const SELF_FLAG: u32 = 0u; // this substep's SELF_DOES_* bits (self_scan writes, scatter and contacts read)
 const SELF_MODE: u32 = 1u; // SELF_MODE_*: how the next substep hashes (self_search writes)
 const SELF_AGE: u32 = 2u; // substeps since the last rebuild (lists built, or the direct search's reference)
-const SELF_DONE: u32 = 3u; // scan blocks finished
-// SELF_REBUILDS (list builds) and SELF_DIRECT (substeps searched directly): counters, from the
-// prelude (layout.ts: SELF_STATE), as SELF_TOTALS (the scan blocks' totals).
+// Word 3 is free (self_scan.wgsl counts its blocks in `scan_state`). SELF_REBUILDS (list builds)
+// and SELF_DIRECT (substeps searched directly): counters, from the prelude (layout.ts: SELF_STATE).
 const SELF_BOX: u32 = 8u; // the box of the displacements since the last rebuild (min xyz, max xyz as order bits)
 const SELF_WRITTEN: u32 = 0x80000000u;
 
@@ -126,6 +125,5 @@ fn from_order_bits(u: u32) -> f32 {
   return bitcast<f32>(select(~u, u & 0x7fffffffu, (u & 0x80000000u) != 0u));
 }
 
-fn substep_flag() -> u32 {
-  return atomicLoad(&hash_counts[state_word(SELF_FLAG)]);
-}
+// substep_flag() (the flag self_scan wrote for this substep): in the modules that bind
+// `hash_counts` as atomics (self_collision.wgsl, self_contacts.wgsl), not self_scan.wgsl's.

@@ -362,6 +362,11 @@ fn next_substep(k: u32, flag: u32) {
 
 // One kernel for both ways (the solver's choice below SELF_GPU.splitAt particles: one dispatch
 // fewer a substep, ≈7 µs on the H200, where the grid is too small for the registers to matter).
+// The flag self_scan wrote for this substep.
+fn substep_flag() -> u32 {
+  return atomicLoad(&hash_counts[state_word(SELF_FLAG)]);
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_contacts(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
@@ -381,12 +386,18 @@ fn self_contacts(@builtin(global_invocation_id) id: vec3u,
 // From SELF_GPU.splitAt particles on, two kernels, each doing nothing in the other's substeps, so
 // that the search's registers are not the list build's (at 1024² the search took 20% longer in
 // one kernel with it). self_search is dispatched last.
+// self_lists runs SELF_GPU.listSlots slots an invocation (a grid-stride loop: consecutive lanes,
+// consecutive slots), so that in the substeps that search (at 1024² all of them) its dispatch
+// is that many times smaller: it only reads the flag and exits.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_lists(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
-  let k = flat_index(id, groups);
   let flag = substep_flag();
-  if (k < particle_count() && (flag & SELF_DOES_DIRECT) == 0u) {
+  if ((flag & SELF_DOES_DIRECT) != 0u) {
+    return;
+  }
+  let stride = groups.x * groups.y * WORKGROUP_SIZE;
+  for (var k = flat_index(id, groups); k < particle_count(); k += stride) {
     list_slot(k, flag);
   }
 }
