@@ -3,7 +3,8 @@
 // cloth triangles that intersect (sharing no vertex), the closest two particles that are not
 // rest-pose neighbours (in thicknesses) and the fraction of the cloth lying on other cloth. The
 // oracles are the unit tests' (tests/unit/cloth_contacts.h: exact in double, no solver code).
-// Prints one JSON document (bench/fold.sh writes it to bench/results/<machine>/fold_contacts.json).
+// Prints one JSON document (bench/fold_contacts.sh writes it to
+// bench/results/<machine>/fold_contacts.json).
 //   weft_fold_contacts [--frames F]
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,11 +60,11 @@ int main(int argc, char** argv) {
 		const double closest = closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * t);
 		const int64_t pairs = intersecting_triangle_pairs(world, 3.0 * (t > spacing ? t : spacing));
 		const double layered = layered_fraction(world, 2.5 * t);
-		printf("%s\n {\"grid\": %d, \"substeps\": %d, \"thickness_spacings\": %.2f, \"intersecting_triangle_pairs\": "
-		       "%lld, "
-		       "\"closest_over_thickness\": %.3f, \"layered_fraction\": %.3f, \"rebuilds_per_frame\": %.3f, "
-		       "\"finite\": %s}",
-		       c ? "," : "", (int)k.grid, (int)k.substeps, (double)k.thickness, (long long)pairs, closest / t, layered,
+		printf("%s\n {\"grid\": %d, \"substeps\": %d, \"thickness_spacings\": %.2f, ", c ? "," : "", (int)k.grid,
+		       (int)k.substeps, (double)k.thickness);
+		printf("\"intersecting_triangle_pairs\": %lld, \"closest_over_thickness\": %.3f, ", (long long)pairs,
+		       closest / t);
+		printf("\"layered_fraction\": %.3f, \"rebuilds_per_frame\": %.3f, \"finite\": %s}", layered,
 		       (double)view.rebuilds / frames, weft_world_is_finite(world) ? "true" : "false");
 		fflush(stdout);
 		weft_world_destroy(world);

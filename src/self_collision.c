@@ -354,14 +354,6 @@ void weft_self_collision_bounds(weft_world* world, int32_t begin, int32_t end) {
 	}
 }
 
-// The lists hold while no unlisted pair can be closer than the thickness. A pair of near patches
-// (or of one patch) was farther than the reach r at the build, so it holds while their joint box
-// of displacements spans at most the skin; a pair of other patches was farther than r + margin,
-// so it holds while the box of all displacements spans at most skin + margin. A cloth moving as
-// one keeps its lists, and so does a pile whose parts move only far from each other.
-// The skin adapts to the motion (all in this whole stage, so threads and SIMD see the same): lists
-// that last under SKIN_SHORT substeps make the next skin wider (fewer rebuilds, longer lists),
-// lists that last over SKIN_LONG narrower (shorter lists: a resting pile tests fewer pairs).
 // The largest skin (thicknesses): SKIN_MAX, but the lists reach no farther than the rest-pose
 // limit where the least skin stays within it. Beyond it a flat layer's lists fill with its own
 // particles (√5 spacings apart at rest), which touch only where the cloth is squeezed to the
@@ -373,6 +365,14 @@ static float largest_skin(const weft_world* world) {
 	return fmaxf(SKIN, fminf(SKIN_MAX, within_rest));
 }
 
+// The lists hold while no unlisted pair can be closer than the thickness. A pair of near patches
+// (or of one patch) was farther than the reach r at the build, so it holds while their joint box
+// of displacements spans at most the skin; a pair of other patches was farther than r + margin,
+// so it holds while the box of all displacements spans at most skin + margin. A cloth moving as
+// one keeps its lists, and so does a pile whose parts move only far from each other.
+// The skin adapts to the motion (all in this whole stage, so threads and SIMD see the same): lists
+// that last under SKIN_SHORT substeps make the next skin wider (fewer rebuilds, longer lists),
+// lists that last over SKIN_LONG narrower (shorter lists: a resting pile tests fewer pairs).
 void weft_self_collision_decide(weft_world* world) {
 	weft_self_collision* s = world->self;
 	const float skin = world->thickness * s->skin;
