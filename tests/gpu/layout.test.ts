@@ -28,6 +28,7 @@ import { WeftWorld } from '../../web/src/core/world';
 import selfCollisionWgsl from '../../web/src/gpu/shaders/self_collision.wgsl?raw';
 import selfCommonWgsl from '../../web/src/gpu/shaders/self_common.wgsl?raw';
 import selfScanWgsl from '../../web/src/gpu/shaders/self_scan.wgsl?raw';
+import selfFlagWgsl from '../../web/src/gpu/shaders/self_flag.wgsl?raw';
 import selfContactsWgsl from '../../web/src/gpu/shaders/self_contacts.wgsl?raw';
 import { packMeshCollider, writeMeshRecord } from '../../web/src/gpu/mesh';
 import meshCollideWgsl from '../../web/src/gpu/shaders/mesh_collide.wgsl?raw';
@@ -75,7 +76,7 @@ test("self-collision: the hash primes, the partner cap, the rest tolerance, the 
   assert.equal(define('MIN_DISTANCE'), SELF_COLLISION.minDistance);
   assert.equal(define('SKIN'), SELF_COLLISION.skin);
   // The kernel spells no prime or cap by hand: they come from wgslPrelude().
-  for (const code of [selfCommonWgsl, selfCollisionWgsl, selfScanWgsl, selfContactsWgsl]) {
+  for (const code of [selfCommonWgsl, selfFlagWgsl, selfCollisionWgsl, selfScanWgsl, selfContactsWgsl]) {
     for (const p of SELF_COLLISION.primes) assert.doesNotMatch(code, new RegExp(`${p}`));
     assert.doesNotMatch(code, /\b16u\b|1\.01/);
   }

@@ -77,6 +77,7 @@ import meshOffWgsl from './shaders/mesh_off.wgsl?raw';
 import selfCollisionWgsl from './shaders/self_collision.wgsl?raw';
 import selfCommonWgsl from './shaders/self_common.wgsl?raw';
 import selfContactsWgsl from './shaders/self_contacts.wgsl?raw';
+import selfFlagWgsl from './shaders/self_flag.wgsl?raw';
 import selfScanWgsl from './shaders/self_scan.wgsl?raw';
 import pinsOnWgsl from './shaders/pins_on.wgsl?raw';
 import pinsOffWgsl from './shaders/pins_off.wgsl?raw';
@@ -440,6 +441,7 @@ export class GpuSolver {
       particleWgsl,
       finishWgsl,
       selfCommonWgsl,
+      selfFlagWgsl,
       selfCollisionWgsl,
       meshOffWgsl,
       pinsOffWgsl,
@@ -464,7 +466,14 @@ export class GpuSolver {
     });
     const contacts = device.createShaderModule({
       label: 'weft self_contacts.wgsl',
-      code: [this.prelude, wgslBindings(this.modules.selfContacts.bindings), countWgsl, selfCommonWgsl, selfContactsWgsl].join('\n'),
+      code: [
+        this.prelude,
+        wgslBindings(this.modules.selfContacts.bindings),
+        countWgsl,
+        selfCommonWgsl,
+        selfFlagWgsl,
+        selfContactsWgsl,
+      ].join('\n'),
     });
     const contactsLayout = device.createPipelineLayout({ bindGroupLayouts: [this.modules.selfContacts.layout] });
     const entries = this.selfSplit

@@ -126,11 +126,6 @@ fn self_settle(@builtin(global_invocation_id) id: vec3u,
 
 // self_scan: self_scan.wgsl, a module of its own (the counts read without atomics).
 
-// The flag self_scan wrote for this substep.
-fn substep_flag() -> u32 {
-  return atomicLoad(&hash_counts[state_word(SELF_FLAG)]);
-}
-
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_scatter(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {

@@ -11,7 +11,6 @@ const SELF_AGE: u32 = 2u; // substeps since the last rebuild (lists built, or th
 // Word 3 is free (self_scan.wgsl counts its blocks in `scan_state`). SELF_REBUILDS (list builds)
 // and SELF_DIRECT (substeps searched directly): counters, from the prelude (layout.ts: SELF_STATE).
 const SELF_BOX: u32 = 8u; // the box of the displacements since the last rebuild (min xyz, max xyz as order bits)
-const SELF_WRITTEN: u32 = 0x80000000u;
 
 const SELF_MODE_LISTS: u32 = 0u; // cells of reach, the box (lists kept while it stays within the skin)
 const SELF_MODE_DIRECT: u32 = 1u; // cells of the direct edge, no box
@@ -125,5 +124,5 @@ fn from_order_bits(u: u32) -> f32 {
   return bitcast<f32>(select(~u, u & 0x7fffffffu, (u & 0x80000000u) != 0u));
 }
 
-// substep_flag() (the flag self_scan wrote for this substep): in the modules that bind
-// `hash_counts` as atomics (self_collision.wgsl, self_contacts.wgsl), not self_scan.wgsl's.
+// substep_flag() (the flag self_scan wrote for this substep): self_flag.wgsl, in the modules that
+// bind `hash_counts` as atomics (self_collision.wgsl, self_contacts.wgsl), not self_scan.wgsl's.

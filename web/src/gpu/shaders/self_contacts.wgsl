@@ -362,11 +362,6 @@ fn next_substep(k: u32, flag: u32) {
 
 // One kernel for both ways (the solver's choice below SELF_GPU.splitAt particles: one dispatch
 // fewer a substep, ≈7 µs on the H200, where the grid is too small for the registers to matter).
-// The flag self_scan wrote for this substep.
-fn substep_flag() -> u32 {
-  return atomicLoad(&hash_counts[state_word(SELF_FLAG)]);
-}
-
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn self_contacts(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {

@@ -9,6 +9,7 @@
 
 const SCAN_DONE: u32 = 0u;
 const SCAN_TOTALS: u32 = 1u;
+const SCAN_WRITTEN: u32 = 0x80000000u; // a block's total is written (its bit beside the total)
 
 // An invocation's SCAN_ITEMS consecutive counts, padded by one word every 32 so that the
 // invocations' runs fall in different banks.
@@ -169,7 +170,7 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
   // totals. It waits for each total's written bit (a block counted itself done only after writing
   // its total, so the wait is for the store to show, never for a block to run).
   if (local == WORKGROUP_SIZE - 1u) {
-    atomicStore(&scan_state[SCAN_TOTALS + block], (prefix + sum) | SELF_WRITTEN);
+    atomicStore(&scan_state[SCAN_TOTALS + block], (prefix + sum) | SCAN_WRITTEN);
     scan_flag = select(0u, 1u, atomicAdd(&scan_state[SCAN_DONE], 1u) == blocks - 1u);
   }
   let last = workgroupUniformLoad(&scan_flag) != 0u;
@@ -184,12 +185,12 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
     var v = 0u;
     loop {
       v = atomicLoad(&scan_state[SCAN_TOTALS + k]);
-      if ((v & SELF_WRITTEN) != 0u) {
+      if ((v & SCAN_WRITTEN) != 0u) {
         break;
       }
     }
     atomicStore(&scan_state[SCAN_TOTALS + k], 0u);
-    v &= ~SELF_WRITTEN;
+    v &= ~SCAN_WRITTEN;
     hash[table + k] = v; // the total for now, its block's start below
     total += v;
   }
