@@ -182,3 +182,25 @@ describe('colliders', () => {
     }
   });
 });
+
+describe('first view on a phone', () => {
+  const session = useBrowser({ webgpu: true });
+
+  test('a portrait view starts as far back as F would put it (the cloth fits across)', async () => {
+    for (const scene of ['hang', 'flag']) {
+      const { page, errors } = await openApp(session, `?scene=${scene}&grid=16`, { width: 390, height: 844, hasTouch: true });
+      try {
+        await page.evaluate(() => window.weft.pause());
+        const first = await camera(page);
+        const framed = await page.evaluate(() => window.weft.frame()); // what F does
+        assert.ok(
+          first.distance >= 0.9 * framed.distance,
+          `${scene}: the first view is ${first.distance.toFixed(2)} m away, F frames the cloth at ${framed.distance.toFixed(2)}`,
+        );
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+});

@@ -19,6 +19,9 @@ import { RealTimeStepper } from './stepping';
 import type { Grabber } from './ui/input';
 import type { Messages } from './ui/messages';
 
+/** The narrowest view (width / height) a scene's first framing fills across; a narrower one backs off. */
+const PORTRAIT_ASPECT = 0.8;
+
 export interface Stats {
   frame: number;
   /** Rendered frames per second (the display loop). */
@@ -289,7 +292,8 @@ export class App implements Grabber {
       y: ground + (max[1] - ground) * 0.5,
       z: pinned ? pinnedZ / pinned : (min[2] + max[2]) / 2,
     };
-    this.camera.distance = extent * 1.85;
+    // A portrait view (a phone) is narrower than it is tall: back off so the width still fits.
+    this.camera.distance = extent * 1.85 * Math.max(1, PORTRAIT_ASPECT / this.camera.aspect);
     this.camera.yaw = -0.4;
     this.camera.pitch = 0.22;
     this.updateCameraLimits();

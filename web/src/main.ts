@@ -79,6 +79,8 @@ async function boot(): Promise<void> {
   const onLost = (message: string) => void recover(message);
   const renderer = await createRenderer(params.renderer, onLost);
   app = new App(core, renderer, messages, params.mode);
+  // The first framing needs the view's shape (resize() below sets it again, with the renderer).
+  app.camera.aspect = Math.max(1, canvas.clientWidth) / Math.max(1, canvas.clientHeight);
   await app.load({ scene: params.scene, grid: params.grid, solver: params.solver });
 
   // Device loss: the cloth lives in wasm memory, so a new renderer picks it up where it was.
