@@ -6,7 +6,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openApp, waitFor, useBrowser } from './harness.mjs';
+import { openApp, panelController, waitFor, useBrowser } from './harness.mjs';
 import { imageStats } from './pixels.mjs';
 
 const box = (page, selector) => page.locator(selector).first().boundingBox();
@@ -265,6 +265,25 @@ describe('files', () => {
       assert.match(text, /huge\.obj:4: vertex 3 has a non-finite or huge coordinate/);
       assert.doesNotMatch(text, /weft_[a-z_]+:/, 'no C function names');
       assert.equal(await page.evaluate(() => window.weft.stats().spheres.length), 1, 'the scene keeps its sphere');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('panel numbers', () => {
+  test("a slider's box shows its step's decimals: shear log₁₀ 1e-7 reads -7.0, the flag's wind 8.5", async () => {
+    const { page, errors } = await openApp(session, '?scene=flag&grid=16', { width: 1000, height: 700 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      const shown = (name) => panelController(page, name).locator('input').inputValue();
+      assert.equal(await shown('shear log₁₀α'), '-7.0');
+      assert.equal(await shown('stretch log₁₀α'), '-8.0');
+      const air = await page.evaluate(() => window.weft.stats().air);
+      const speed = Math.hypot(air.wind.x, air.wind.z);
+      assert.equal(await shown('wind m/s'), speed.toFixed(1), `wind ${speed} m/s`);
+      assert.equal(await shown('air density kg/m³'), air.airDensity.toFixed(3));
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

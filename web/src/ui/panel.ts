@@ -1,6 +1,6 @@
 // The parameter panel (lil-gui). Solver settings apply live; scene, grid and solver rebuild the
 // cloth in place (no page reload). Compliances are edited as log10 values: they span decades.
-import GUI, { type Controller } from 'lil-gui';
+import GUI, { NumberController, type Controller } from 'lil-gui';
 import type { App } from '../app';
 import { GRID_CHOICES } from '../params';
 import { SHADING_MODES } from '../render/modes';
@@ -10,6 +10,13 @@ import type { Messages } from './messages';
 export const NARROW_WIDTH = 700;
 
 /** The view's actions the panel offers as buttons (the keys do the same). */
+/** Decimals that show a multiple of `step` exactly (0.1 → 1, 0.005 → 3, 1 → 0). */
+function decimalsOf(step: number): number {
+  let decimals = 0;
+  while (decimals < 6 && Math.abs(step * 10 ** decimals - Math.round(step * 10 ** decimals)) > 1e-9) decimals++;
+  return decimals;
+}
+
 export interface ViewActions {
   frame(): void;
   screenshot(): void;
@@ -144,6 +151,11 @@ export class Panel {
         .onChange(live(() => app.setSphereMoving(m.sphereMoving))),
     );
     run.add(m, 'reset').name('reset (R)');
+    // Numbers show as many decimals as their step has (log₁₀ 1e-7 in float reads -7.0, not -6.9999;
+    // a wind of 8.544 m/s reads 8.5 and fits its box); the value itself is left as it is.
+    for (const controller of this.controllers) {
+      if (controller instanceof NumberController) controller.decimals(decimalsOf(controller._step as number));
+    }
     if (view) {
       const folder = this.gui.addFolder('View');
       folder.add(view, 'frame').name('frame the cloth (F)');
