@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, waitFor, useBrowser } from './harness.mjs';
-import { imageStats } from './pixels.mjs';
+import { clothBounds, imageStats } from './pixels.mjs';
 
 const MARGIN = 0.05; // camera.ts GROUND_MARGIN
 const camera = (page) => page.evaluate(() => window.weft.stats().camera);
@@ -201,6 +201,26 @@ describe('first view on a phone', () => {
       } finally {
         await page.close();
       }
+    }
+  });
+});
+
+describe('first view of a lowered cloth', () => {
+  const session = useBrowser({ webgpu: true });
+
+  test('fold: the first view holds the whole hanging cloth and, unmoved, the settled pile above its lower third', async () => {
+    const { page, errors } = await openApp(session, '?scene=fold&grid=24&mode=normal', { width: 1000, height: 700 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      const start = await clothBounds(page, await page.evaluate(() => window.weft.capture()));
+      assert.ok(start && start.top > 0.01 && start.bottom < 0.99, `the hanging cloth fits the view: ${JSON.stringify(start)}`);
+      await page.evaluate(() => window.weft.step(240)); // lowered to the floor and piled (2 s of pins, then settling)
+      const pile = await clothBounds(page, await page.evaluate(() => window.weft.capture()));
+      // Framed for the hanging cloth alone, the pile's centre sat at 0.75 of the height.
+      assert.ok(pile && pile.centreY > 0.25 && pile.centreY < 2 / 3, `the pile sits above the lower third: ${JSON.stringify(pile)}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
     }
   });
 });

@@ -72,6 +72,30 @@ export async function imageDifference(page, a, b, threshold = 24) {
   );
 }
 
+/** Box (fractions of the view, y down) of the strongly coloured pixels of a normals-mode capture. */
+export async function clothBounds(page, dataUrl) {
+  await installDecoder(page);
+  return page.evaluate(async (url) => {
+    const image = await window.__weftDecodePng(url);
+    const { data } = image;
+    let top = Infinity,
+      bottom = -Infinity,
+      rows = 0,
+      sum = 0;
+    for (let y = 0; y < image.height; y++) {
+      let count = 0;
+      for (let x = 0; x < image.width; x++) {
+        const i = (y * image.width + x) * 4;
+        if (Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) > 70) count++;
+      }
+      if (count > 0) ((top = Math.min(top, y)), (bottom = Math.max(bottom, y)));
+      ((rows += count), (sum += count * y));
+    }
+    if (rows === 0) return null;
+    return { top: top / image.height, bottom: (bottom + 1) / image.height, centreY: sum / rows / image.height };
+  }, dataUrl);
+}
+
 /** Centre (CSS pixels) of the cloth in a normals-mode capture: the strongly coloured pixels. */
 export async function clothCentre(page, dataUrl) {
   await installDecoder(page);
