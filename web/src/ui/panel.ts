@@ -9,7 +9,6 @@ import type { Messages } from './messages';
 /** Below this viewport width (CSS px) the panel starts collapsed, so the view and the HUD show. */
 export const NARROW_WIDTH = 700;
 
-/** The view's actions the panel offers as buttons (the keys do the same). */
 /** Decimals that show a multiple of `step` exactly (0.1 → 1, 0.005 → 3, 1 → 0). */
 function decimalsOf(step: number): number {
   let decimals = 0;
@@ -17,6 +16,7 @@ function decimalsOf(step: number): number {
   return decimals;
 }
 
+/** The view's actions the panel offers as buttons (the keys do the same). */
 export interface ViewActions {
   frame(): void;
   screenshot(): void;
