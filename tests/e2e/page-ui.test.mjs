@@ -6,7 +6,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openApp, panelController, waitFor, useBrowser } from './harness.mjs';
+import { openApp, panelController, typeIntoPanel, waitFor, useBrowser } from './harness.mjs';
 import { imageStats } from './pixels.mjs';
 
 const box = (page, selector) => page.locator(selector).first().boundingBox();
@@ -273,7 +273,7 @@ describe('files', () => {
 });
 
 describe('panel numbers', () => {
-  test("a slider's box shows its step's decimals: shear log₁₀ 1e-7 reads -7.0, the flag's wind 8.5", async () => {
+  test("a slider's box shows its step's decimals (shear log₁₀ 1e-7 reads -7.0, the flag's wind 8.5); a typed value beyond its range is reported", async () => {
     const { page, errors } = await openApp(session, '?scene=flag&grid=16', { width: 1000, height: 700 });
     try {
       await page.evaluate(() => window.weft.pause());
@@ -284,6 +284,15 @@ describe('panel numbers', () => {
       const speed = Math.hypot(air.wind.x, air.wind.z);
       assert.equal(await shown('wind m/s'), speed.toFixed(1), `wind ${speed} m/s`);
       assert.equal(await shown('air density kg/m³'), air.airDensity.toFixed(3));
+      // A typed value beyond the range is clamped, and the page says so.
+      await typeIntoPanel(page, 'wind m/s', '1e9');
+      await waitFor(page, () => [...document.querySelectorAll('#messages .message')].some((m) => m.textContent.includes('wind m/s')));
+      const text = await page.locator('#messages .message', { hasText: 'wind m/s' }).first().textContent();
+      assert.match(text, /1e9 is outside 0 … 30; set to 30/);
+      const wind = await page.evaluate(() => window.weft.stats().air.wind);
+      assert.ok(Math.abs(Math.hypot(wind.x, wind.z) - 30) < 1e-3, `wind ${JSON.stringify(wind)}`);
+      await typeIntoPanel(page, 'wind m/s', '12');
+      assert.equal(await shown('wind m/s'), '12.0');
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

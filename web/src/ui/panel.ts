@@ -153,8 +153,12 @@ export class Panel {
     run.add(m, 'reset').name('reset (R)');
     // Numbers show as many decimals as their step has (log₁₀ 1e-7 in float reads -7.0, not -6.9999;
     // a wind of 8.544 m/s reads 8.5 and fits its box); the value itself is left as it is.
+    // A typed value outside a slider's range is clamped by lil-gui as it is typed: say so when the box
+    // is left (capture: before lil-gui's own blur handler puts the clamped value back in the box).
     for (const controller of this.controllers) {
-      if (controller instanceof NumberController) controller.decimals(decimalsOf(controller._step as number));
+      if (!(controller instanceof NumberController)) continue;
+      controller.decimals(decimalsOf(controller._step as number));
+      controller.domElement.addEventListener('blur', () => this.reportClamped(controller), true);
     }
     if (view) {
       const folder = this.gui.addFolder('View');
@@ -164,6 +168,19 @@ export class Panel {
       folder.add(view, 'help').name('help (?)');
     }
     this.refresh();
+  }
+
+  /** A warning when the number typed in `controller`'s box lies outside its range (lil-gui clamped it). */
+  private reportClamped(controller: NumberController): void {
+    const typed = Number(controller.$input.value.trim());
+    const min = controller._min as number,
+      max = controller._max as number;
+    if (controller.$input.value.trim() === '' || !Number.isFinite(typed) || (typed >= min && typed <= max)) return;
+    this.messages.show(
+      `${controller._name}: ${controller.$input.value.trim()} is outside ${min} … ${max}; set to ${controller.getValue()}.`,
+      'warning',
+      'panel-range',
+    );
   }
 
   private async rebuild(): Promise<void> {
