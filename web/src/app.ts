@@ -288,17 +288,16 @@ export class App implements Grabber {
     }
     const extent = Math.max(max[0] - min[0], max[2] - min[2], max[1] - ground, 0.5);
     // Pins that the scene lowers (fold) take the cloth's top down with them: look halfway between
-    // where the cloth starts and where it ends, so both are in view.
+    // the start's centre and the end's, backed off as much, so both are in view.
     const { velocity, motionTime } = world.pinMotion;
     const endTop = Math.max(ground, max[1] + Math.min(0, velocity.y) * motionTime);
+    const lowered = (max[1] - endTop) / 4;
     this.camera.target = {
       x: (min[0] + max[0]) / 2,
-      y: ground + (max[1] - ground) * 0.25 + (endTop - ground) * 0.25,
+      y: ground + (max[1] - ground) * 0.5 - lowered,
       z: pinned ? pinnedZ / pinned : (min[2] + max[2]) / 2,
     };
     // A portrait view (a phone) is narrower than it is tall: back off so the width still fits.
-    // Looking lower than the start's centre, back off as much so the start's top stays in view.
-    const lowered = ground + (max[1] - ground) * 0.5 - this.camera.target.y;
     this.camera.distance = (extent + lowered) * 1.85 * Math.max(1, PORTRAIT_ASPECT / this.camera.aspect);
     this.camera.yaw = -0.4;
     this.camera.pitch = 0.22;

@@ -79,8 +79,18 @@ async function boot(): Promise<void> {
   const onLost = (message: string) => void recover(message);
   const renderer = await createRenderer(params.renderer, onLost);
   app = new App(core, renderer, messages, params.mode);
-  // The first framing needs the view's shape (resize() below sets it again, with the renderer).
-  app.camera.aspect = Math.max(1, canvas.clientWidth) / Math.max(1, canvas.clientHeight);
+  // Sized before the first scene: its framing needs the view's shape.
+  const resize = () => {
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
+    const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    app.camera.aspect = width / height;
+    app.renderer.resize(width, height);
+    app.redraw++;
+  };
+  new ResizeObserver(resize).observe(document.body);
+  window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', resize);
+  resize();
   await app.load({ scene: params.scene, grid: params.grid, solver: params.solver });
 
   // Device loss: the cloth lives in wasm memory, so a new renderer picks it up where it was.
@@ -109,18 +119,6 @@ async function boot(): Promise<void> {
     recovering = false;
     messages.show(`Recovered after losing the GPU device; rendering with ${app.renderer.kind}, the cloth kept its state.`, 'info', 'lost');
   }
-
-  const resize = () => {
-    const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
-    const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
-    app.camera.aspect = width / height;
-    app.renderer.resize(width, height);
-    app.redraw++;
-  };
-  new ResizeObserver(resize).observe(document.body);
-  window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', resize);
-  resize();
 
   const drop = new ObjDrop(app, messages, document.getElementById('drop')!);
   const help = new Help();

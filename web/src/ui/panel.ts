@@ -172,12 +172,13 @@ export class Panel {
 
   /** A warning when the number typed in `controller`'s box lies outside its range (lil-gui clamped it). */
   private reportClamped(controller: NumberController): void {
-    const typed = Number(controller.$input.value.trim());
+    const text = controller.$input.value.trim(),
+      typed = Number(text);
     const min = controller._min as number,
       max = controller._max as number;
-    if (controller.$input.value.trim() === '' || !Number.isFinite(typed) || (typed >= min && typed <= max)) return;
+    if (text === '' || !Number.isFinite(typed) || (typed >= min && typed <= max)) return;
     this.messages.show(
-      `${controller._name}: ${controller.$input.value.trim()} is outside ${min} … ${max}; set to ${controller.getValue()}.`,
+      `${controller._name}: ${text} is outside ${min} … ${max}; set to ${controller.getValue()}.`,
       'warning',
       'panel-range',
     );
