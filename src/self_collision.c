@@ -38,8 +38,11 @@
 // remaining push when one of two contacts opens: the kicks that kept a fold pile from resting).
 // Pairs that are close in the rest pose (grid neighbours up to the bend constraints' two spacings,
 // and anything within t as built) are never listed: the cloth's own constraints hold them. The
-// response visits only the particles with a non-empty list (each lists call notes its own; a
-// single layer, such as a swinging `hang`, has none). Nothing limits speeds, so a cloth that
+// response's stages take the particles in index order, each thread its own range, and skip those
+// with an empty list (a single layer, such as a swinging `hang`, has none): a thread then writes
+// only its own particles, as the passes after it read them. (Taken in bucket order, as the lists
+// are built, two threads' pushes landed all over each other's ranges: `fold` 128² on two threads
+// took 8.3 ms a frame against 5.8, slower than one thread.) Nothing limits speeds, so a cloth that
 // touches nothing moves exactly as without self-collision.
 #include <math.h>
 #include <string.h>
@@ -80,16 +83,6 @@
 // Far beyond every candidate: the padding after the last sorted slot.
 #define FAR_AWAY 1.0e30f
 
-// The particles with a non-empty list among a lists call's slots [begin, end), at listed[begin ..
-// begin + count): the contacts and apply stages of the same slices visit only them (a cloth that does
-// not touch itself has none). Valid while `build` is the current one and the slice is the same
-// (the stages cut the same slices for the world's threads; cut otherwise, as a test does, those
-// stages visit every particle).
-typedef struct weft_self_listing {
-	int32_t count, end;
-	uint64_t build;
-} weft_self_listing;
-
 struct weft_self_collision {
 	uint32_t table_size;
 	uint32_t* cell_start;  // table_size + 1
@@ -101,8 +94,6 @@ struct weft_self_collision {
 	float* sorted_rest[3]; // per slot (+ 4 padding): that particle's rest x, y and z
 	uint32_t* neighbours;  // MAX_NEIGHBOURS per particle
 	uint8_t* neighbour_count;
-	uint32_t* listed;            // per slice of slots a lists call built: its particles with a non-empty list
-	weft_self_listing* listings; // per slice, at its first slot: how many, and which build and slice they are of
 	float* neighbour_d2;         // per list entry: its squared distance at the build (lists sorted by it)
 	int32_t* particle_patch;     // the patch of each particle
 	float* patch_reach2;         // per patch, this substep: entries built farther than this (squared) are no contact
@@ -120,7 +111,6 @@ struct weft_self_collision {
 	bool rebuild;            // this substep rebuilds them
 	bool simd;               // the 4-lane paths run (this frame's solve is vectorised)
 	int64_t rebuilds;
-	uint64_t builds; // lists built since the world began (never reset: the listings' stamp)
 };
 
 uint32_t weft_self_collision_table_size(int32_t particle_count) {
@@ -178,8 +168,6 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	}
 	s->neighbours = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(uint32_t));
 	s->neighbour_count = weft_alloc(a, n);
-	s->listed = weft_alloc(a, n * sizeof(uint32_t));
-	s->listings = weft_alloc(a, n * sizeof(weft_self_listing));
 	s->neighbour_d2 = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(float));
 	s->particle_patch = weft_alloc(a, n * sizeof(int32_t));
 	s->patch_reach2 = weft_alloc(a, patches * sizeof(float));
@@ -193,13 +181,11 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted[0] || !s->sorted[1] || !s->sorted[2] ||
 	    !s->sorted_cell || !s->sorted_rest[0] || !s->sorted_rest[1] || !s->sorted_rest[2] || !s->neighbours ||
 	    !s->neighbour_count || !s->neighbour_d2 || !s->particle_patch || !s->patch_reach2 || !s->built_positions ||
-	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order || !s->listed ||
-	    !s->listings || !s->cell) {
+	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order || !s->cell) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
 		                 (int)world->particle_count);
 	}
-	memset(s->listings, 0, n * sizeof(weft_self_listing)); // build 0: none valid
 	for (int32_t patch = 0; patch < s->patch_count; ++patch) {
 		s->patch_order[patch] = (uint16_t)patch;
 		int32_t u0, u1, v0, v1;
@@ -229,7 +215,7 @@ void weft_self_collision_destroy(weft_world* world) {
 	    s->cell_start,      s->particles,      s->bucket,         s->sorted[0],      s->sorted[1],  s->sorted[2],
 	    s->sorted_cell,     s->sorted_rest[0], s->sorted_rest[1], s->sorted_rest[2], s->neighbours, s->neighbour_count,
 	    s->built_positions, s->corrections,    s->patch_moves,    s->patch_boxes,    s->near_pairs, s->neighbour_d2,
-	    s->particle_patch,  s->patch_reach2,   s->patch_order,    s->listed,         s->listings,   s->cell};
+	    s->particle_patch,  s->patch_reach2,   s->patch_order,    s->cell};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -427,7 +413,6 @@ void weft_self_collision_decide(weft_world* world) {
 	s->simd = world->simd_width > 0;
 	s->valid = true;
 	s->rebuilds += rebuild;
-	s->builds += rebuild;
 }
 
 void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end) {
@@ -438,6 +423,8 @@ void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end) {
 	const float inverse_cell = 1.0f / list_reach(world);
 	const float* x = world->positions;
 	for (int32_t p = begin; p < end; ++p) {
+		// The lists' positions (the rebuild test's origin), from the thread that owns p.
+		memcpy(&s->built_positions[4 * p], &x[4 * p], 4 * sizeof(float));
 		int32_t* c = &s->cell[3 * p];
 		for (int axis = 0; axis < 3; ++axis) {
 			c[axis] = weft_self_cell_coordinate(x[4 * p + axis], inverse_cell);
@@ -713,7 +700,6 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 		// Copies (not pointers into arrays the lists write): their splats stay out of the loops.
 		const float xi[3] = {x[4 * i], x[4 * i + 1], x[4 * i + 2]};
 		const float ri[3] = {s->sorted_rest[0][slot], s->sorted_rest[1][slot], s->sorted_rest[2][slot]};
-		memcpy(&s->built_positions[4 * i], &x[4 * i], 4 * sizeof(float));
 		// The rows of the 3 × 3 × 3 cells around its own, worked out once for the particles of a cell
 		// (neighbours in bucket order).
 		const int32_t* c = &s->sorted_cell[3 * slot];
@@ -735,7 +721,6 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 		}
 	}
 	// Nearest first: a substep's contacts are a prefix of the list.
-	int32_t listed = 0;
 	for (int32_t slot = begin; slot < end; ++slot) {
 		const uint32_t i = s->particles[slot];
 		uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
@@ -756,25 +741,7 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 			list[e] = i; // padding to whole fours: coincident with i, never a contact
 			d2[e] = INFINITY;
 		}
-		if (count > 0) {
-			s->listed[begin + listed++] = i;
-		}
 	}
-	if (begin < end) {
-		s->listings[begin] = (weft_self_listing){listed, end, s->builds};
-	}
-}
-
-// The particles of slice [begin, end) that contacts and apply visit: listed[begin ..) of this
-// build's lists call of the same slice, else (a slice the lists were not built in) all of them (NULL).
-static const uint32_t* visited(const weft_self_collision* s, int32_t begin, int32_t end, int32_t* count) {
-	const weft_self_listing* l = &s->listings[begin];
-	if (begin < end && l->build == s->builds && l->end == end) {
-		*count = l->count;
-		return &s->listed[begin];
-	}
-	*count = end - begin;
-	return NULL;
 }
 
 // One contact of particle i with j (d2 < t², not coincident): its push and friction (xyz); returns
@@ -884,13 +851,10 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 	const vf t_lanes = vsplat(t), t2_lanes = vsplat(t * t), min2_lanes = vsplat(MIN_DISTANCE * MIN_DISTANCE);
 	const vf friction_lanes = vsplat(friction);
 #endif
-	int32_t visits;
-	const uint32_t* ids = visited(s, begin, end, &visits);
-	for (int32_t k = 0; k < visits; ++k) {
-		const int32_t i = ids != NULL ? (int32_t)ids[k] : begin + k;
-		const float* xi = &x[4 * i];
+	for (int32_t i = begin; i < end; ++i) {
 		const int32_t count = s->neighbour_count[i];
-		if (xi[3] == 0.0f || count == 0) {
+		const float* xi = &x[4 * i];
+		if (count == 0 || xi[3] == 0.0f) {
 			continue; // apply skips it too
 		}
 		// Only the fours that start within this substep's reach (entries beyond it cannot touch:
@@ -940,10 +904,7 @@ void weft_self_collision_apply(weft_world* world, int32_t begin, int32_t end) {
 	const float* previous = world->previous_positions;
 	const float max_step = MAX_STEP * world->thickness;
 	float* x = world->positions;
-	int32_t visits;
-	const uint32_t* ids = visited(s, begin, end, &visits);
-	for (int32_t k = 0; k < visits; ++k) {
-		const int32_t p = ids != NULL ? (int32_t)ids[k] : begin + k;
+	for (int32_t p = begin; p < end; ++p) {
 		if (s->neighbour_count[p] == 0 || x[4 * p + 3] == 0.0f) {
 			continue;
 		}
