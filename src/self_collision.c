@@ -94,11 +94,11 @@ struct weft_self_collision {
 	float* sorted_rest[3]; // per slot (+ 4 padding): that particle's rest x, y and z
 	uint32_t* neighbours;  // MAX_NEIGHBOURS per particle
 	uint8_t* neighbour_count;
-	float* neighbour_d2;         // per list entry: its squared distance at the build (lists sorted by it)
-	int32_t* particle_patch;     // the patch of each particle
-	float* patch_reach2;         // per patch, this substep: entries built farther than this (squared) are no contact
-	float* built_positions;      // float4 per particle: positions when the lists were built
-	float* corrections;          // float4 per particle: this substep's pushes (xyz) and their scale (w, apply)
+	float* neighbour_d2;     // per list entry: its squared distance at the build (lists sorted by it)
+	int32_t* particle_patch; // the patch of each particle
+	float* patch_reach2;     // per patch, this substep: entries built farther than this (squared) are no contact
+	float* built_positions;  // float4 per particle: positions when the lists were built
+	float* corrections;      // float4 per particle: this substep's pushes (xyz) and their scale (w, apply)
 	int32_t patch_edge, patches_u, patch_count;
 	float* patch_moves;      // per patch: min xyz, max xyz of its displacements since the build
 	float* patch_boxes;      // per patch: min xyz, max xyz of its positions at the build
@@ -211,11 +211,17 @@ void weft_self_collision_destroy(weft_world* world) {
 		return;
 	}
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {
-	    s->cell_start,      s->particles,      s->bucket,         s->sorted[0],      s->sorted[1],  s->sorted[2],
-	    s->sorted_cell,     s->sorted_rest[0], s->sorted_rest[1], s->sorted_rest[2], s->neighbours, s->neighbour_count,
-	    s->built_positions, s->corrections,    s->patch_moves,    s->patch_boxes,    s->near_pairs, s->neighbour_d2,
-	    s->particle_patch,  s->patch_reach2,   s->patch_order,    s->cell};
+	void* arrays[] = {s->cell_start,      s->particles,
+	                  s->bucket,          s->sorted[0],
+	                  s->sorted[1],       s->sorted[2],
+	                  s->sorted_cell,     s->sorted_rest[0],
+	                  s->sorted_rest[1],  s->sorted_rest[2],
+	                  s->neighbours,      s->neighbour_count,
+	                  s->built_positions, s->corrections,
+	                  s->patch_moves,     s->patch_boxes,
+	                  s->near_pairs,      s->neighbour_d2,
+	                  s->particle_patch,  s->patch_reach2,
+	                  s->patch_order,     s->cell};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
