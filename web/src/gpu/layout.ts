@@ -140,7 +140,7 @@ export function airSection(lambdaCount: number, triangles: number): { start: num
 }
 
 /// The hash's counting sort: a scan block is SCAN_ITEMS buckets per invocation of a
-/// WORKGROUP_SIZE workgroup; one more workgroup scans the blocks' totals.
+/// SELF_GPU.scanWorkgroupSize workgroup; the last block to finish scans the blocks' totals.
 export const SCAN_ITEMS = 16;
 
 /// The GPU's own part of self-collision (self_collision.wgsl): C's Verlet lists (cells of reach)
@@ -153,7 +153,26 @@ export const SCAN_ITEMS = 16;
 /// From `splitAt` particles on, the contacts are two kernels (the lists', the search's: the search
 /// keeps its own registers), below one (a dispatch fewer a substep); there the lists' kernel runs
 /// `listSlots` slots an invocation (a smaller dispatch in the substeps where it has nothing to do).
-export const SELF_GPU = { cellEdge: 1, bucketsPerParticle: 2, switch: { toLists: 3, toDirect: 1 }, splitAt: 1 << 18, listSlots: 4 };
+export const SELF_GPU = {
+  cellEdge: 1,
+  bucketsPerParticle: 2,
+  switch: { toLists: 3, toDirect: 1 },
+  splitAt: 1 << 18,
+  listSlots: 4,
+  // Invocations a workgroup of self_settle and self_scatter, of self_scan (a scan block is
+  // scanWorkgroupSize × SCAN_ITEMS buckets; its workgroup memory must stay within 16 KiB: ≤ 128)
+  // and of the contacts' kernels.
+  hashWorkgroupSize: 64,
+  scanWorkgroupSize: 64,
+  contactsWorkgroupSize: 64,
+};
+
+/// The self modules' workgroup sizes (self_common.wgsl), declared ahead of each of them.
+export function selfWgslSizes(sizes: { hash: number; scan: number; contacts: number }): string {
+  return `const SELF_WORKGROUP_SIZE: u32 = ${sizes.hash}u;
+const SCAN_WORKGROUP_SIZE: u32 = ${sizes.scan}u;
+const CONTACTS_WORKGROUP_SIZE: u32 = ${sizes.contacts}u;`;
+}
 
 /// Forced policies (tests, benchmarks): never lists, never a direct search.
 export const SELF_SWITCH = {
@@ -182,10 +201,10 @@ export const SELF_STATE = { rebuilds: 4, direct: 5, words: 8 + 6 } as const; // 
 /// blocks done and the blocks' totals.
 export function selfHashWords(
   tableSize: number,
-  workgroupSize: number,
+  scanWorkgroupSize: number,
   n: number,
 ): { blocks: number; words: number; counts: number; scanState: number } {
-  const blocks = Math.ceil(tableSize / (workgroupSize * SCAN_ITEMS));
+  const blocks = Math.ceil(tableSize / (scanWorkgroupSize * SCAN_ITEMS));
   return {
     blocks,
     words: tableSize + blocks + (2 + SELF_COLLISION.maxPartners) * n,

@@ -53,6 +53,7 @@ import {
   TETHERS_PER_PARTICLE,
   airSection,
   selfHashWords,
+  selfWgslSizes,
   selfTableSize,
   SELF_GPU,
   SELF_STATE,
@@ -103,6 +104,9 @@ export interface GpuSolverOptions {
   selfSwitch?: SelfSwitch;
   /// The contacts as two kernels (lists, search) rather than one (SELF_GPU.splitAt when not given).
   selfSplit?: boolean;
+  /// Invocations a workgroup of self_settle and self_scatter, of self_scan and of the contacts'
+  /// kernels (benchmarks; SELF_GPU.hashWorkgroupSize, .scanWorkgroupSize, .contactsWorkgroupSize).
+  selfWorkgroupSizes?: { hash?: number; scan?: number; contacts?: number };
 }
 
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
@@ -217,6 +221,7 @@ export class GpuSolver {
   private readonly selfBucketsPerParticle: number;
   private readonly selfSwitch: SelfSwitch;
   private readonly selfSplit: boolean; // the contacts as two kernels (SELF_GPU.splitAt)
+  private readonly selfWorkgroupSizes: { hash: number; scan: number; contacts: number }; // SELF_GPU's
   private readonly fuse: boolean;
 
   constructor(
@@ -236,6 +241,12 @@ export class GpuSolver {
     this.selfBucketsPerParticle = options.selfBucketsPerParticle ?? SELF_GPU.bucketsPerParticle;
     this.selfSwitch = options.selfSwitch ?? SELF_GPU.switch;
     this.selfSplit = options.selfSplit ?? core.particleCount >= SELF_GPU.splitAt;
+    const sizes = options.selfWorkgroupSizes;
+    this.selfWorkgroupSizes = {
+      hash: sizes?.hash ?? SELF_GPU.hashWorkgroupSize,
+      scan: sizes?.scan ?? SELF_GPU.scanWorkgroupSize,
+      contacts: sizes?.contacts ?? SELF_GPU.contactsWorkgroupSize,
+    };
     this.colorOffsets = core.colorOffsets().slice();
 
     const meshGrid = core.meshColliderGrid?.() ?? null;
@@ -418,7 +429,8 @@ export class GpuSolver {
     const n = this.n,
       device = this.device;
     const tableSize = selfTableSize(view.tableSize, n, this.selfBucketsPerParticle);
-    const { blocks, words, counts, scanState } = selfHashWords(tableSize, this.config.workgroupSize, n);
+    const { blocks, words, counts, scanState } = selfHashWords(tableSize, this.selfWorkgroupSizes.scan, n);
+    const sizes = selfWgslSizes(this.selfWorkgroupSizes);
     const buffer = (label: string, size: number, usage = STORAGE()) => {
       const b = device.createBuffer({ label: `weft ${label}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage });
       this.owned.push(b);
@@ -440,6 +452,7 @@ export class GpuSolver {
       countWgsl,
       particleWgsl,
       finishWgsl,
+      sizes,
       selfCommonWgsl,
       selfFlagWgsl,
       selfCollisionWgsl,
@@ -457,7 +470,7 @@ export class GpuSolver {
     }
     const scan = device.createShaderModule({
       label: 'weft self_scan.wgsl',
-      code: [this.prelude, wgslBindings(this.modules.selfScan.bindings), countWgsl, selfCommonWgsl, selfScanWgsl].join('\n'),
+      code: [this.prelude, wgslBindings(this.modules.selfScan.bindings), countWgsl, sizes, selfCommonWgsl, selfScanWgsl].join('\n'),
     });
     this.pipelines.selfScan = device.createComputePipeline({
       label: 'weft self_scan',
@@ -470,6 +483,7 @@ export class GpuSolver {
         this.prelude,
         wgslBindings(this.modules.selfContacts.bindings),
         countWgsl,
+        sizes,
         selfCommonWgsl,
         selfFlagWgsl,
         selfContactsWgsl,
@@ -645,14 +659,16 @@ export class GpuSolver {
     const self = s.selfCollision && this.ensureSelf();
     const selfPasses = (buffer: number, settleFlags: number) => {
       const bind: BindGroupName = buffer ? 'self1' : 'self0';
-      push('selfSettle', bind, particles(), (u) => range(u, 0, 0, settleFlags));
+      const { hash, contacts } = this.selfWorkgroupSizes;
+      const hashGroups = items(this.n, hash);
+      push('selfSettle', bind, hashGroups, (u) => range(u, 0, 0, settleFlags));
       push('selfScan', 'selfScan', items(this.selfState!.blocks, 1), (u) => range(u, 0, 0, 0));
-      push('selfScatter', bind, particles(), (u) => range(u, 0, 0, 0));
+      push('selfScatter', bind, hashGroups, (u) => range(u, 0, 0, 0));
       const contactsBind: BindGroupName = buffer ? 'selfContacts1' : 'selfContacts0';
       if (this.selfSplit) {
-        push('selfLists', contactsBind, items(Math.ceil(this.n / SELF_GPU.listSlots), this.wgSize()), (u) => range(u, 0, 0, 0));
-        push('selfSearch', contactsBind, particles(), (u) => range(u, 0, 0, 0));
-      } else push('selfContacts', contactsBind, particles(), (u) => range(u, 0, 0, 0));
+        push('selfLists', contactsBind, items(Math.ceil(this.n / SELF_GPU.listSlots), contacts), (u) => range(u, 0, 0, 0));
+        push('selfSearch', contactsBind, items(this.n, contacts), (u) => range(u, 0, 0, 0));
+      } else push('selfContacts', contactsBind, items(this.n, contacts), (u) => range(u, 0, 0, 0));
     };
     const settledFlag = self ? FLAGS.SETTLED : 0;
     const air = airActive(s) && this.triangles > 0;

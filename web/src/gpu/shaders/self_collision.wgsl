@@ -40,7 +40,7 @@
 //                  only in the substep that measures it);
 //   self_scan      decides from the box whether this substep rebuilds, what it does (the flag the
 //                  next two read) and the next substep's mode, and zeroes the counts; when the hash
-//                  is used, the exclusive scan of the counts inside each block of WORKGROUP_SIZE ×
+//                  is used, the exclusive scan of the counts inside each block of SCAN_WORKGROUP_SIZE ×
 //                  SCAN_ITEMS buckets, and the last block to finish scans the blocks' totals
 //                  (self_scan.wgsl, a module of its own: the counts as plain words);
 //   self_scatter   (the hash used) copies each particle's settled position and rest position and
@@ -74,16 +74,18 @@ fn solved(i: u32) -> vec4f {
   return predicted[i];
 }
 
-var<workgroup> box_low: array<vec3u, WORKGROUP_SIZE>;
-var<workgroup> box_high: array<vec3u, WORKGROUP_SIZE>;
+// settle and scatter run SELF_WORKGROUP_SIZE invocations a workgroup (SELF_GPU.hashWorkgroupSize,
+// self_common.wgsl says where it is declared), not WORKGROUP_SIZE.
+var<workgroup> box_low: array<vec3u, SELF_WORKGROUP_SIZE>;
+var<workgroup> box_high: array<vec3u, SELF_WORKGROUP_SIZE>;
 
 var<workgroup> settle_mode: u32;
 
-@compute @workgroup_size(WORKGROUP_SIZE)
+@compute @workgroup_size(SELF_WORKGROUP_SIZE)
 fn self_settle(@builtin(global_invocation_id) id: vec3u,
                @builtin(num_workgroups) groups: vec3u,
                @builtin(local_invocation_index) local: u32) {
-  let p = flat_index(id, groups);
+  let p = sized_flat_index(id, groups, SELF_WORKGROUP_SIZE);
   let n = particle_count();
   if (local == 0u) {
     settle_mode = atomicLoad(&hash_counts[state_word(SELF_MODE)]);
@@ -109,7 +111,7 @@ fn self_settle(@builtin(global_invocation_id) id: vec3u,
   box_low[local] = low;
   box_high[local] = high;
   workgroupBarrier();
-  for (var half = WORKGROUP_SIZE / 2u; half > 0u; half >>= 1u) {
+  for (var half = SELF_WORKGROUP_SIZE / 2u; half > 0u; half >>= 1u) {
     if (local < half) {
       box_low[local] = min(box_low[local], box_low[local + half]);
       box_high[local] = max(box_high[local], box_high[local + half]);
@@ -126,10 +128,10 @@ fn self_settle(@builtin(global_invocation_id) id: vec3u,
 
 // self_scan: self_scan.wgsl, a module of its own (the counts read without atomics).
 
-@compute @workgroup_size(WORKGROUP_SIZE)
+@compute @workgroup_size(SELF_WORKGROUP_SIZE)
 fn self_scatter(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
-  let p = flat_index(id, groups);
+  let p = sized_flat_index(id, groups, SELF_WORKGROUP_SIZE);
   let n = particle_count();
   let flag = substep_flag();
   if (p >= n || (flag & (SELF_DOES_BUILD | SELF_DOES_DIRECT)) == 0u) {

@@ -103,7 +103,15 @@ fn cell_hash(c: vec3i) -> u32 {
   return (bitcast<u32>(c.x) + row_hash(c.y, c.z)) & (step.self_hash.x - 1u);
 }
 
-const SCAN_BLOCK: u32 = WORKGROUP_SIZE * SCAN_ITEMS;
+// The self modules' workgroup sizes, declared by the solver ahead of them (layout.ts:
+// selfWgslSizes; the benchmark varies them): SELF_WORKGROUP_SIZE (settle, scatter),
+// SCAN_WORKGROUP_SIZE (the scan), CONTACTS_WORKGROUP_SIZE (the contacts' kernels).
+fn sized_flat_index(id: vec3u, groups: vec3u, size: u32) -> u32 {
+  return id.x + id.y * groups.x * size;
+}
+
+// A scan block's buckets (self_scan.wgsl).
+const SCAN_BLOCK: u32 = SCAN_WORKGROUP_SIZE * SCAN_ITEMS;
 
 // First slot of bucket b among the grouped ids (b = table size: the end).
 fn bucket_start(b: u32) -> u32 {

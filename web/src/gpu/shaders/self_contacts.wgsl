@@ -362,10 +362,10 @@ fn next_substep(k: u32, flag: u32) {
 
 // One kernel for both ways (the solver's choice below SELF_GPU.splitAt particles: one dispatch
 // fewer a substep, ≈7 µs on the H200, where the grid is too small for the registers to matter).
-@compute @workgroup_size(WORKGROUP_SIZE)
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn self_contacts(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
-  let k = flat_index(id, groups);
+  let k = sized_flat_index(id, groups, CONTACTS_WORKGROUP_SIZE);
   let flag = substep_flag();
   next_substep(k, flag);
   if (k >= particle_count()) {
@@ -384,23 +384,23 @@ fn self_contacts(@builtin(global_invocation_id) id: vec3u,
 // self_lists runs SELF_GPU.listSlots slots an invocation (a grid-stride loop: consecutive lanes,
 // consecutive slots), so that in the substeps that search (at 1024² all of them) its dispatch
 // is that many times smaller: it only reads the flag and exits.
-@compute @workgroup_size(WORKGROUP_SIZE)
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn self_lists(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
   let flag = substep_flag();
   if ((flag & SELF_DOES_DIRECT) != 0u) {
     return;
   }
-  let stride = groups.x * groups.y * WORKGROUP_SIZE;
-  for (var k = flat_index(id, groups); k < particle_count(); k += stride) {
+  let stride = groups.x * groups.y * CONTACTS_WORKGROUP_SIZE;
+  for (var k = sized_flat_index(id, groups, CONTACTS_WORKGROUP_SIZE); k < particle_count(); k += stride) {
     list_slot(k, flag);
   }
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn self_search(@builtin(global_invocation_id) id: vec3u,
         @builtin(num_workgroups) groups: vec3u) {
-  let k = flat_index(id, groups);
+  let k = sized_flat_index(id, groups, CONTACTS_WORKGROUP_SIZE);
   let flag = substep_flag();
   next_substep(k, flag);
   if (k < particle_count() && (flag & SELF_DOES_DIRECT) != 0u) {

@@ -7,6 +7,9 @@
 // atomics in `scan_state` (layout.ts: selfHashWords().scanState words: the count, then a total a
 // block).
 
+// SCAN_WORKGROUP_SIZE (SELF_GPU.scanWorkgroupSize, declared by the solver ahead of the self
+// modules: layout.ts selfWgslSizes) invocations a block.
+
 const SCAN_DONE: u32 = 0u;
 const SCAN_TOTALS: u32 = 1u;
 const SCAN_WRITTEN: u32 = 0x80000000u; // a block's total is written (its bit beside the total)
@@ -14,7 +17,7 @@ const SCAN_WRITTEN: u32 = 0x80000000u; // a block's total is written (its bit be
 // An invocation's SCAN_ITEMS consecutive counts, padded by one word every 32 so that the
 // invocations' runs fall in different banks.
 var<workgroup> scan_items: array<u32, SCAN_BLOCK + SCAN_BLOCK / 32u>;
-var<workgroup> scan_totals: array<u32, WORKGROUP_SIZE>;
+var<workgroup> scan_totals: array<u32, SCAN_WORKGROUP_SIZE>;
 var<workgroup> scan_flag: u32;
 var<workgroup> scan_mode: u32;
 
@@ -91,7 +94,7 @@ fn padded(k: u32) -> u32 {
 fn workgroup_exclusive_scan(local: u32, value: u32) -> u32 {
   scan_totals[local] = value;
   workgroupBarrier();
-  for (var offset = 1u; offset < WORKGROUP_SIZE; offset <<= 1u) {
+  for (var offset = 1u; offset < SCAN_WORKGROUP_SIZE; offset <<= 1u) {
     var add = 0u;
     if (local >= offset) {
       add = scan_totals[local - offset];
@@ -103,7 +106,7 @@ fn workgroup_exclusive_scan(local: u32, value: u32) -> u32 {
   return scan_totals[local] - value;
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
+@compute @workgroup_size(SCAN_WORKGROUP_SIZE)
 fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
              @builtin(num_workgroups) workgroups: vec3u,
              @builtin(local_invocation_index) local: u32) {
@@ -123,7 +126,7 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
   }
   if (workgroupUniformLoad(&scan_mode) == 0u) {
     for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-      let b = base + k * WORKGROUP_SIZE + local;
+      let b = base + k * SCAN_WORKGROUP_SIZE + local;
       if (b < table) {
         hash_counts[b] = 0u;
       }
@@ -132,7 +135,7 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
   }
   // All the loads first, then the zeros (the stores would otherwise order the next loads).
   for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let item = k * WORKGROUP_SIZE + local;
+    let item = k * SCAN_WORKGROUP_SIZE + local;
     let b = base + item;
     var count = 0u;
     if (b < table) {
@@ -141,7 +144,7 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
     scan_items[padded(item)] = count;
   }
   for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let b = base + k * WORKGROUP_SIZE + local;
+    let b = base + k * SCAN_WORKGROUP_SIZE + local;
     if (b < table) {
       hash_counts[b] = 0u;
     }
@@ -160,7 +163,7 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
   }
   workgroupBarrier();
   for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
-    let item = k * WORKGROUP_SIZE + local;
+    let item = k * SCAN_WORKGROUP_SIZE + local;
     let b = base + item;
     if (b < table) {
       hash[b] = scan_items[padded(item)];
@@ -169,7 +172,7 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
   // The block's total, then the count of blocks done: the block that makes it `blocks` scans the
   // totals. It waits for each total's written bit (a block counted itself done only after writing
   // its total, so the wait is for the store to show, never for a block to run).
-  if (local == WORKGROUP_SIZE - 1u) {
+  if (local == SCAN_WORKGROUP_SIZE - 1u) {
     atomicStore(&scan_state[SCAN_TOTALS + block], (prefix + sum) | SCAN_WRITTEN);
     scan_flag = select(0u, 1u, atomicAdd(&scan_state[SCAN_DONE], 1u) == blocks - 1u);
   }
@@ -177,7 +180,7 @@ fn self_scan(@builtin(workgroup_id) workgroup: vec3u,
   if (!last) {
     return;
   }
-  let chunk = (blocks + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+  let chunk = (blocks + SCAN_WORKGROUP_SIZE - 1u) / SCAN_WORKGROUP_SIZE;
   let first = min(local * chunk, blocks);
   let end = min(first + chunk, blocks);
   var total = 0u;
