@@ -39,6 +39,14 @@ const fold = scene === 'fold';
 /// SELF_GPU.cellEdge when not given), --self-buckets the table's buckets per particle.
 const selfCells = args.get('self-cells')?.split(',').map(Number) ?? [undefined];
 const selfBuckets = args.has('self-buckets') ? Number(args.get('self-buckets')) : undefined;
+/// --self-wg 64,256,256:128,64:64:128: the fold's on-runs once for each workgroup size of
+/// self_settle and self_scatter, after a colon of self_scan, after a second of the contacts'
+/// kernels (SELF_GPU.hashWorkgroupSize, .scanWorkgroupSize, .contactsWorkgroupSize when not given).
+const selfWgs = (args.get('self-wg')?.split(',') ?? [undefined]).map((name) => {
+  if (name === undefined) return undefined;
+  const [hash, scan, contacts] = name.split(':').map((v) => Number(v) || undefined);
+  return { name, sizes: { hash, scan, contacts } };
+});
 /// --self-switch auto,lists,direct,4:2: the on-runs once for each policy of the lists and the
 /// direct search (SELF_SWITCH's names, or toLists:toDirect; SELF_GPU.switch when not given).
 const selfSwitches = (args.get('self-switch')?.split(',') ?? [undefined]).map((name) => {
@@ -184,10 +192,10 @@ for (const grid of grids) {
   let stateBytes = 0;
   if (fold) {
     const cases = selfCells
-      .flatMap((cell) => selfSwitches.map((sw) => ({ on: true, cell, sw })))
-      .concat([{ on: false, cell: undefined, sw: { name: undefined, policy: undefined } }]);
+      .flatMap((cell) => selfSwitches.flatMap((sw) => selfWgs.map((wg) => ({ on: true, cell, sw, wg }))))
+      .concat([{ on: false, cell: undefined, sw: { name: undefined, policy: undefined }, wg: undefined }]);
     for (const v of schedules) {
-      for (const { on: selfCollision, cell, sw } of cases) {
+      for (const { on: selfCollision, cell, sw, wg: selfWg } of cases) {
         const config = kernelConfig(device, v.tile);
         if (v.tile && config.tileSize !== v.tile) continue;
         world.reset();
@@ -198,6 +206,7 @@ for (const grid of grids) {
           selfCellEdge: cell,
           selfBucketsPerParticle: selfBuckets,
           selfSwitch: sw.policy,
+          selfWorkgroupSizes: selfWg?.sizes,
         });
         for (let done = 0; done < FOLD_SETTLE; done += 25) {
           solver.step(world.frameDt, 25);
@@ -221,6 +230,7 @@ for (const grid of grids) {
           self_collision: selfCollision,
           ...(selfCollision && cell !== undefined ? { self_cell_edge: cell } : {}),
           ...(selfCollision && sw.name !== undefined ? { self_switch: sw.name } : {}),
+          ...(selfCollision && selfWg !== undefined ? { self_workgroups: selfWg.name } : {}),
           schedule: solver.schedule,
           tile: solver.tiled?.tileSize ?? null,
           dispatches_per_frame: solver.dispatchesPerFrame,
@@ -236,7 +246,7 @@ for (const grid of grids) {
         });
         solver.destroy();
         console.error(
-          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}${cell ? ' cell ' + cell : ''}${sw.name ? ' switch ' + sw.name : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
+          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}${cell ? ' cell ' + cell : ''}${sw.name ? ' switch ' + sw.name : ''}${selfWg ? ' wg ' + selfWg.name : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
         );
       }
     }
