@@ -161,10 +161,12 @@ export const SELF_GPU = {
   listSlots: 4,
   // Invocations a workgroup of self_settle and self_scatter, of self_scan (a scan block is
   // scanWorkgroupSize × SCAN_ITEMS buckets; its workgroup memory must stay within 16 KiB: ≤ 128)
-  // and of the contacts' kernels.
-  hashWorkgroupSize: 64,
-  scanWorkgroupSize: 64,
-  contactsWorkgroupSize: 64,
+  // and of the contacts' kernels. H200, fold 1024²: 256 / 128 / 128 3.67–3.68 ms a frame against
+  // 3.82–3.85 at 64 / 64 / 64 (settle 337 → 270 µs, scan 214 → 165, search 2 330 → 2 280);
+  // bench/gpu/README.md.
+  hashWorkgroupSize: 256,
+  scanWorkgroupSize: 128,
+  contactsWorkgroupSize: 128,
 };
 
 /// The self modules' workgroup sizes (self_common.wgsl), declared ahead of each of them.
