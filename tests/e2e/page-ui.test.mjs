@@ -299,3 +299,47 @@ describe('panel numbers', () => {
     }
   });
 });
+
+describe('keys after the panel', () => {
+  test('a panel control keeps focus after a click, yet F, Space, S and R still act on the scene (not on the drop-down or checkbox)', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16', { width: 1000, height: 700 });
+    try {
+      const scene = panelController(page, 'scene').locator('select');
+      const shading = panelController(page, 'shading').locator('select');
+      const selfCollision = panelController(page, 'self-collision').locator('input');
+      // A drop-down focused by a click (its list closed again): F frames instead of picking "flag".
+      await scene.click();
+      await page.keyboard.press('Escape');
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'SELECT');
+      // Far off (F brings the camera back to the cloth).
+      const before = await page.evaluate(() => window.weft.setCamera({ distance: 30 }).distance);
+      await page.keyboard.press('f');
+      await waitFor(page, (distance) => window.weft.stats().camera.distance < distance - 1, before);
+      assert.equal(await scene.inputValue(), 'sphere', 'F left the scene drop-down alone');
+      // Space pauses; R resets (the scene is the same one).
+      await page.keyboard.press('Space');
+      assert.equal(await page.evaluate(() => window.weft.stats().paused), true, 'Space paused');
+      assert.equal(await scene.inputValue(), 'sphere');
+      // The shading drop-down focused: S stops the sphere, the shading stays.
+      const mode = await shading.inputValue();
+      await shading.focus();
+      const moving = await page.evaluate(() => window.weft.stats().sphereMoving);
+      await page.keyboard.press('s');
+      assert.equal(await page.evaluate(() => window.weft.stats().sphereMoving), !moving, 'S toggled the sphere');
+      assert.equal(await shading.inputValue(), mode, 'S left the shading drop-down alone');
+      // The self-collision checkbox clicked (it keeps focus): Space resumes, the checkbox stays.
+      await selfCollision.click();
+      const on = await page.evaluate(() => window.weft.stats().selfCollision);
+      await page.keyboard.press('Space');
+      assert.equal(await page.evaluate(() => window.weft.stats().paused), false, 'Space resumed');
+      assert.equal(await page.evaluate(() => window.weft.stats().selfCollision), on, 'Space left the checkbox alone');
+      assert.equal(await selfCollision.isChecked(), on);
+      // A text box still takes its keys: typing "1.5" into damping does not reset or pause.
+      await typeIntoPanel(page, 'damping 1/s', '1.5');
+      assert.equal(await page.evaluate(() => window.weft.stats().paused), false);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

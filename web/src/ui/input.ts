@@ -2,8 +2,10 @@
 // raycasts through the solver); any other drag orbits, Shift+drag pans, Alt+drag and the wheel zoom.
 // Touch: one finger rotates (or grabs, like the mouse), two fingers pinch-zoom. A double-click or
 // double-tap frames the cloth. Keys: Space, S, R (the contract), F frame, Shift+F fullscreen, P
-// screenshot, ? / H / F1 help, Esc closes the help. (K is the glTF recorder's.)
+// screenshot, ? / H / F1 help, Esc closes the help. (K is the glTF recorder's.) They work with focus
+// on any panel control but a text box (text-entry.ts).
 import type { OrbitCamera } from '../camera';
+import { typesText } from './text-entry';
 
 export interface Grabber {
   /** Tries to grab the cloth under the normalized device coordinates; true on a hit. */
@@ -51,8 +53,7 @@ export class Input {
     window.addEventListener(
       'keydown',
       (event) => {
-        const target = event.target as HTMLElement | null;
-        if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
+        if (typesText(event.target)) return;
         if (event.ctrlKey || event.metaKey) return;
         if (event.key === 'Escape') {
           if (keys.escape?.()) event.preventDefault();
@@ -75,12 +76,15 @@ export class Input {
           event.preventDefault();
           keys.togglePause();
         } else if (event.code === 'KeyS') {
+          event.preventDefault();
           keys.toggleSphere();
         } else if (event.code === 'KeyR') {
+          event.preventDefault();
           keys.reset();
         }
       },
-      { signal: this.abort.signal },
+      // Capture: the panel (lil-gui) stops keydown from bubbling out of its controls.
+      { signal: this.abort.signal, capture: true },
     );
   }
 

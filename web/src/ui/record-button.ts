@@ -3,6 +3,7 @@
 // the length limit) the .glb is offered as a download.
 import type { Recorded, Recorder } from '../record';
 import type { Messages } from './messages';
+import { typesText } from './text-entry';
 
 export class RecordButton {
   private readonly button = document.createElement('button');
@@ -37,13 +38,16 @@ export class RecordButton {
     place(this.button);
     document.body.append(this.badge);
     this.button.addEventListener('click', () => void this.toggle());
-    document.addEventListener('keydown', (event) => {
-      const target = event.target as HTMLElement | null;
-      if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
-      if (event.ctrlKey || event.metaKey || event.altKey || event.code !== 'KeyK') return;
-      event.preventDefault();
-      void this.toggle();
-    });
+    document.addEventListener(
+      'keydown',
+      (event) => {
+        if (typesText(event.target)) return;
+        if (event.ctrlKey || event.metaKey || event.altKey || event.code !== 'KeyK') return;
+        event.preventDefault();
+        void this.toggle();
+      },
+      true,
+    ); // capture: the panel (lil-gui) stops keydown from bubbling out of its controls
     recorder.onStopped = (result, reason) => this.offer(result, `stopped: ${reason}`);
     this.refresh();
   }
