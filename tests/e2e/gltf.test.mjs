@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { openApp, root, startBrowser, waitFor } from './harness.mjs';
+import { openApp, panelController, root, startBrowser, waitFor } from './harness.mjs';
 
 const require = createRequire(resolve(root, 'web/package.json'));
 const validator = require('gltf-validator');
@@ -303,6 +303,29 @@ describe('glTF', () => {
       const file = await download;
       await validate(readFileSync(await file.path()), 'recording cut by a reset');
       assert.match(await page.textContent('#messages'), /stopped: the cloth was reset: 3 frames/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a recording cut short by a scene switch is named after the scene it holds', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=8');
+    try {
+      await page.evaluate(() => window.weft.pause());
+      await page.keyboard.press('k');
+      await waitFor(page, () => !document.getElementById('recording').hidden);
+      await page.evaluate(() => window.weft.step(3));
+      const download = page.waitForEvent('download');
+      await panelController(page, 'scene').locator('select').selectOption('flag');
+      // The recorder notices the new world at its next frame.
+      await waitFor(page, () => {
+        void window.weft.step(1);
+        return document.getElementById('recording').hidden;
+      });
+      const file = await download;
+      assert.equal(file.suggestedFilename(), 'weft-hang.glb');
+      await validate(readFileSync(await file.path()), 'recording cut by a scene switch');
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

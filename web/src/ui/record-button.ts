@@ -9,6 +9,7 @@ export class RecordButton {
   private readonly button = document.createElement('button');
   private readonly badge = document.createElement('div');
   private busy = false;
+  private recordingName: string | null = null; // the file name, fixed when the recording starts
 
   constructor(
     private readonly recorder: Recorder,
@@ -60,6 +61,7 @@ export class RecordButton {
       if (this.recorder.active) this.offer(await this.recorder.stop(), 'stopped');
       else {
         await this.recorder.start();
+        this.recordingName = this.fileName(); // the scene recorded, not the one running when it stops
         const limit = this.recorder.capacity * this.recorder.frameDt;
         this.messages.show(
           `Recording the cloth into a .glb (at most ${limit.toFixed(0)} s): press K (or the button) again to stop.`,
@@ -88,7 +90,8 @@ export class RecordButton {
   private offer(result: Recorded | null, how: string): void {
     this.refresh();
     if (!result) return;
-    const name = this.fileName();
+    const name = this.recordingName ?? this.fileName();
+    this.recordingName = null;
     const url = URL.createObjectURL(new Blob([result.bytes as BlobPart], { type: 'model/gltf-binary' }));
     const link = document.createElement('a');
     link.href = url;
