@@ -343,3 +343,25 @@ describe('keys after the panel', () => {
     }
   });
 });
+
+describe('the sphere control', () => {
+  test('"sphere moves (S)" shows only in a scene with a sphere; S elsewhere says the scene has none', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=16', { width: 1000, height: 700 });
+    try {
+      const control = panelController(page, 'sphere moves \\(S\\)');
+      assert.equal(await control.isVisible(), false, 'no sphere in hang: no control');
+      await page.locator('canvas').first().focus();
+      await page.keyboard.press('s');
+      await waitFor(page, () => document.getElementById('messages').textContent.includes('this scene has none'));
+      await panelController(page, 'scene').locator('select').selectOption('sphere');
+      await waitFor(page, () => window.weft.stats().spheres.length === 1);
+      await waitFor(page, () => {
+        const names = [...document.querySelectorAll('.lil-controller')].filter((c) => c.textContent.includes('sphere moves'));
+        return names.length === 1 && names[0].offsetParent !== null;
+      });
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

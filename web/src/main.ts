@@ -158,6 +158,10 @@ async function boot(): Promise<void> {
       panel.refresh();
     },
     toggleSphere: () => {
+      if (app.solver.spheres().length === 0) {
+        messages.show('S moves the sphere: this scene has none.', 'info', 'sphere');
+        return;
+      }
       app.setSphereMoving(!app.sphereMoving);
       panel.refresh();
     },

@@ -27,6 +27,7 @@ export interface ViewActions {
 export class Panel {
   private readonly gui = new GUI({ title: 'weft' });
   private readonly controllers: Controller[] = [];
+  private sphereMoving!: Controller; // shown only where the scene has a sphere
   /** The wind's vertical component as the scene set it (the panel edits the horizontal one). */
   private windY = 0;
   private readonly model = {
@@ -145,10 +146,10 @@ export class Panel {
         .add(m, 'paused')
         .name('paused (Space)')
         .onChange(() => (app.paused = m.paused)),
-      run
+      (this.sphereMoving = run
         .add(m, 'sphereMoving')
         .name('sphere moves (S)')
-        .onChange(live(() => app.setSphereMoving(m.sphereMoving))),
+        .onChange(live(() => app.setSphereMoving(m.sphereMoving)))),
     );
     run.add(m, 'reset').name('reset (R)');
     // Numbers show as many decimals as their step has (log₁₀ 1e-7 in float reads -7.0, not -6.9999;
@@ -221,5 +222,6 @@ export class Panel {
       sphereMoving: app.sphereMoving,
     });
     this.controllers.forEach((controller) => controller.updateDisplay());
+    this.sphereMoving.show(app.solver.spheres().length > 0); // only where the scene has a sphere
   }
 }
