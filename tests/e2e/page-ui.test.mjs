@@ -164,6 +164,13 @@ describe('small screens', () => {
         return !classes.contains('lil-closed') && !classes.contains('lil-transition');
       });
       await everyControlReachable(page, PANEL_CONTROLS, 30);
+      // Every number box shows its whole value ("1.00", not "1.0(").
+      const clipped = await page.evaluate(() =>
+        [...document.querySelectorAll('.lil-gui.weft-panel .lil-controller.lil-number input')]
+          .filter((input) => input.scrollWidth > input.clientWidth)
+          .map((input) => `${input.closest('.lil-controller').querySelector('.lil-name').textContent}: ${input.value}`),
+      );
+      assert.deepEqual(clipped, [], 'number boxes too narrow for their values');
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
