@@ -6,8 +6,13 @@ import { GRID_CHOICES } from '../params';
 import { SHADING_MODES } from '../render/modes';
 import type { Messages } from './messages';
 
-/** Below this viewport width (CSS px) the panel starts collapsed, so the view and the HUD show. */
+/** Below this viewport width or height (CSS px: a phone, upright or on its side) the panel starts
+ * collapsed, so the view and the HUD show; a window that shrinks below them (a phone turned)
+ * collapses it too. */
 export const NARROW_WIDTH = 700;
+export const SHORT_HEIGHT = 500;
+
+const small = () => window.innerWidth < NARROW_WIDTH || window.innerHeight < SHORT_HEIGHT;
 
 /** Decimals that show a multiple of `step` exactly (0.1 → 1, 0.005 → 3, 1 → 0). */
 function decimalsOf(step: number): number {
@@ -64,7 +69,12 @@ export class Panel {
   ) {
     const m = this.model;
     this.gui.domElement.classList.add('weft-panel');
-    if (window.innerWidth < NARROW_WIDTH) this.gui.close();
+    if (small()) this.gui.close();
+    let wasSmall = small();
+    window.addEventListener('resize', () => {
+      if (small() && !wasSmall) this.gui.close();
+      wasSmall = small();
+    });
     const grids = [...new Set([...GRID_CHOICES, app.current.grid])].sort((a, b) => a - b); // a URL grid may be off the list
     const rebuild = () => this.rebuild();
     const live = (apply: () => void) => () => {
