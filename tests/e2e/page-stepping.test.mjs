@@ -143,4 +143,30 @@ describe('GPU solver', () => {
       await page.close();
     }
   });
+
+  test('?solver=gpu: before its first measured step the HUD says it is measuring, never "0.00 ms/step"', async () => {
+    const page = await session.browser.newPage({ viewport: { width: 800, height: 600 } });
+    // Every HUD text from the page's first frame on (the GPU's pipelines compile for a while).
+    await page.addInitScript(() => {
+      window.__hudTexts = [];
+      const poll = setInterval(() => {
+        const hud = document.getElementById('hud');
+        const text = hud?.textContent ?? '';
+        if (text && text !== window.__hudTexts.at(-1)) window.__hudTexts.push(text);
+        if (window.__hudTexts.some((t) => /ms\/step \(GPU/.test(t))) clearInterval(poll);
+      }, 20);
+    });
+    try {
+      await page.goto(`${session.url}?solver=gpu&scene=fold&grid=32`);
+      await waitFor(page, () => window.__hudTexts.some((t) => /ms\/step \(GPU/.test(t)), undefined, 120_000);
+      const texts = await page.evaluate(() => window.__hudTexts);
+      assert.ok(
+        texts.some((t) => /– ms\/step \(measuring\)/.test(t)),
+        `no "measuring" before the first measurement: ${JSON.stringify(texts.slice(0, 3))}`,
+      );
+      assert.ok(!texts.some((t) => /[^.\d]0\.00 ms\/step/.test(t)), `a HUD said 0.00 ms/step: ${JSON.stringify(texts)}`);
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -48,7 +48,10 @@ export class Hud {
     const state = stats.paused ? '   PAUSED' : '';
     this.text.textContent = [
       `render ${stats.fps.toFixed(0).padStart(3)} fps   sim ${stats.paused ? '  –' : stats.stepsPerSecond.toFixed(0).padStart(3)} steps/s${state}`,
-      `sim ${stats.simMs.toFixed(2)} ms/step (${TIMING_NAMES[stats.simTiming] ?? stats.simTiming})`,
+      // Not measured yet (a GPU solver's first steps, its pipelines compiling): a dash, not 0.00.
+      stats.simMs > 0
+        ? `sim ${stats.simMs.toFixed(2)} ms/step (${TIMING_NAMES[stats.simTiming] ?? stats.simTiming})`
+        : 'sim    – ms/step (measuring)',
       `${stats.particles} particles   ${stats.constraints} constraints   ${stats.colors} colours`,
       `${stats.scene} ${stats.grid}   solver ${stats.solver}   renderer ${stats.renderer}   frame ${stats.frame}`,
       ...(stats.mesh ? [`collider ${stats.mesh.name ?? 'mesh'}: ${stats.mesh.triangles} triangles`] : []),
