@@ -56,6 +56,15 @@ test('URL parameters: valid values are taken, bad ones fall back with a sentence
     assert.equal(params.problems.length, 1, `${query} gives one message`);
     assert.ok(params.problems[0].length < 200, 'messages stay short even for long input');
   }
+  // Names the page does not take, and a parameter given twice, are said (the first value counts).
+  const unknown = web.parseParams('?substeps=0&scene=flag');
+  assert.equal(unknown.scene, 'flag');
+  assert.deepEqual(unknown.problems, ['unknown URL parameter "substeps" (the page takes solver, scene, grid, mode, renderer); ignored']);
+  const twice = web.parseParams('?scene=sphere&scene=flag');
+  assert.equal(twice.scene, 'sphere');
+  assert.deepEqual(twice.problems, ['scene is given 2 times; using the first']);
+  const many = web.parseParams(`?${Array.from({ length: 50 }, (_, i) => `p${i}=1`).join('&')}`);
+  assert.equal(many.problems.length, 3, 'at most three sentences about names');
   assert.equal(web.parseParams(`?grid=${web.GRID_MAX}`).grid, web.GRID_MAX);
   assert.equal(web.parseParams(`?grid=${web.GRID_MIN}`).grid, web.GRID_MIN);
 });

@@ -1,5 +1,6 @@
 // URL parameters (?solver= &scene= &grid= &mode= &renderer=). Bad values never stop the page: each
-// one falls back to its default and leaves a sentence in `problems` for the on-page message.
+// one falls back to its default and leaves a sentence in `problems` for the on-page message; so do
+// names the page does not take (?substeps=0) and a parameter given twice.
 import { SHADING_MODES, isShadingMode, type ShadingMode } from './render/modes';
 import type { SolverKind } from './solver/seam';
 
@@ -15,6 +16,10 @@ export interface Params {
 }
 
 export const DEFAULT_PARAMS = { solver: 'wasm', scene: 'sphere', grid: 64, mode: 'silk', renderer: 'auto' } as const;
+/** The URL parameters the page takes. */
+export const PARAM_NAMES = Object.keys(DEFAULT_PARAMS) as readonly (keyof typeof DEFAULT_PARAMS)[];
+/** At most this many sentences about the parameters' names (a URL may carry any number of them). */
+const MAX_NAME_PROBLEMS = 3;
 export const GRID_MIN = 4;
 export const GRID_MAX = 512;
 /** Grid sizes the panel offers. */
@@ -25,6 +30,17 @@ export function parseParams(search: string): Params {
   const problems: string[] = [];
   const params: Params = { ...DEFAULT_PARAMS, problems };
 
+  // Names the page does not know, and known ones given twice (the first counts), are said too.
+  const seen = new Set<string>();
+  for (const name of query.keys()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const shown = `"${name.slice(0, 20)}"`;
+    if (!(PARAM_NAMES as readonly string[]).includes(name))
+      problems.push(`unknown URL parameter ${shown} (the page takes ${PARAM_NAMES.join(', ')}); ignored`);
+    else if (query.getAll(name).length > 1) problems.push(`${name} is given ${query.getAll(name).length} times; using the first`);
+    if (problems.length >= MAX_NAME_PROBLEMS) break;
+  }
   const solver = query.get('solver');
   if (solver !== null) {
     if (solver === 'wasm' || solver === 'gpu') params.solver = solver;
