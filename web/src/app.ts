@@ -383,6 +383,11 @@ export class App implements Grabber {
     this.solver.setSphereMoving(moving);
   }
 
+  /** Whether the scene has a sphere (S and the panel's "sphere moves" act only then). */
+  get hasSphere(): boolean {
+    return this.solver.spheres().length > 0;
+  }
+
   get sphereMoving(): boolean {
     return this.solver.spheres().some((sphere) => sphere.moving);
   }

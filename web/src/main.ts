@@ -158,7 +158,7 @@ async function boot(): Promise<void> {
       panel.refresh();
     },
     toggleSphere: () => {
-      if (app.solver.spheres().length === 0) {
+      if (!app.hasSphere) {
         messages.show('S moves the sphere: this scene has none.', 'info', 'sphere');
         return;
       }

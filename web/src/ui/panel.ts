@@ -232,6 +232,6 @@ export class Panel {
       sphereMoving: app.sphereMoving,
     });
     this.controllers.forEach((controller) => controller.updateDisplay());
-    this.sphereMoving.show(app.solver.spheres().length > 0); // only where the scene has a sphere
+    this.sphereMoving.show(app.hasSphere);
   }
 }

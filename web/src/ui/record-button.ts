@@ -39,6 +39,7 @@ export class RecordButton {
     place(this.button);
     document.body.append(this.badge);
     this.button.addEventListener('click', () => void this.toggle());
+    // Capture: the panel (lil-gui) stops keydown from bubbling out of its controls.
     document.addEventListener(
       'keydown',
       (event) => {
@@ -47,8 +48,8 @@ export class RecordButton {
         event.preventDefault();
         void this.toggle();
       },
-      true,
-    ); // capture: the panel (lil-gui) stops keydown from bubbling out of its controls
+      { capture: true },
+    );
     recorder.onStopped = (result, reason) => this.offer(result, `stopped: ${reason}`);
     this.refresh();
   }
