@@ -92,9 +92,8 @@ struct weft_self_collision {
 	int32_t* cell;         // per particle: its cell's coordinates at the last rebuild (3 each)
 	int32_t* sorted_cell;  // per slot: its cell's coordinates (3 each)
 	float* sorted_rest[3]; // per slot (+ 4 padding): that particle's rest x, y and z
-	uint32_t* neighbours;  // MAX_NEIGHBOURS per particle
+	uint64_t* neighbours;  // MAX_NEIGHBOURS per particle, each entry_key(squared distance at the build, partner)
 	uint8_t* neighbour_count;
-	float* neighbour_d2;     // per list entry: its squared distance at the build (lists sorted by it)
 	int32_t* particle_patch; // the patch of each particle
 	float* patch_reach2;     // per patch, this substep: entries built farther than this (squared) are no contact
 	float* built_positions;  // float4 per particle: positions when the lists were built
@@ -166,9 +165,8 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	for (int axis = 0; axis < 3; ++axis) {
 		s->sorted_rest[axis] = weft_alloc(a, (n + 4) * sizeof(float));
 	}
-	s->neighbours = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(uint32_t));
+	s->neighbours = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(uint64_t));
 	s->neighbour_count = weft_alloc(a, n);
-	s->neighbour_d2 = weft_alloc(a, n * MAX_NEIGHBOURS * sizeof(float));
 	s->particle_patch = weft_alloc(a, n * sizeof(int32_t));
 	s->patch_reach2 = weft_alloc(a, patches * sizeof(float));
 	s->built_positions = weft_alloc(a, n * 4 * sizeof(float));
@@ -180,8 +178,8 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	world->self = s;
 	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted[0] || !s->sorted[1] || !s->sorted[2] ||
 	    !s->sorted_cell || !s->sorted_rest[0] || !s->sorted_rest[1] || !s->sorted_rest[2] || !s->neighbours ||
-	    !s->neighbour_count || !s->neighbour_d2 || !s->particle_patch || !s->patch_reach2 || !s->built_positions ||
-	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order || !s->cell) {
+	    !s->neighbour_count || !s->particle_patch || !s->patch_reach2 || !s->built_positions || !s->corrections ||
+	    !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order || !s->cell) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
 		                 (int)world->particle_count);
@@ -211,17 +209,11 @@ void weft_self_collision_destroy(weft_world* world) {
 		return;
 	}
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {s->cell_start,      s->particles,
-	                  s->bucket,          s->sorted[0],
-	                  s->sorted[1],       s->sorted[2],
-	                  s->sorted_cell,     s->sorted_rest[0],
-	                  s->sorted_rest[1],  s->sorted_rest[2],
-	                  s->neighbours,      s->neighbour_count,
-	                  s->built_positions, s->corrections,
-	                  s->patch_moves,     s->patch_boxes,
-	                  s->near_pairs,      s->neighbour_d2,
-	                  s->particle_patch,  s->patch_reach2,
-	                  s->patch_order,     s->cell};
+	void* arrays[] = {s->cell_start,  s->particles,       s->bucket,          s->sorted[0],      s->sorted[1],
+	                  s->sorted[2],   s->sorted_cell,     s->sorted_rest[0],  s->sorted_rest[1], s->sorted_rest[2],
+	                  s->neighbours,  s->neighbour_count, s->built_positions, s->corrections,    s->patch_moves,
+	                  s->patch_boxes, s->near_pairs,      s->particle_patch,  s->patch_reach2,   s->patch_order,
+	                  s->cell};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -555,30 +547,33 @@ void weft_self_collision_sort(weft_world* world) {
 	find_near_patches(world);
 }
 
-// Lists are ordered by (squared distance at the build, particle id): a total order, so a list's
-// entries (its nearest MAX_NEIGHBOURS) and their order do not depend on the order pairs are found in.
-static inline bool nearer(float d2, uint32_t j, float other_d2, uint32_t other) {
-	return d2 < other_d2 || (d2 == other_d2 && j < other);
+// A list entry: the bits of its squared distance at the build above its partner's id. Squared
+// distances are never negative or NaN, so their bits order as they do: entries order by (squared
+// distance, partner) in one comparison, a total order, so a list's entries (its nearest
+// MAX_NEIGHBOURS) and their order do not depend on the order pairs are found in.
+static inline uint64_t entry_key(float d2, uint32_t j) {
+	uint32_t bits;
+	memcpy(&bits, &d2, sizeof bits);
+	return (uint64_t)bits << 32 | j;
 }
+static inline uint32_t entry_partner(uint64_t key) { return (uint32_t)key; }
 
 // Adds j (d2 away) to particle i's list, keeping the nearest MAX_NEIGHBOURS.
 static void list_insert(weft_self_collision* s, uint32_t i, uint32_t j, float d2) {
-	uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
-	float* list_d2 = &s->neighbour_d2[(size_t)i * MAX_NEIGHBOURS];
+	uint64_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
+	const uint64_t key = entry_key(d2, j);
 	const int32_t count = s->neighbour_count[i];
 	if (count < MAX_NEIGHBOURS) {
-		list[count] = j;
-		list_d2[count] = d2;
+		list[count] = key;
 		s->neighbour_count[i] = (uint8_t)(count + 1);
 		return;
 	}
 	int32_t farthest = 0;
 	for (int32_t e = 1; e < MAX_NEIGHBOURS; ++e) {
-		farthest = nearer(list_d2[farthest], list[farthest], list_d2[e], list[e]) ? e : farthest;
+		farthest = list[e] > list[farthest] ? e : farthest;
 	}
-	if (nearer(d2, j, list_d2[farthest], list[farthest])) {
-		list[farthest] = j;
-		list_d2[farthest] = d2;
+	if (key < list[farthest]) {
+		list[farthest] = key;
 	}
 }
 
@@ -729,23 +724,18 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	// Nearest first: a substep's contacts are a prefix of the list.
 	for (int32_t slot = begin; slot < end; ++slot) {
 		const uint32_t i = s->particles[slot];
-		uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
-		float* d2 = &s->neighbour_d2[(size_t)i * MAX_NEIGHBOURS];
+		uint64_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		const int32_t count = s->neighbour_count[i];
 		for (int32_t e = 1; e < count; ++e) {
-			const uint32_t j = list[e];
-			const float dj = d2[e];
+			const uint64_t key = list[e];
 			int32_t k = e;
-			for (; k > 0 && nearer(dj, j, d2[k - 1], list[k - 1]); --k) {
+			for (; k > 0 && key < list[k - 1]; --k) {
 				list[k] = list[k - 1];
-				d2[k] = d2[k - 1];
 			}
-			list[k] = j;
-			d2[k] = dj;
+			list[k] = key;
 		}
 		for (int32_t e = count; e % 4 != 0; ++e) {
-			list[e] = i; // padding to whole fours: coincident with i, never a contact
-			d2[e] = INFINITY;
+			list[e] = entry_key(INFINITY, i); // padding to whole fours: coincident with i, never a contact
 		}
 	}
 }
@@ -787,8 +777,9 @@ typedef struct contact_lanes {
 // sum take contact_push's sums in the scalar order, without a branch per entry; *largest keeps the
 // largest size in any lane (a maximum does not depend on the order).
 static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const float* previous, const contact_lanes* i,
-                                    const uint32_t* list, int32_t e) {
-	const uint32_t j[4] = {list[e], list[e + 1], list[e + 2], list[e + 3]};
+                                    const uint64_t* list, int32_t e) {
+	const uint32_t j[4] = {entry_partner(list[e]), entry_partner(list[e + 1]), entry_partner(list[e + 2]),
+	                       entry_partner(list[e + 3])};
 	vf jx = vload(&x[4 * j[0]]), jy = vload(&x[4 * j[1]]);
 	vf jz = vload(&x[4 * j[2]]), jw = vload(&x[4 * j[3]]);
 	transpose(&jx, &jy, &jz, &jw);
@@ -827,17 +818,18 @@ static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const f
 // the sizes of their pushes, i's shares of the depths) and *largest (the largest), in entry order
 // (the list is padded to whole fours with i itself, which is no contact).
 static void contacts_four(float out[4], float* largest, const float* x, const float* previous, const float* xi,
-                          const float si[3], const uint32_t* list, int32_t e, float t, float friction) {
+                          const float si[3], const uint64_t* list, int32_t e, float t, float friction) {
 	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
 	for (int32_t k = e; k < e + 4; ++k) {
-		const float* xj = &x[4 * list[k]];
+		const uint32_t j = entry_partner(list[k]);
+		const float* xj = &x[4 * j];
 		float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
 		float d2 = ex * ex + ey * ey + ez * ez;
 		if (!(d2 < t2) || d2 < min2) {
 			continue;
 		}
 		float c[3];
-		const float size = contact_push(c, xi, si, xj, &previous[4 * list[k]], t, friction);
+		const float size = contact_push(c, xi, si, xj, &previous[4 * j], t, friction);
 		out[0] += c[0];
 		out[1] += c[1];
 		out[2] += c[2];
@@ -865,10 +857,10 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 		}
 		// Only the fours that start within this substep's reach (entries beyond it cannot touch:
 		// leaving them out changes no sum).
-		const float* built_d2 = &s->neighbour_d2[(size_t)i * MAX_NEIGHBOURS];
-		const float within2 = s->patch_reach2[s->particle_patch[i]];
+		const uint64_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
+		const uint64_t within = entry_key(s->patch_reach2[s->particle_patch[i]], 0); // built closer than it
 		int32_t reached = 0;
-		while (reached < count && built_d2[reached] < within2) {
+		while (reached < count && list[reached] < within) {
 			reached += 4;
 		}
 		if (reached == 0) {
@@ -876,7 +868,6 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 			continue;
 		}
 		const float si[3] = {xi[0] - previous[4 * i], xi[1] - previous[4 * i + 1], xi[2] - previous[4 * i + 2]};
-		const uint32_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
 		float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // in registers: corrections may alias x for the compiler
 		float largest = 0.0f;
 #if defined(WEFT_SIMD)
