@@ -371,6 +371,41 @@ describe('the sphere control', () => {
       await page.close();
     }
   });
+
+  test("a sphere stopped with S stays stopped after R (and after the panel's reset), as its checkbox says", async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16', { width: 1000, height: 700 });
+    try {
+      const checkbox = panelController(page, 'sphere moves \\(S\\)').locator('input');
+      const sphere = () => page.evaluate(() => window.weft.stats().spheres[0]);
+      await page.evaluate(() => window.weft.pause());
+      await page.locator('canvas').first().focus();
+      await page.keyboard.press('s');
+      await waitFor(page, () => window.weft.stats().sphereMoving === false);
+      assert.equal(await checkbox.isChecked(), false, 'the checkbox follows S');
+      for (const reset of [() => page.keyboard.press('r'), () => page.locator('.lil-function button', { hasText: 'reset (R)' }).click()]) {
+        await page.evaluate(() => window.weft.step(5));
+        await reset();
+        await waitFor(page, () => window.weft.stats().frame === 0);
+        const start = await sphere();
+        await page.evaluate(() => window.weft.step(30));
+        assert.deepEqual(await sphere(), start, 'the sphere stays put after the reset');
+        assert.equal(await page.evaluate(() => window.weft.stats().sphereMoving), false);
+        assert.equal(await checkbox.isChecked(), false, 'and the checkbox says so');
+      }
+      // Started again with S, a reset keeps it moving.
+      await page.keyboard.press('s');
+      await page.keyboard.press('r');
+      await waitFor(page, () => window.weft.stats().frame === 0);
+      const start = await sphere();
+      await page.evaluate(() => window.weft.step(30));
+      const end = await sphere();
+      assert.ok(Math.hypot(end.x - start.x, end.y - start.y, end.z - start.z) > 0.01, 'moving again after S and R');
+      assert.equal(await checkbox.isChecked(), true);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe('phone sizes', () => {

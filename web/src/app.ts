@@ -370,11 +370,18 @@ export class App implements Grabber {
     this.simMs = this.simMs === 0 ? ms : this.simMs * 0.8 + ms * 0.2;
   }
 
+  /**
+   * Puts the cloth (and the spheres) back where the scene starts. The sphere's motion is the user's
+   * choice (S, the panel) like every live setting, so a reset keeps it: the core's reset would start
+   * a sphere that S had stopped, behind a panel that still says it stands.
+   */
   reset(): Promise<void> {
     return this.enqueue(async () => {
+      const sphereMoving = this.sphereMoving;
       this.solver.release();
       this.grabPlane = null;
       await this.solver.reset();
+      if (this.hasSphere) this.solver.setSphereMoving(sphereMoving);
       this.messages.clear('simulation');
     });
   }
