@@ -351,6 +351,42 @@ describe('keys after the panel', () => {
   });
 });
 
+describe('held keys', () => {
+  test('a key held down acts once: Space pauses, P downloads one PNG, H opens the help, K starts one recording', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=16', { width: 1000, height: 700 });
+    const downloads = [];
+    page.on('download', (download) => downloads.push(download.suggestedFilename()));
+    // A press and three repeats (playwright sends repeat: true for a key already down), then the release.
+    const hold = async (key) => {
+      for (let i = 0; i < 4; i++) await page.keyboard.down(key);
+      await page.keyboard.up(key);
+    };
+    try {
+      await page.locator('canvas').first().focus();
+      await hold(' ');
+      assert.equal(await page.evaluate(() => window.weft.stats().paused), true, 'Space held: paused, once');
+      await hold('p');
+      await page.waitForTimeout(500); // time for any further download to start
+      assert.deepEqual(
+        downloads.filter((name) => name.endsWith('.png')),
+        [`weft-hang-frame${await page.evaluate(() => window.weft.stats().frame)}.png`],
+        'P held: one PNG',
+      );
+      await hold('h');
+      assert.equal(await page.locator('#help-overlay').isVisible(), true, 'H held: the help is open');
+      await page.keyboard.press('Escape');
+      await hold('k');
+      await waitFor(page, () => !document.getElementById('recording').hidden);
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('#recording').isVisible(), true, 'K held: recording');
+      assert.equal(downloads.filter((name) => name.endsWith('.glb')).length, 0, 'no recording stopped and downloaded');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('the sphere control', () => {
   test('"sphere moves (S)" shows only in a scene with a sphere; S elsewhere says the scene has none', async () => {
     const { page, errors } = await openApp(session, '?scene=hang&grid=16', { width: 1000, height: 700 });

@@ -46,7 +46,7 @@ export class RecordButton {
         if (typesText(event.target)) return;
         if (event.ctrlKey || event.metaKey || event.altKey || event.code !== 'KeyK') return;
         event.preventDefault();
-        void this.toggle();
+        if (!event.repeat) void this.toggle(); // a held K would start and stop by turns
       },
       { capture: true },
     );
