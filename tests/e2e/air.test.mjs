@@ -94,3 +94,22 @@ test('?scene=hang (no air): a wind typed in the panel fills the scene with air a
     await page.close();
   }
 });
+
+test('a wind heading chosen while the wind is calm survives Space and S, and the wind then blows that way', async () => {
+  const { page, errors } = await openApp(session, '?scene=sphere&grid=16');
+  const heading = panelController(page, 'wind heading °').locator('input');
+  try {
+    await typeIntoPanel(page, 'wind heading °', '90');
+    // Keys read the panel back from the world (its wind is (0, 0, 0): no heading in it).
+    await page.locator('canvas').first().focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('s');
+    assert.equal(await heading.inputValue(), '90', 'the heading box keeps 90');
+    await typeIntoPanel(page, 'wind m/s', '10');
+    const wind = await page.evaluate(() => window.weft.stats().air.wind);
+    assert.ok(Math.abs(wind.z - 10) < 1e-3 && Math.abs(wind.x) < 1e-3, `wind towards +z: ${JSON.stringify(wind)}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});

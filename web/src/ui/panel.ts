@@ -237,6 +237,7 @@ export class Panel {
       app = this.app;
     const settings = app.solver.settings();
     this.windY = settings.wind.y;
+    const windSpeed = Math.hypot(settings.wind.x, settings.wind.z);
     Object.assign(m, {
       ...app.current,
       mode: app.mode,
@@ -248,8 +249,9 @@ export class Panel {
       damping: settings.damping,
       strainLimit: settings.strainLimit,
       selfCollision: settings.selfCollision,
-      windSpeed: Math.hypot(settings.wind.x, settings.wind.z),
-      windHeading: (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI,
+      windSpeed,
+      // A calm has no heading of its own: the one chosen for the wind to come stays.
+      windHeading: windSpeed > 0 ? (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI : m.windHeading,
       gusts: settings.gustStrength,
       drag: settings.drag,
       lift: settings.lift,
