@@ -466,4 +466,24 @@ describe('phone sizes', () => {
       await page.close();
     }
   });
+
+  test("844×390: the HUD is a phone's compact one (it covered 40% of the view), clear of the panel", async () => {
+    const { page, errors } = await openApp(session, '?scene=flag&grid=16', { width: 844, height: 390, hasTouch: true });
+    try {
+      await waitFor(page, () => document.querySelector('#hud .text').textContent.includes('frame'));
+      const font = (p) => p.locator('#hud .text').evaluate((e) => getComputedStyle(e).fontSize);
+      const hud = await box(page, '#hud');
+      assert.ok(hud.height <= 0.3 * 390, `the HUD is ${hud.height} px of 390 high`);
+      assert.ok(!overlap(hud, await box(page, '.lil-gui.weft-panel')), 'clear of the panel');
+      const upright = await openApp(session, '?scene=flag&grid=16', { width: 390, height: 844, hasTouch: true });
+      try {
+        assert.equal(await font(page), await font(upright.page), 'the same text size as on the phone upright');
+      } finally {
+        await upright.page.close();
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
 });
