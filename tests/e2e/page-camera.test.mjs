@@ -150,6 +150,42 @@ for (const webgpu of [true, false]) {
   });
 }
 
+describe('camera across rebuilds', () => {
+  const session = useBrowser({ webgpu: false });
+
+  test('another grid or solver from the panel keeps the view the user turned to; another scene is framed', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=24&renderer=webgl2', { width: 1000, height: 700 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      await clearDock(page);
+      // Turned, raised and wheeled in by hand (a drag off the cloth orbits).
+      await drag(page, 120, 500, 160, 60);
+      await page.mouse.move(500, 350);
+      await page.mouse.wheel(0, -400);
+      const chosen = await camera(page);
+      const same = (a, b, what) =>
+        assert.ok(
+          Math.abs(a.yaw - b.yaw) < 1e-9 && Math.abs(a.pitch - b.pitch) < 1e-9 && Math.abs(a.distance - b.distance) < 1e-9,
+          `${what}: the camera ${JSON.stringify(a)} became ${JSON.stringify(b)}`,
+        );
+      await page.getByRole('combobox', { name: 'grid (N×N)' }).selectOption('32');
+      await waitFor(page, () => window.weft.stats().particles === 32 * 32);
+      same(chosen, await camera(page), 'grid 32');
+      // The GPU solver needs WebGPU: it falls back to wasm, a rebuild all the same.
+      await page.getByRole('combobox', { name: 'solver' }).selectOption('gpu');
+      await waitFor(page, () => document.getElementById('messages').textContent.includes('needs WebGPU'));
+      same(chosen, await camera(page), 'solver');
+      await page.getByRole('combobox', { name: 'scene' }).selectOption('hang');
+      await waitFor(page, () => window.weft.stats().spheres.length === 0);
+      const framed = await camera(page);
+      assert.ok(Math.abs(framed.yaw - chosen.yaw) > 0.1, `hang is framed: yaw ${chosen.yaw} → ${framed.yaw}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('colliders', () => {
   const session = useBrowser({ webgpu: true });
 
