@@ -186,6 +186,43 @@ describe('camera across rebuilds', () => {
   });
 });
 
+describe('wheel', () => {
+  const session = useBrowser({ webgpu: false });
+
+  test('a Firefox wheel notch (3 lines) zooms as a Chromium one (100 px); a page of wheel zooms further', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16&renderer=webgl2', { width: 800, height: 600 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      const start = (await page.evaluate(() => window.weft.setCamera({ distance: 4 }))).distance;
+      await page.mouse.move(400, 200);
+      await page.mouse.wheel(0, 100); // Chromium: pixels
+      await waitFor(page, (d) => window.weft.stats().camera.distance !== d, start);
+      const pixelNotch = Math.log((await camera(page)).distance / start);
+      // Firefox's mouse wheel: deltaMode 1 (lines), 3 a notch; page-wise scrolling: deltaMode 2.
+      const zoomBy = (deltaY, deltaMode) =>
+        page.evaluate(
+          ([deltaY, deltaMode]) => {
+            const from = window.weft.setCamera({ distance: 4 }).distance;
+            const canvas = document.querySelector('canvas');
+            canvas.dispatchEvent(
+              new WheelEvent('wheel', { deltaY, deltaMode, clientX: 400, clientY: 200, bubbles: true, cancelable: true }),
+            );
+            return Math.log(window.weft.stats().camera.distance / from);
+          },
+          [deltaY, deltaMode],
+        );
+      const lineNotch = await zoomBy(3, 1);
+      assert.ok(pixelNotch > 0.05, `a 100 px notch zooms out (log ratio ${pixelNotch})`);
+      assert.ok(Math.abs(lineNotch - pixelNotch) < 0.1 * pixelNotch, `3 lines zoom ${lineNotch}, 100 px ${pixelNotch}`);
+      const pageNotch = await zoomBy(1, 2);
+      assert.ok(pageNotch > 3 * pixelNotch, `a page zooms ${pageNotch}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('colliders', () => {
   const session = useBrowser({ webgpu: true });
 

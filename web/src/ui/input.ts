@@ -6,6 +6,7 @@
 // on any panel control but a text box (text-entry.ts).
 import type { OrbitCamera } from '../camera';
 import { typesText } from './text-entry';
+import { wheelZoomFactor } from './wheel';
 
 export interface Grabber {
   /** Tries to grab the cloth under the normalized device coordinates; true on a hit. */
@@ -106,7 +107,7 @@ export class Input {
       'wheel',
       (event) => {
         event.preventDefault();
-        this.camera.zoom(Math.exp(event.deltaY * 0.001));
+        this.camera.zoom(wheelZoomFactor(event.deltaY, event.deltaMode, canvas.clientHeight));
       },
       { signal, passive: false },
     );
