@@ -237,6 +237,19 @@ describe('fullscreen', () => {
       await page.close();
     }
   });
+
+  test('where the browser has no fullscreen for pages (iPhone Safari), the button says so instead of doing nothing', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=12', { width: 390, height: 844, hasTouch: true });
+    try {
+      await page.evaluate(() => Object.defineProperty(Element.prototype, 'requestFullscreen', { value: undefined, configurable: true }));
+      await page.locator('#toolbar button[data-action=fullscreen]').click();
+      await waitFor(page, () => document.getElementById('messages').textContent.includes('no fullscreen for web pages'));
+      assert.equal(await page.evaluate(() => document.fullscreenElement), null);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe('files', () => {
