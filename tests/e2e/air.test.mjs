@@ -6,7 +6,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApp, openGpuApp, panelController, useBrowser } from './harness.mjs';
+import { openApp, openGpuApp, panelController, typeIntoPanel, useBrowser } from './harness.mjs';
 
 const captureDir = process.env.WEFT_CAPTURE_DIR ?? '/tmp';
 
@@ -57,3 +57,59 @@ for (const solver of ['wasm', 'gpu']) {
     }
   });
 }
+
+test('?scene=hang (no air): a wind typed in the panel fills the scene with air at sea level, says so, and the cloth blows', async () => {
+  const { page, errors } = await openApp(session, '?scene=hang&grid=24');
+  const air = () => page.evaluate(() => window.weft.stats().air);
+  // Where the cloth is after 60 frames from rest (its mean z: the wind blows towards +z, across it).
+  const meanZ = () =>
+    page.evaluate(async () => {
+      await window.weft.reset();
+      await window.weft.step(60);
+      const x = await window.weft.positions();
+      let z = 0;
+      for (let i = 2; i < x.length; i += 4) z += x[i];
+      return z / (x.length / 4);
+    });
+  try {
+    await page.evaluate(() => window.weft.pause());
+    assert.equal((await air()).airDensity, 0, 'hang has no air');
+    const still = await meanZ();
+    await typeIntoPanel(page, 'wind heading °', '90');
+    assert.equal((await air()).airDensity, 0, 'a heading without wind adds no air');
+    await typeIntoPanel(page, 'wind m/s', '15');
+    const blowing = await air();
+    assert.ok(Math.abs(blowing.airDensity - 1.225) < 1e-6, `air density ${blowing.airDensity}`);
+    assert.ok(Math.abs(blowing.wind.z - 15) < 1e-3, `wind ${JSON.stringify(blowing.wind)}`);
+    assert.equal(await panelController(page, 'air density kg/m³').locator('input').inputValue(), '1.225');
+    assert.match(await page.textContent('#messages'), /air density set from 0 to 1\.225/);
+    const blown = await meanZ();
+    assert.ok(blown - still > 0.05, `the wind moves the cloth: mean z ${still.toFixed(3)} → ${blown.toFixed(3)}`);
+    // Density typed back to 0 is the user's choice: it stays, and so does the cloth.
+    await typeIntoPanel(page, 'air density kg/m³', '0');
+    assert.equal((await air()).airDensity, 0);
+    assert.equal(await meanZ(), still, 'no air, no wind');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('a wind heading chosen while the wind is calm survives Space and S, and the wind then blows that way', async () => {
+  const { page, errors } = await openApp(session, '?scene=sphere&grid=16');
+  const heading = panelController(page, 'wind heading °').locator('input');
+  try {
+    await typeIntoPanel(page, 'wind heading °', '90');
+    // Keys read the panel back from the world (its wind is (0, 0, 0): no heading in it).
+    await page.locator('canvas').first().focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('s');
+    assert.equal(await heading.inputValue(), '90', 'the heading box keeps 90');
+    await typeIntoPanel(page, 'wind m/s', '10');
+    const wind = await page.evaluate(() => window.weft.stats().air.wind);
+    assert.ok(Math.abs(wind.z - 10) < 1e-3 && Math.abs(wind.x) < 1e-3, `wind towards +z: ${JSON.stringify(wind)}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});

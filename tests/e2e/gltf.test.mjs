@@ -282,6 +282,26 @@ describe('glTF', () => {
     }
   });
 
+  test('K while paused says the recording waits for the cloth; stopped before a frame ran, nothing is downloaded', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=16');
+    const downloads = [];
+    page.on('download', (download) => downloads.push(download.suggestedFilename()));
+    try {
+      await page.evaluate(() => window.weft.pause());
+      await page.keyboard.press('k');
+      await waitFor(page, () => !document.getElementById('recording').hidden);
+      assert.match(await page.textContent('#messages'), /paused: frames are recorded while it runs/);
+      await page.keyboard.press('k');
+      await waitFor(page, () => document.getElementById('recording').hidden);
+      await waitFor(page, () => document.getElementById('messages').textContent.includes('nothing to download'));
+      await page.waitForTimeout(500); // time for a download to start, were there one
+      assert.deepEqual(downloads, [], 'no .glb of the rest pose alone');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('a live recording stops by itself at its length limit and when the cloth is reset, and offers what it holds', async () => {
     const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=8');
     try {

@@ -150,6 +150,79 @@ for (const webgpu of [true, false]) {
   });
 }
 
+describe('camera across rebuilds', () => {
+  const session = useBrowser({ webgpu: false });
+
+  test('another grid or solver from the panel keeps the view the user turned to; another scene is framed', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=24&renderer=webgl2', { width: 1000, height: 700 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      await clearDock(page);
+      // Turned, raised and wheeled in by hand (a drag off the cloth orbits).
+      await drag(page, 120, 500, 160, 60);
+      await page.mouse.move(500, 350);
+      await page.mouse.wheel(0, -400);
+      const chosen = await camera(page);
+      const same = (a, b, what) =>
+        assert.ok(
+          Math.abs(a.yaw - b.yaw) < 1e-9 && Math.abs(a.pitch - b.pitch) < 1e-9 && Math.abs(a.distance - b.distance) < 1e-9,
+          `${what}: the camera ${JSON.stringify(a)} became ${JSON.stringify(b)}`,
+        );
+      await page.getByRole('combobox', { name: 'grid (N×N)' }).selectOption('32');
+      await waitFor(page, () => window.weft.stats().particles === 32 * 32);
+      same(chosen, await camera(page), 'grid 32');
+      // The GPU solver needs WebGPU: it falls back to wasm, a rebuild all the same.
+      await page.getByRole('combobox', { name: 'solver' }).selectOption('gpu');
+      await waitFor(page, () => document.getElementById('messages').textContent.includes('needs WebGPU'));
+      same(chosen, await camera(page), 'solver');
+      await page.getByRole('combobox', { name: 'scene' }).selectOption('hang');
+      await waitFor(page, () => window.weft.stats().spheres.length === 0);
+      const framed = await camera(page);
+      assert.ok(Math.abs(framed.yaw - chosen.yaw) > 0.1, `hang is framed: yaw ${chosen.yaw} → ${framed.yaw}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('wheel', () => {
+  const session = useBrowser({ webgpu: false });
+
+  test('a Firefox wheel notch (3 lines) zooms as a Chromium one (100 px); a page of wheel zooms further', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16&renderer=webgl2', { width: 800, height: 600 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      const start = (await page.evaluate(() => window.weft.setCamera({ distance: 4 }))).distance;
+      await page.mouse.move(400, 200);
+      await page.mouse.wheel(0, 100); // Chromium: pixels
+      await waitFor(page, (d) => window.weft.stats().camera.distance !== d, start);
+      const pixelNotch = Math.log((await camera(page)).distance / start);
+      // Firefox's mouse wheel: deltaMode 1 (lines), 3 a notch; page-wise scrolling: deltaMode 2.
+      const zoomBy = (deltaY, deltaMode) =>
+        page.evaluate(
+          ([deltaY, deltaMode]) => {
+            const from = window.weft.setCamera({ distance: 4 }).distance;
+            const canvas = document.querySelector('canvas');
+            canvas.dispatchEvent(
+              new WheelEvent('wheel', { deltaY, deltaMode, clientX: 400, clientY: 200, bubbles: true, cancelable: true }),
+            );
+            return Math.log(window.weft.stats().camera.distance / from);
+          },
+          [deltaY, deltaMode],
+        );
+      const lineNotch = await zoomBy(3, 1);
+      assert.ok(pixelNotch > 0.05, `a 100 px notch zooms out (log ratio ${pixelNotch})`);
+      assert.ok(Math.abs(lineNotch - pixelNotch) < 0.1 * pixelNotch, `3 lines zoom ${lineNotch}, 100 px ${pixelNotch}`);
+      const pageNotch = await zoomBy(1, 2);
+      assert.ok(pageNotch > 3 * pixelNotch, `a page zooms ${pageNotch}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('colliders', () => {
   const session = useBrowser({ webgpu: true });
 

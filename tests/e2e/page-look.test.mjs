@@ -35,11 +35,59 @@ async function smoothEdges(page, dataUrl) {
   }, dataUrl);
 }
 
+/**
+ * How much brighter than the background (0..255 luma) the picture is just under the cloth: the
+ * ground it stands on, or the background where the ground has faded out.
+ */
+async function groundUnderCloth(page, dataUrl) {
+  await installDecoder(page);
+  return page.evaluate(async (url) => {
+    const { data, width, height } = await window.__weftDecodePng(url);
+    const at = (x, y) => (y * width + x) * 4;
+    const luma = (i) => 0.3 * data[i] + 0.59 * data[i + 1] + 0.11 * data[i + 2];
+    let left = width,
+      right = -1,
+      bottom = -1;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const i = at(x, y);
+        if (Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) > 70)
+          ((left = Math.min(left, x)), (right = Math.max(right, x)), (bottom = Math.max(bottom, y)));
+      }
+    if (right < 0) return null;
+    let sum = 0,
+      n = 0;
+    for (let y = bottom + 3; y < Math.min(height, bottom + 3 + height / 20); y++)
+      for (let x = left; x <= right; x++) ((sum += luma(at(x, y))), n++);
+    return { brighter: sum / n - luma(at(width >> 1, 2)), clothWidth: right - left + 1 };
+  }, dataUrl);
+}
+
 for (const webgpu of [true, false]) {
   describe(webgpu ? 'WebGPU' : 'WebGL2', () => {
     const session = useBrowser({ webgpu });
     const query = (q) => `${q}${webgpu ? '' : '&renderer=webgl2'}`;
     const tag = webgpu ? 'webgpu' : 'webgl2';
+
+    test('zoomed out to 20 m and to the limit, the cloth still stands on the ground (it faded out from 16 m)', async () => {
+      const { page, errors } = await openApp(session, query('?scene=sphere&grid=24'), { width: 800, height: 600 });
+      try {
+        await page.evaluate(async () => {
+          window.weft.pause();
+          await window.weft.step(90); // draped over the sphere, its hem on the ground
+        });
+        for (const distance of [3.7, 20, 40]) {
+          const url = await page.evaluate((d) => window.weft.setCamera({ distance: d }) && window.weft.capture(), distance);
+          save(`ground-${distance}-${tag}`, url);
+          const ground = await groundUnderCloth(page, url);
+          assert.ok(ground, `the cloth is in view at ${distance} m`);
+          assert.ok(ground.brighter > 25, `at ${distance} m the ground under the cloth shows: ${JSON.stringify(ground)}`);
+        }
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
 
     test("strain mode shows a legend with the shader scale's percentages; other modes do not", async () => {
       const { page, errors } = await openApp(session, query('?scene=sphere&grid=32&mode=strain'), { width: 1280, height: 800 });

@@ -237,6 +237,19 @@ describe('fullscreen', () => {
       await page.close();
     }
   });
+
+  test('where the browser has no fullscreen for pages (iPhone Safari), the button says so instead of doing nothing', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=12', { width: 390, height: 844, hasTouch: true });
+    try {
+      await page.evaluate(() => Object.defineProperty(Element.prototype, 'requestFullscreen', { value: undefined, configurable: true }));
+      await page.locator('#toolbar button[data-action=fullscreen]').click();
+      await waitFor(page, () => document.getElementById('messages').textContent.includes('no fullscreen for web pages'));
+      assert.equal(await page.evaluate(() => document.fullscreenElement), null);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe('files', () => {
@@ -351,6 +364,42 @@ describe('keys after the panel', () => {
   });
 });
 
+describe('held keys', () => {
+  test('a key held down acts once: Space pauses, P downloads one PNG, H opens the help, K starts one recording', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=16', { width: 1000, height: 700 });
+    const downloads = [];
+    page.on('download', (download) => downloads.push(download.suggestedFilename()));
+    // A press and three repeats (playwright sends repeat: true for a key already down), then the release.
+    const hold = async (key) => {
+      for (let i = 0; i < 4; i++) await page.keyboard.down(key);
+      await page.keyboard.up(key);
+    };
+    try {
+      await page.locator('canvas').first().focus();
+      await hold(' ');
+      assert.equal(await page.evaluate(() => window.weft.stats().paused), true, 'Space held: paused, once');
+      await hold('p');
+      await page.waitForTimeout(500); // time for any further download to start
+      assert.deepEqual(
+        downloads.filter((name) => name.endsWith('.png')),
+        [`weft-hang-frame${await page.evaluate(() => window.weft.stats().frame)}.png`],
+        'P held: one PNG',
+      );
+      await hold('h');
+      assert.equal(await page.locator('#help-overlay').isVisible(), true, 'H held: the help is open');
+      await page.keyboard.press('Escape');
+      await hold('k');
+      await waitFor(page, () => !document.getElementById('recording').hidden);
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('#recording').isVisible(), true, 'K held: recording');
+      assert.equal(downloads.filter((name) => name.endsWith('.glb')).length, 0, 'no recording stopped and downloaded');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('the sphere control', () => {
   test('"sphere moves (S)" shows only in a scene with a sphere; S elsewhere says the scene has none', async () => {
     const { page, errors } = await openApp(session, '?scene=hang&grid=16', { width: 1000, height: 700 });
@@ -366,6 +415,41 @@ describe('the sphere control', () => {
         const names = [...document.querySelectorAll('.lil-controller')].filter((c) => c.textContent.includes('sphere moves'));
         return names.length === 1 && names[0].offsetParent !== null;
       });
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a sphere stopped with S stays stopped after R (and after the panel's reset), as its checkbox says", async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=16', { width: 1000, height: 700 });
+    try {
+      const checkbox = panelController(page, 'sphere moves \\(S\\)').locator('input');
+      const sphere = () => page.evaluate(() => window.weft.stats().spheres[0]);
+      await page.evaluate(() => window.weft.pause());
+      await page.locator('canvas').first().focus();
+      await page.keyboard.press('s');
+      await waitFor(page, () => window.weft.stats().sphereMoving === false);
+      assert.equal(await checkbox.isChecked(), false, 'the checkbox follows S');
+      for (const reset of [() => page.keyboard.press('r'), () => page.locator('.lil-function button', { hasText: 'reset (R)' }).click()]) {
+        await page.evaluate(() => window.weft.step(5));
+        await reset();
+        await waitFor(page, () => window.weft.stats().frame === 0);
+        const start = await sphere();
+        await page.evaluate(() => window.weft.step(30));
+        assert.deepEqual(await sphere(), start, 'the sphere stays put after the reset');
+        assert.equal(await page.evaluate(() => window.weft.stats().sphereMoving), false);
+        assert.equal(await checkbox.isChecked(), false, 'and the checkbox says so');
+      }
+      // Started again with S, a reset keeps it moving.
+      await page.keyboard.press('s');
+      await page.keyboard.press('r');
+      await waitFor(page, () => window.weft.stats().frame === 0);
+      const start = await sphere();
+      await page.evaluate(() => window.weft.step(30));
+      const end = await sphere();
+      assert.ok(Math.hypot(end.x - start.x, end.y - start.y, end.z - start.z) > 0.01, 'moving again after S and R');
+      assert.equal(await checkbox.isChecked(), true);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
@@ -390,6 +474,26 @@ describe('phone sizes', () => {
       await page.setViewportSize({ width: 391, height: 844 });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       assert.equal(await collapsed(), false, 'a resize within the small sizes leaves it open');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("844×390: the HUD is a phone's compact one (it covered 40% of the view), clear of the panel", async () => {
+    const { page, errors } = await openApp(session, '?scene=flag&grid=16', { width: 844, height: 390, hasTouch: true });
+    try {
+      await waitFor(page, () => document.querySelector('#hud .text').textContent.includes('frame'));
+      const font = (p) => p.locator('#hud .text').evaluate((e) => getComputedStyle(e).fontSize);
+      const hud = await box(page, '#hud');
+      assert.ok(hud.height <= 0.3 * 390, `the HUD is ${hud.height} px of 390 high`);
+      assert.ok(!overlap(hud, await box(page, '.lil-gui.weft-panel')), 'clear of the panel');
+      const upright = await openApp(session, '?scene=flag&grid=16', { width: 390, height: 844, hasTouch: true });
+      try {
+        assert.equal(await font(page), await font(upright.page), 'the same text size as on the phone upright');
+      } finally {
+        await upright.page.close();
+      }
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

@@ -105,7 +105,16 @@ test('shading modes reach both shader languages through generated constants only
 });
 
 test('constants shared by WGSL and GLSL are generated once, never spelled in a shader', async () => {
-  const names = ['PI', 'STRAIN_AMBIENT', 'STRAIN_DIFFUSE', 'GOLD_WEAVE', ...Object.keys(web.SHADER_COLORS)];
+  const names = [
+    'PI',
+    'STRAIN_AMBIENT',
+    'STRAIN_DIFFUSE',
+    'GOLD_WEAVE',
+    'GROUND_SOLID',
+    'GROUND_FADE',
+    'GROUND_EXTENT',
+    ...Object.keys(web.SHADER_COLORS),
+  ];
   assert.ok(names.includes('GOLD_F0'));
   for (const language of ['wgsl', 'glsl']) {
     const constants = web.shaderConstants(language);

@@ -127,14 +127,17 @@ export class App implements Grabber {
   /**
    * Builds (or rebuilds) the cloth without reloading; keeps the old one if the new one fails. A
    * user's OBJ stays the collider while the scene stays the same; another scene brings its own.
+   * Another scene is framed; the same one at another grid or on another solver stands where it
+   * stood, so the camera the user chose stays.
    */
   async load(scenario: Scenario): Promise<void> {
     await this.enqueue(async () => {
-      const obj = this.scenario?.scene === scenario.scene ? this.userObj : null;
+      const sameScene = this.scenario?.scene === scenario.scene;
+      const obj = sameScene ? this.userObj : null;
       const world = obj ? this.worldWithObj(scenario, obj) : new WeftWorld(this.core, scenario.scene, scenario.grid);
       this.userObj = obj;
       await this.install(world, scenario);
-      this.frameCamera(world);
+      if (!sameScene) this.frameCamera(world);
     });
   }
 
@@ -370,11 +373,18 @@ export class App implements Grabber {
     this.simMs = this.simMs === 0 ? ms : this.simMs * 0.8 + ms * 0.2;
   }
 
+  /**
+   * Puts the cloth (and the spheres) back where the scene starts. The sphere's motion is the user's
+   * choice (S, the panel) like every live setting, so a reset keeps it: the core's reset would start
+   * a sphere that S had stopped, behind a panel that still says it stands.
+   */
   reset(): Promise<void> {
     return this.enqueue(async () => {
+      const sphereMoving = this.sphereMoving;
       this.solver.release();
       this.grabPlane = null;
       await this.solver.reset();
+      if (this.hasSphere) this.solver.setSphereMoving(sphereMoving);
       this.messages.clear('simulation');
     });
   }

@@ -24,6 +24,8 @@ export interface CameraMatrices {
   projection: Mat4;
   viewProjection: Mat4;
   eye: Vec3;
+  /** The point looked at (the ground stays solid out to it: render/frame-uniforms.ts). */
+  target: Vec3;
 }
 
 /** What the eye must stay out of: a sphere collider, or a mesh collider's bounding box. */
@@ -59,7 +61,7 @@ export class OrbitCamera {
     const eye = this.eye;
     const view = lookAt(eye, this.target, vec3(0, 1, 0));
     const projection = perspective(this.fovY, this.aspect, 0.02, 100);
-    return { view, projection, viewProjection: multiply(projection, view), eye };
+    return { view, projection, viewProjection: multiply(projection, view), eye, target: { ...this.target } };
   }
 
   rotate(dx: number, dy: number): void {

@@ -174,6 +174,7 @@ async function boot(): Promise<void> {
     messages,
     () => `weft-${app.current.scene}.glb`,
     (button) => toolbar.add(button),
+    () => app.paused,
   );
   installHooks(app, () => panel.refresh(), recorder, messages);
   const hud = new Hud(document.getElementById('hud')!);

@@ -1,5 +1,6 @@
 // The per-frame uniform block of common.wgsl (struct Frame) and of the GLSL `Frame` block (std140):
 // both are mat4 + 3 vec4 + MAX_DRAWN_SPHERES vec4, so one Float32Array serves both renderers.
+// eye.w is the eye's horizontal distance to the camera's target (ground.wgsl: where the fade starts).
 import { LIGHT_DIRECTION, type FrameInput } from './renderer';
 import { MAX_DRAWN_SPHERES, STRAIN_FULL_SCALE, modeIndex } from './modes';
 
@@ -8,7 +9,9 @@ export const FRAME_UNIFORM_BYTES = FRAME_UNIFORM_FLOATS * 4;
 
 export function frameUniforms(frame: FrameInput, out = new Float32Array(FRAME_UNIFORM_FLOATS)): Float32Array<ArrayBuffer> {
   out.set(frame.camera.viewProjection, 0);
-  out.set([frame.camera.eye.x, frame.camera.eye.y, frame.camera.eye.z, 1], 16);
+  // w: how far (horizontally) the eye is from the point looked at: the ground is solid out to there.
+  const { eye, target } = frame.camera;
+  out.set([eye.x, eye.y, eye.z, Math.hypot(target.x - eye.x, target.z - eye.z)], 16);
   out.set([...LIGHT_DIRECTION, 0], 20);
   const spheres = frame.spheres.slice(0, MAX_DRAWN_SPHERES);
   // Without a ground the plane is drawn far below, out of sight.

@@ -1,5 +1,7 @@
 // The shading modes and the constants both shader languages share. They reach WGSL and GLSL through
 // shaderConstants(), never by hand.
+import { DISTANCE_MAX } from '../camera';
+
 export const SHADING_MODES = ['silk', 'gold', 'strain', 'normal'] as const;
 export type ShadingMode = (typeof SHADING_MODES)[number];
 
@@ -33,6 +35,15 @@ export const STRAIN_AMBIENT = 0.5;
 export const STRAIN_DIFFUSE = 0.6;
 /** The gold cloth's diffuse share (its weave scatters; cloth.wgsl, gl/cloth.glsl). */
 export const GOLD_WEAVE = 0.3;
+
+/**
+ * The ground (ground.wgsl, gl/ground.glsl) is solid out to the point looked at, at least
+ * GROUND_SOLID m from the eye, then fades into the background over GROUND_FADE m. Its quad follows
+ * the eye and reaches GROUND_EXTENT m around it: past the fade from the farthest the camera goes.
+ */
+export const GROUND_SOLID = 4;
+export const GROUND_FADE = 12;
+export const GROUND_EXTENT = DISTANCE_MAX + GROUND_FADE + 8;
 
 const mix = (a: readonly number[], b: readonly number[], t: number) => a.map((v, i) => v + (b[i] - v) * t);
 const smoothstep = (e0: number, e1: number, x: number) => {
@@ -88,6 +99,9 @@ export function shaderConstants(language: 'wgsl' | 'glsl'): string {
     ['STRAIN_AMBIENT', STRAIN_AMBIENT],
     ['STRAIN_DIFFUSE', STRAIN_DIFFUSE],
     ['GOLD_WEAVE', GOLD_WEAVE],
+    ['GROUND_SOLID', GROUND_SOLID],
+    ['GROUND_FADE', GROUND_FADE],
+    ['GROUND_EXTENT', GROUND_EXTENT],
   ] as const)
     lines.push(language === 'wgsl' ? `const ${name}: f32 = ${float(value)};` : `const float ${name} = ${float(value)};`);
   for (const [name, rgb] of Object.entries(SHADER_COLORS)) {

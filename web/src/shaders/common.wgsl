@@ -1,7 +1,7 @@
 // Per-frame uniforms and the lighting shared by every pass (layout: render/frame-uniforms.ts).
 struct Frame {
   view_projection: mat4x4f,
-  eye: vec4f,          // xyz camera position
+  eye: vec4f,          // xyz camera position, w its horizontal distance to the point looked at
   light_dir: vec4f,    // xyz unit vector towards the key light
   params: vec4f,       // x shading mode, y strain full scale, z ground height, w sphere count
   spheres: array<vec4f, MAX_SPHERES>, // xyz centre, w radius

@@ -1,17 +1,16 @@
-// The ground plane: a large quad at the ground height, a soft checker that fades into the background,
-// with contact shadows under the spheres.
+// The ground plane: a large quad at the ground height around the eye, a soft checker that fades into
+// the background beyond the point looked at (however far the camera backs off, the cloth stands on
+// it), with contact shadows under the spheres. GROUND_* come from shaderConstants() (render/modes.ts).
 struct GroundVarying {
   @builtin(position) clip: vec4f,
   @location(0) world: vec3f,
 };
 
-const GROUND_EXTENT: f32 = 30.0;
-
 @vertex
 fn vs_ground(@builtin(vertex_index) index: u32) -> GroundVarying {
   var corners = array<vec2f, 6>(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0),
                                 vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0));
-  let c = corners[index] * GROUND_EXTENT;
+  let c = corners[index] * GROUND_EXTENT + frame.eye.xz;
   var out: GroundVarying;
   out.world = vec3f(c.x, frame.params.z, c.y);
   out.clip = frame.view_projection * vec4f(out.world, 1.0);
@@ -32,7 +31,8 @@ fn fs_ground(in: GroundVarying) -> @location(0) vec4f {
   }
   let light = 0.35 + 0.65 * max(frame.light_dir.y, 0.0);
   let color = albedo * light * shadow;
-  let fade = smoothstep(4.0, 16.0, length(in.world.xz - frame.eye.xz));
+  let solid = max(GROUND_SOLID, frame.eye.w);
+  let fade = smoothstep(solid, solid + GROUND_FADE, length(in.world.xz - frame.eye.xz));
   let shaded = to_display(color);
   return vec4f(mix(shaded.rgb, BACKGROUND, fade), 1.0);
 }

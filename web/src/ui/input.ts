@@ -6,6 +6,7 @@
 // on any panel control but a text box (text-entry.ts).
 import type { OrbitCamera } from '../camera';
 import { typesText } from './text-entry';
+import { wheelZoomFactor } from './wheel';
 
 export interface Grabber {
   /** Tries to grab the cloth under the normalized device coordinates; true on a hit. */
@@ -55,37 +56,41 @@ export class Input {
       (event) => {
         if (typesText(event.target)) return;
         if (event.ctrlKey || event.metaKey) return;
-        if (event.key === 'Escape') {
-          if (keys.escape?.()) event.preventDefault();
+        const action = this.keyAction(event);
+        if (!action) return;
+        // A key held down repeats: every key here is a toggle or a one-off (a held Space flipped the
+        // pause on and off, a held P downloaded a PNG each repeat), so only the press acts.
+        if (event.repeat) {
+          event.preventDefault();
           return;
         }
-        if (event.key === '?' || event.code === 'KeyH' || event.key === 'F1') {
-          event.preventDefault();
-          keys.toggleHelp?.();
-          return;
-        }
-        if (event.altKey) return;
-        if (event.code === 'KeyF') {
-          event.preventDefault();
-          if (event.shiftKey) keys.fullscreen?.();
-          else keys.frame?.();
-        } else if (event.code === 'KeyP') {
-          event.preventDefault();
-          keys.screenshot?.();
-        } else if (event.code === 'Space') {
-          event.preventDefault();
-          keys.togglePause();
-        } else if (event.code === 'KeyS') {
-          event.preventDefault();
-          keys.toggleSphere();
-        } else if (event.code === 'KeyR') {
-          event.preventDefault();
-          keys.reset();
-        }
+        if (action() !== false) event.preventDefault();
       },
       // Capture: the panel (lil-gui) stops keydown from bubbling out of its controls.
       { signal: this.abort.signal, capture: true },
     );
+  }
+
+  /** What a key does (null: not one of ours); Esc's returns false when there was nothing to close. */
+  private keyAction(event: KeyboardEvent): (() => boolean | void) | null {
+    const keys = this.keys;
+    if (event.key === 'Escape') return () => keys.escape?.() ?? false;
+    if (event.key === '?' || event.code === 'KeyH' || event.key === 'F1') return () => keys.toggleHelp?.();
+    if (event.altKey) return null;
+    switch (event.code) {
+      case 'KeyF':
+        return event.shiftKey ? () => keys.fullscreen?.() : () => keys.frame?.();
+      case 'KeyP':
+        return () => keys.screenshot?.();
+      case 'Space':
+        return () => keys.togglePause();
+      case 'KeyS':
+        return () => keys.toggleSphere();
+      case 'KeyR':
+        return () => keys.reset();
+      default:
+        return null;
+    }
   }
 
   /** Listens on a (new) canvas; the previous one is released. */
@@ -102,7 +107,7 @@ export class Input {
       'wheel',
       (event) => {
         event.preventDefault();
-        this.camera.zoom(Math.exp(event.deltaY * 0.001));
+        this.camera.zoom(wheelZoomFactor(event.deltaY, event.deltaMode, canvas.clientHeight));
       },
       { signal, passive: false },
     );

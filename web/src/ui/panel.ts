@@ -12,6 +12,9 @@ import type { Messages } from './messages';
 export const NARROW_WIDTH = 700;
 export const SHORT_HEIGHT = 500;
 
+/** The density of air at sea level (kg/m³): what the Air folder fills a scene without air with. */
+const SEA_LEVEL_AIR_DENSITY = 1.225;
+
 const small = () => window.innerWidth < NARROW_WIDTH || window.innerHeight < SHORT_HEIGHT;
 
 /** Decimals that show a multiple of `step` exactly (0.1 → 1, 0.005 → 3, 1 → 0). */
@@ -142,13 +145,36 @@ export class Panel {
         airDensity: m.airDensity,
       });
     });
+    // Wind, gusts, drag and lift act through the air's density: at 0 (no air, the default outside
+    // `flag`) they would do nothing at all. Setting one of them to something that acts fills the scene
+    // with air at sea level, and says so; the density box still takes 0 for a user who wants none.
+    let density!: Controller;
+    const withAir = (acts: () => boolean) => () => {
+      if (m.airDensity === 0 && acts()) {
+        m.airDensity = SEA_LEVEL_AIR_DENSITY;
+        density.updateDisplay();
+        messages.show(
+          `Wind, gusts, drag and lift need air: air density set from 0 to ${SEA_LEVEL_AIR_DENSITY} kg/m³ (sea level).`,
+          'info',
+          'air',
+        );
+      }
+      applyAir();
+    };
+    const windBlows = withAir(() => m.windSpeed > 0);
     this.controllers.push(
-      air.add(m, 'windSpeed', 0, 30, 0.1).name('wind m/s').onChange(applyAir),
-      air.add(m, 'windHeading', -180, 180, 1).name('wind heading °').onChange(applyAir),
-      air.add(m, 'gusts', 0, 1, 0.01).name('gusts (× speed)').onChange(applyAir),
-      air.add(m, 'drag', 0, 10, 0.01).name('drag coefficient').onChange(applyAir),
-      air.add(m, 'lift', 0, 10, 0.01).name('lift coefficient').onChange(applyAir),
-      air.add(m, 'airDensity', 0, 5, 0.005).name('air density kg/m³').onChange(applyAir),
+      air.add(m, 'windSpeed', 0, 30, 0.1).name('wind m/s').onChange(windBlows),
+      air.add(m, 'windHeading', -180, 180, 1).name('wind heading °').onChange(windBlows),
+      air.add(m, 'gusts', 0, 1, 0.01).name('gusts (× speed)').onChange(windBlows),
+      air
+        .add(m, 'drag', 0, 10, 0.01)
+        .name('drag coefficient')
+        .onChange(withAir(() => m.drag > 0)),
+      air
+        .add(m, 'lift', 0, 10, 0.01)
+        .name('lift coefficient')
+        .onChange(withAir(() => m.lift > 0)),
+      (density = air.add(m, 'airDensity', 0, 5, 0.005).name('air density kg/m³').onChange(applyAir)),
     );
     const run = this.gui.addFolder('Run');
     this.controllers.push(
@@ -211,6 +237,7 @@ export class Panel {
       app = this.app;
     const settings = app.solver.settings();
     this.windY = settings.wind.y;
+    const windSpeed = Math.hypot(settings.wind.x, settings.wind.z);
     Object.assign(m, {
       ...app.current,
       mode: app.mode,
@@ -222,8 +249,9 @@ export class Panel {
       damping: settings.damping,
       strainLimit: settings.strainLimit,
       selfCollision: settings.selfCollision,
-      windSpeed: Math.hypot(settings.wind.x, settings.wind.z),
-      windHeading: (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI,
+      windSpeed,
+      // A calm has no heading of its own: the one chosen for the wind to come stays.
+      windHeading: windSpeed > 0 ? (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI : m.windHeading,
       gusts: settings.gustStrength,
       drag: settings.drag,
       lift: settings.lift,

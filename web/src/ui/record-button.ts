@@ -16,6 +16,8 @@ export class RecordButton {
     private readonly messages: Messages,
     private readonly fileName: () => string,
     place: (button: HTMLButtonElement) => void,
+    /** Whether the cloth is paused (a recording then waits for it to run). */
+    private readonly paused: () => boolean = () => false,
   ) {
     this.button.id = 'record';
     this.button.type = 'button';
@@ -46,7 +48,7 @@ export class RecordButton {
         if (typesText(event.target)) return;
         if (event.ctrlKey || event.metaKey || event.altKey || event.code !== 'KeyK') return;
         event.preventDefault();
-        void this.toggle();
+        if (!event.repeat) void this.toggle(); // a held K would start and stop by turns
       },
       { capture: true },
     );
@@ -64,8 +66,9 @@ export class RecordButton {
         await this.recorder.start();
         this.recordingName = this.fileName(); // the scene recorded, not the one running when it stops
         const limit = this.recorder.capacity * this.recorder.frameDt;
+        const waiting = this.paused() ? ' The cloth is paused: frames are recorded while it runs (Space).' : '';
         this.messages.show(
-          `Recording the cloth into a .glb (at most ${limit.toFixed(0)} s): press K (or the button) again to stop.`,
+          `Recording the cloth into a .glb (at most ${limit.toFixed(0)} s): press K (or the button) again to stop.${waiting}`,
           'info',
           'record',
         );
@@ -93,6 +96,12 @@ export class RecordButton {
     if (!result) return;
     const name = this.recordingName ?? this.fileName();
     this.recordingName = null;
+    // Stopped before a single frame ran (paused all along, or reset at once): a file of the rest pose
+    // alone, with no animation, is not worth a download.
+    if (result.frames === 0) {
+      this.messages.show(`Recording ${how} before the cloth ran a frame: nothing to download.`, 'info', 'record');
+      return;
+    }
     const url = URL.createObjectURL(new Blob([result.bytes as BlobPart], { type: 'model/gltf-binary' }));
     const link = document.createElement('a');
     link.href = url;

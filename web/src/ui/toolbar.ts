@@ -48,7 +48,10 @@ export class Toolbar {
 /** Fullscreen on and off (the whole page, so the panel and HUD come along). */
 export function toggleFullscreen(): Promise<void> {
   if (document.fullscreenElement) return document.exitFullscreen();
-  return document.documentElement.requestFullscreen?.() ?? Promise.resolve();
+  const page = document.documentElement;
+  // iPhone Safari has no fullscreen for pages: say so (the caller shows why) instead of doing nothing.
+  if (typeof page.requestFullscreen !== 'function') return Promise.reject(new Error('this browser has no fullscreen for web pages'));
+  return page.requestFullscreen();
 }
 
 /** Downloads a PNG data URL as `name`. */

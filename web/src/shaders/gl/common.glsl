@@ -2,7 +2,7 @@
 // first, with the generated constants (webgl2.ts).
 layout(std140) uniform Frame {
   mat4 view_projection;
-  vec4 eye;
+  vec4 eye; // xyz camera position, w its horizontal distance to the point looked at
   vec4 light_dir;
   vec4 params; // x shading mode, y strain full scale, z ground height, w sphere count
   vec4 spheres[MAX_SPHERES];

@@ -1,10 +1,9 @@
-// GLSL twin of ground.wgsl.
-const float GROUND_EXTENT = 30.0;
+// GLSL twin of ground.wgsl (GROUND_* from shaderConstants()).
 #ifdef VERTEX
 out vec3 v_world;
 void main() {
   vec2 corners[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
-  vec2 c = corners[gl_VertexID] * GROUND_EXTENT;
+  vec2 c = corners[gl_VertexID] * GROUND_EXTENT + frame.eye.xz;
   v_world = vec3(c.x, frame.params.z, c.y);
   gl_Position = frame.view_projection * vec4(v_world, 1.0);
 }
@@ -25,7 +24,8 @@ void main() {
   }
   float light = 0.35 + 0.65 * max(frame.light_dir.y, 0.0);
   vec4 shaded = to_display(albedo * light * shadow);
-  float fade = smoothstep(4.0, 16.0, length(v_world.xz - frame.eye.xz));
+  float solid = max(GROUND_SOLID, frame.eye.w);
+  float fade = smoothstep(solid, solid + GROUND_FADE, length(v_world.xz - frame.eye.xz));
   out_color = vec4(mix(shaded.rgb, BACKGROUND, fade), 1.0);
 }
 #endif
