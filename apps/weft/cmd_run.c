@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "gltf_export.h"
+#include "json_string.h"
 #include "obj_export.h"
 #include "progress.h"
 #include "scene_setup.h"
@@ -88,10 +89,12 @@ static int run_gltf(const args* a, const char* path, int64_t frames, int64_t eve
 		code = 1;
 	}
 	if (code == 0) {
-		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":1,\"export\":\"%s\",\"samples\":%lld,"
-		       "\"bytes\":%llu,\"max_stretch\":%.6f,\"nan\":%s}\n",
-		       setup.scene, (int)setup.grid, (long long)frames, path, (long long)samples, (unsigned long long)bytes,
-		       (double)weft_world_max_stretch(setup.world), weft_world_is_finite(setup.world) ? "false" : "true");
+		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":1,\"export\":", setup.scene, (int)setup.grid,
+		       (long long)frames);
+		json_write_string(stdout, path);
+		printf(",\"samples\":%lld,\"bytes\":%llu,\"max_stretch\":%.6f,\"nan\":%s}\n", (long long)samples,
+		       (unsigned long long)bytes, (double)weft_world_max_stretch(setup.world),
+		       weft_world_is_finite(setup.world) ? "false" : "true");
 	}
 	weft_world_destroy(setup.world);
 	return code;
@@ -160,10 +163,11 @@ int command_run(int argc, char** argv) {
 		code = 1;
 	}
 	if (code == 0) {
-		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":%d,\"export\":\"%s\",\"max_stretch\":%.6f,"
-		       "\"nan\":%s}\n",
-		       setup.scene, (int)setup.grid, (long long)frames, written, directory,
-		       (double)weft_world_max_stretch(setup.world), weft_world_is_finite(setup.world) ? "false" : "true");
+		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":%d,\"export\":", setup.scene, (int)setup.grid,
+		       (long long)frames, written);
+		json_write_string(stdout, directory);
+		printf(",\"max_stretch\":%.6f,\"nan\":%s}\n", (double)weft_world_max_stretch(setup.world),
+		       weft_world_is_finite(setup.world) ? "false" : "true");
 	}
 	weft_world_destroy(setup.world);
 	return code;
