@@ -224,8 +224,10 @@ weft_result weft_world_step(weft_world* world, float dt);
 /// Puts every particle back to its rest pose with zero velocity and time 0; spheres back to start.
 void weft_world_reset(weft_world* world);
 
-/// Replaces the solver settings that can change live (substeps, iterations, damping, wind, drag,
-/// gravity, friction, max_speed, ground). Validated like creation.
+/// Replaces the solver settings, live (substeps, iterations, damping, gravity, the air, friction,
+/// max_speed, ground, self_collision, the pins' motion, ...). Validated like creation. tethers,
+/// thread_count and allocator are fixed at creation: their values in def are ignored (get_def keeps
+/// reporting the world's own).
 weft_result weft_world_set_def(weft_world* world, const weft_world_def* def);
 /// The settings in force.
 weft_world_def weft_world_get_def(const weft_world* world);
