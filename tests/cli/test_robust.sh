@@ -87,7 +87,7 @@ done
 # whole frames; the process still dies of the signal (exit 128 + 15).
 interrupted() { # interrupted DEST: starts a long run into DEST, SIGTERMs it once DEST exists
   local dest=$1 pid code
-  "$weft" run --scene sphere --grid 32 --frames 1000000 --every 10000 --export "$dest" >"$tmp/out" 2>"$tmp/err" &
+  WEFT_PROGRESS=1 "$weft" run --scene sphere --grid 32 --frames 1000000 --every 10000 --export "$dest" >"$tmp/out" 2>"$tmp/err" &
   pid=$!
   for _ in $(seq 100); do [ -e "$dest" ] && break; sleep 0.05; done
   sleep 0.3
@@ -98,6 +98,8 @@ interrupted() { # interrupted DEST: starts a long run into DEST, SIGTERMs it onc
   [ "$code" -eq 143 ] || fail "interrupted run into $dest: exit $code, $(cat "$tmp/err")"
   grep -q "^error: interrupted" "$tmp/err" || fail "interrupted run into $dest: stderr '$(cat "$tmp/err")'"
   [ ! -s "$tmp/out" ] || fail "interrupted run into $dest printed '$(cat "$tmp/out")'"
+  grep -q "run \[" "$tmp/err" || fail "interrupted run into $dest drew no progress bar"
+  ! grep -q "(1000000/1000000 frames)" "$tmp/err" || fail "interrupted run into $dest: the bar says it finished"
 }
 interrupted "$tmp/stopped.glb"
 [ ! -e "$tmp/stopped.glb" ] || fail "an interrupted .glb export left $(stat -c %s "$tmp/stopped.glb") bytes behind"
