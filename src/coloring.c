@@ -37,9 +37,18 @@ static int32_t lowest_free_colour(uint32_t used, int32_t budget) {
 
 weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t particle_count, int32_t budget,
                                    const uint8_t* hint, uint8_t* colours, int32_t* out_color_count, void* scratch) {
-	if (pairs == NULL || colours == NULL || out_color_count == NULL || scratch == NULL || count < 0 ||
-	    particle_count <= 0) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_color_constraints: bad arguments");
+	const char* missing = pairs == NULL             ? "pairs"
+	                      : colours == NULL         ? "colours"
+	                      : out_color_count == NULL ? "out_color_count"
+	                      : scratch == NULL         ? "scratch"
+	                                                : NULL;
+	if (missing != NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_color_constraints: %s is NULL", missing);
+	}
+	if (count < 0 || particle_count <= 0) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
+		                 "weft_color_constraints: count must be >= 0 and particle_count > 0 (got %d, %d)", (int)count,
+		                 (int)particle_count);
 	}
 	if (budget < 1 || budget > WEFT_COLOR_BUDGET) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "colour budget must be in 1..%d (got %d)", WEFT_COLOR_BUDGET,

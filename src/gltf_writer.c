@@ -450,8 +450,10 @@ weft_result weft_gltf_size(const weft_world* world, const weft_gltf_def* def, in
 	weft_gltf_writer w;
 	weft_result result = writer_shape(world, def, &w);
 	if (result != WEFT_OK) return result;
-	if (out_size == NULL || frames < 0 || frames > def->frame_capacity) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "glTF: frames must be in 0..frame_capacity and out_size set");
+	if (out_size == NULL) return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "glTF: out_size is NULL");
+	if (frames < 0 || frames > def->frame_capacity) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "glTF: frames must be in 0..%d, the frame_capacity (got %d)",
+		                 (int)def->frame_capacity, (int)frames);
 	}
 	weft_allocator allocator = weft_resolve_allocator((weft_allocator){0});
 	const int32_t blocks = block_capacity(frames);

@@ -10,6 +10,8 @@
 
 #include "commands.h"
 #include "gltf_export.h"
+#include "interrupt.h"
+#include "json_string.h"
 #include "obj_export.h"
 #include "progress.h"
 #include "scene_setup.h"
@@ -65,13 +67,15 @@ static int run_gltf(const args* a, const char* path, int64_t frames, int64_t eve
 	def.frame_capacity = (int32_t)samples;
 	def.frame_dt = setup.frame_dt;
 	def.cloth = cloth;
+	interrupt_catch(); // from the file's creation on: a signal removes it
 	gltf_export* out = gltf_export_open(path, setup.world, &def, &code);
 	if (out == NULL) {
 		weft_world_destroy(setup.world);
+		interrupt_resend();
 		return code;
 	}
 	progress bar = progress_start("run", frames);
-	for (int64_t f = 1; f <= frames && code == 0; ++f) {
+	for (int64_t f = 1; f <= frames && code == 0 && !interrupt_requested(); ++f) {
 		if (weft_world_step(setup.world, setup.frame_dt) != WEFT_OK) {
 			cli_error("step %lld: %s", (long long)f, weft_last_error());
 			code = 1;
@@ -81,6 +85,10 @@ static int run_gltf(const args* a, const char* path, int64_t frames, int64_t eve
 		progress_update(&bar, f);
 	}
 	progress_finish(&bar);
+	if (code == 0 && interrupt_requested()) {
+		cli_error("interrupted: '%s' removed (an unfinished .glb is no glTF file)", path);
+		code = 1;
+	}
 	uint64_t bytes = 0;
 	if (code != 0) {
 		gltf_export_abort(out);
@@ -88,12 +96,15 @@ static int run_gltf(const args* a, const char* path, int64_t frames, int64_t eve
 		code = 1;
 	}
 	if (code == 0) {
-		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":1,\"export\":\"%s\",\"samples\":%lld,"
-		       "\"bytes\":%llu,\"max_stretch\":%.6f,\"nan\":%s}\n",
-		       setup.scene, (int)setup.grid, (long long)frames, path, (long long)samples, (unsigned long long)bytes,
-		       (double)weft_world_max_stretch(setup.world), weft_world_is_finite(setup.world) ? "false" : "true");
+		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":1,\"export\":", setup.scene, (int)setup.grid,
+		       (long long)frames);
+		json_write_string(stdout, path);
+		printf(",\"samples\":%lld,\"bytes\":%llu,\"max_stretch\":%.6f,\"nan\":%s}\n", (long long)samples,
+		       (unsigned long long)bytes, (double)weft_world_max_stretch(setup.world),
+		       weft_world_is_finite(setup.world) ? "false" : "true");
 	}
 	weft_world_destroy(setup.world);
+	interrupt_resend();
 	return code;
 }
 
@@ -136,8 +147,9 @@ int command_run(int argc, char** argv) {
 	}
 	char path[4096];
 	int written = 0;
+	interrupt_catch();
 	progress bar = progress_start("run", frames);
-	for (int64_t f = 1; f <= frames && code == 0; ++f) {
+	for (int64_t f = 1; f <= frames && code == 0 && !interrupt_requested(); ++f) {
 		if (weft_world_step(setup.world, setup.frame_dt) != WEFT_OK) {
 			cli_error("step %lld: %s", (long long)f, weft_last_error());
 			code = 1;
@@ -154,17 +166,23 @@ int command_run(int argc, char** argv) {
 		progress_update(&bar, f);
 	}
 	progress_finish(&bar);
+	if (code == 0 && interrupt_requested()) {
+		cli_error("interrupted: %d frames written, no collider.obj", written);
+		code = 1;
+	}
 	snprintf(path, sizeof path, "%s/collider.obj", directory);
 	if (code == 0 && !export_colliders_obj(setup.world, path)) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));
 		code = 1;
 	}
 	if (code == 0) {
-		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":%d,\"export\":\"%s\",\"max_stretch\":%.6f,"
-		       "\"nan\":%s}\n",
-		       setup.scene, (int)setup.grid, (long long)frames, written, directory,
-		       (double)weft_world_max_stretch(setup.world), weft_world_is_finite(setup.world) ? "false" : "true");
+		printf("{\"scene\":\"%s\",\"grid\":%d,\"frames\":%lld,\"files\":%d,\"export\":", setup.scene, (int)setup.grid,
+		       (long long)frames, written);
+		json_write_string(stdout, directory);
+		printf(",\"max_stretch\":%.6f,\"nan\":%s}\n", (double)weft_world_max_stretch(setup.world),
+		       weft_world_is_finite(setup.world) ? "false" : "true");
 	}
 	weft_world_destroy(setup.world);
+	interrupt_resend();
 	return code;
 }

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,12 @@ static void usage(FILE* out) {
 	      out);
 }
 
+static bool is_help_flag(const char* arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+
+static bool is_command(const char* arg) {
+	return strcmp(arg, "info") == 0 || strcmp(arg, "bench") == 0 || strcmp(arg, "run") == 0;
+}
+
 static int dispatch(int argc, char** argv) {
 	if (argc < 2) {
 		usage(stderr);
@@ -28,13 +35,14 @@ static int dispatch(int argc, char** argv) {
 		return EXIT_BAD_INPUT;
 	}
 	const char* command = argv[1];
+	if (strcmp(command, "help") == 0 || is_help_flag(command) ||
+	    (argc == 3 && is_command(command) && is_help_flag(argv[2]))) {
+		usage(stdout); // `weft --help`, and `weft run --help` for a command's options
+		return 0;
+	}
 	if (strcmp(command, "info") == 0) return command_info(argc - 2, argv + 2);
 	if (strcmp(command, "bench") == 0) return command_bench(argc - 2, argv + 2);
 	if (strcmp(command, "run") == 0) return command_run(argc - 2, argv + 2);
-	if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
-		usage(stdout);
-		return 0;
-	}
 	usage(stderr);
 	cli_error("unknown command '%s'", command);
 	return EXIT_BAD_INPUT;

@@ -33,9 +33,10 @@ void progress_update(progress* p, int64_t done) {
 	fflush(stderr);
 }
 
+// The bar stays where the run stopped: a run that failed or was interrupted is not shown as done
+// (one that finished drew 100% with its last update).
 void progress_finish(progress* p) {
 	if (p->enabled) {
-		progress_update(p, p->total);
 		fputc('\n', stderr);
 	}
 }

@@ -2,21 +2,28 @@
 
 #include <string.h>
 
+#include "collider_message.h"
 #include "commands.h"
 
 // --collider FILE.obj replaces the scene's mesh collider (centred and scaled to fit under the
 // cloth); --collider none removes it (e.g. to bench without mesh collision); --spheres 0 removes the
-// scene's spheres.
+// scene's spheres. A refused file is said with its name: the reader's "FILE:LINE: why" as it is,
+// the collider's own checks (a huge coordinate, only degenerate triangles) by collider_error.
 static weft_result user_collider_setup(const char* path, weft_world* world) {
 	if (path == NULL || strcmp(path, "none") == 0) {
 		return WEFT_OK;
 	}
 	weft_mesh_data mesh;
 	weft_result result = weft_obj_load(path, NULL, &mesh);
-	if (result == WEFT_OK) {
-		result = weft_world_set_mesh_collider(world, mesh.positions, mesh.vertex_count, mesh.indices,
-		                                      mesh.triangle_count, true);
-		weft_mesh_data_free(&mesh);
+	if (result != WEFT_OK) {
+		cli_error("%s", weft_last_error());
+		return result;
+	}
+	result =
+	    weft_world_set_mesh_collider(world, mesh.positions, mesh.vertex_count, mesh.indices, mesh.triangle_count, true);
+	weft_mesh_data_free(&mesh);
+	if (result != WEFT_OK) {
+		collider_error(path, weft_last_error());
 	}
 	return result;
 }
@@ -51,11 +58,12 @@ int scene_setup_create(const args* a, scene_setup* out) {
 		scene.mesh_collider = NULL; // the user's mesh (or none) instead of the scene's
 	}
 	weft_result result = weft_world_create_from_scene(&scene, &out->world);
-	if (result == WEFT_OK) {
+	if (result != WEFT_OK) {
+		cli_error("%s", weft_last_error());
+	} else {
 		result = user_collider_setup(collider, out->world);
 	}
 	if (result != WEFT_OK) {
-		cli_error("%s", weft_last_error());
 		weft_world_destroy(out->world);
 		out->world = NULL;
 		return result == WEFT_ERROR_OUT_OF_MEMORY ? 1 : EXIT_BAD_INPUT;

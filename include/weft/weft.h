@@ -224,8 +224,10 @@ weft_result weft_world_step(weft_world* world, float dt);
 /// Puts every particle back to its rest pose with zero velocity and time 0; spheres back to start.
 void weft_world_reset(weft_world* world);
 
-/// Replaces the solver settings that can change live (substeps, iterations, damping, wind, drag,
-/// gravity, friction, max_speed, ground). Validated like creation.
+/// Replaces the solver settings, live (substeps, iterations, damping, gravity, the air, friction,
+/// max_speed, ground, self_collision, the pins' motion, ...). Validated like creation. tethers,
+/// thread_count and allocator are fixed at creation: their values in def are ignored (get_def keeps
+/// reporting the world's own).
 weft_result weft_world_set_def(weft_world* world, const weft_world_def* def);
 /// The settings in force.
 weft_world_def weft_world_get_def(const weft_world* world);
@@ -335,7 +337,6 @@ typedef struct weft_mesh_collider_view {
 /// destroyed). WEFT_ERROR_INVALID_ARGUMENT if the world has no mesh collider.
 weft_result weft_world_mesh_collider(const weft_world* world, weft_mesh_collider_view* out);
 
-/// The Stanford bunny (npm package `bunny`, built into the library): 3 floats per vertex (y up,
 /// The unit sphere the exporters draw sphere colliders with: WEFT_UNIT_SPHERE_RINGS rings of
 /// WEFT_UNIT_SPHERE_SEGMENTS vertices between two poles (y = ±1), triangles counter-clockwise from
 /// outside. positions: 3 floats × WEFT_UNIT_SPHERE_VERTICES (also the normals); indices: 3 ×
@@ -346,6 +347,7 @@ weft_result weft_world_mesh_collider(const weft_world* world, weft_mesh_collider
 #define WEFT_UNIT_SPHERE_TRIANGLES (2 * WEFT_UNIT_SPHERE_SEGMENTS * (WEFT_UNIT_SPHERE_RINGS - 1))
 void weft_unit_sphere(float* positions, uint32_t* indices);
 
+/// The Stanford bunny (npm package `bunny`, built into the library): 3 floats per vertex (y up,
 /// original units) and 3 indices per triangle. Counts are 0 if the build could not generate it.
 void weft_bunny_mesh(const float** out_positions, int32_t* out_vertex_count, const uint32_t** out_indices,
                      int32_t* out_triangle_count);
@@ -536,7 +538,7 @@ weft_result weft_color_constraints(const uint32_t* pairs, int32_t count, int32_t
 /// Bytes of scratch weft_color_constraints needs.
 size_t weft_coloring_scratch_size(int32_t particle_count);
 
-/// Named scenes shared by the CLI, the tests and the page: "hang", "sphere", "flag", "bunny"
+/// Named scenes shared by the CLI, the tests and the page: "hang", "sphere", "flag", "bunny", "fold"
 /// (weft_scene_names() lists them all). grid = particles per side.
 typedef struct weft_scene_def {
 	weft_world_def world;

@@ -47,6 +47,20 @@ check "cloth vertices" [ "$(grep -c '^v ' "$tmp/out/cloth_0006.obj")" = 144 ]
 check "cloth faces" [ "$(grep -c '^f ' "$tmp/out/cloth_0006.obj")" = $((2*11*11)) ]
 check "collider sphere" grep -q '^o sphere0' "$tmp/out/collider.obj"
 
+# The JSON names the export path as given: quotes, backslashes and control characters escaped, so
+# the line parses and the path comes back verbatim (OBJ directory and .glb).
+odd_name=$'say "hi"\\ tab\there'
+json_export() { python3 -c "import json,sys; print(json.loads(sys.stdin.read())['export'], end='')"; }
+check "odd directory name in JSON" [ "$("$weft" run --grid 4 --frames 1 --export "$tmp/$odd_name" | json_export)" = "$tmp/$odd_name" ]
+check "odd directory written" [ -s "$tmp/$odd_name/cloth_0001.obj" ]
+check "odd .glb name in JSON" [ "$("$weft" run --grid 4 --frames 1 --export "$tmp/$odd_name.glb" | json_export)" = "$tmp/$odd_name.glb" ]
+
+# Help: `weft help`, `weft --help` and a command's own `--help` / `-h` print the usage on stdout, exit 0.
+for args in "help" "--help" "run --help" "bench -h" "info --help"; do
+  # shellcheck disable=SC2086
+  check "$args prints the usage" bash -c '"$1" $2 2>/dev/null | grep -q "^usage: weft <command>"' _ "$weft" "$args"
+done
+
 bad() { # bad "name" args...: exit 2, "error:" on stderr, nothing on stdout
   local name="$1"; shift
   "$weft" "$@" > "$tmp/out.txt" 2> "$tmp/err.txt"

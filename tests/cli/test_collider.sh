@@ -35,6 +35,19 @@ set +e
 set -e
 [ "$code" -eq 2 ] && grep -q '^error: .*binary.obj:1: binary data' "$tmp/err" || fail "binary OBJ: exit $code, $(cat "$tmp/err")"
 
+# A file the reader takes but the collider refuses (a huge coordinate, only degenerate triangles):
+# exit 2, and the error names the file, and for a vertex its line and its number as the file counts.
+printf '# a comment\nv 0 0 0\n  v 1 0 0\nvt 0 0\nv 0 1e30 0\nf 1 2 3\n' >"$tmp/huge.obj"
+printf 'v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n' >"$tmp/flat.obj"
+for case in "huge.obj:5: vertex 3 has a non-finite or huge coordinate" "flat.obj: mesh collider: every triangle is degenerate"; do
+  file="$tmp/${case%%:*}"
+  set +e
+  "$weft" bench --scene sphere --grid 8 --frames 1 --collider "$file" >"$tmp/out" 2>"$tmp/err"; code=$?
+  set -e
+  [ "$code" -eq 2 ] && grep -qxF "error: $tmp/$case" "$tmp/err" || fail "${case%%:*}: exit $code, $(cat "$tmp/err")"
+  [ ! -s "$tmp/out" ] || fail "${case%%:*} printed JSON"
+done
+
 # The bunny scene: run exports the bunny; bench works with and without it.
 out=$("$weft" run --scene bunny --grid 16 --frames 30 --export "$tmp/bunny" 2>/dev/null)
 grep -q '"nan":false' <<<"$out" || fail "bunny run: $out"

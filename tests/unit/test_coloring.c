@@ -121,6 +121,13 @@ TEST(overflow_and_bad_input) {
 	      WEFT_ERROR_INVALID_ARGUMENT);
 	CHECK(weft_color_constraints(pairs, count, particles, 0, NULL, colours, &used, scratch) ==
 	      WEFT_ERROR_INVALID_ARGUMENT);
+	// The message names the argument that is wrong.
+	CHECK(weft_color_constraints(pairs, count, particles, 8, NULL, colours, &used, NULL) ==
+	      WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(strstr(weft_last_error(), "scratch is NULL") != NULL);
+	CHECK(weft_color_constraints(pairs, -1, particles, 8, NULL, colours, &used, scratch) ==
+	      WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(strstr(weft_last_error(), "(got -1, ") != NULL);
 	free(scratch);
 }
 

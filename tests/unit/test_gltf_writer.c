@@ -280,6 +280,11 @@ TEST(absurd_sizes) {
 	CHECK(sink.size == 0 && writer == NULL);
 	uint64_t size = 0;
 	CHECK(weft_gltf_size(world, &def, 3000, &size) == WEFT_ERROR_TOO_LARGE);
+	// More frames than the capacity, or no out_size: the message says which.
+	CHECK(weft_gltf_size(world, &def, 3001, &size) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(strstr(weft_last_error(), "0..3000, the frame_capacity (got 3001)") != NULL);
+	CHECK(weft_gltf_size(world, &def, 1, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(strstr(weft_last_error(), "out_size is NULL") != NULL);
 	def.frame_capacity = WEFT_GLTF_MAX_FRAMES + 1;
 	CHECK(weft_gltf_writer_begin(world, &def, (weft_byte_sink){memory_write, &sink, NULL}, &writer) ==
 	      WEFT_ERROR_TOO_LARGE);
