@@ -21,7 +21,7 @@ typedef enum weft_stage_type {
 	WEFT_STAGE_SELF_SORT,          // whole: counting sort by bucket (when rebuilding)
 	WEFT_STAGE_SELF_LISTS,         // particles: neighbour lists from the hash (when rebuilding)
 	WEFT_STAGE_SELF_CONTACTS,      // particles: pushes and friction from other layers (Jacobi)
-	WEFT_STAGE_SELF_APPLY,         // particles: x += the mean push
+	WEFT_STAGE_SELF_APPLY,         // particles: x += the sum of their pushes over their worth in pushes
 	WEFT_STAGE_COLLIDE_PRIMITIVES, // particles: spheres and ground
 	WEFT_STAGE_COLLIDE_MESH,       // particles (whole with edge contacts, which move two particles)
 	WEFT_STAGE_UPDATE,             // particles: v += (x − (x_prev + h v))/h with the speed clamp
