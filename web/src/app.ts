@@ -257,6 +257,9 @@ export class App implements Grabber {
     this.solver?.destroy();
     this.solver = solver;
     this.scenario = { ...scenario, solver: kind };
+    // The new solver's steps are measured afresh ("measuring" until its first): the old one's
+    // figure would otherwise show under the new one's name (a GPU's 30 ms as "wasm, wall").
+    this.simMs = 0;
     this.grabPlane = null;
     this.renderer.setCloth(world);
     this.redraw++;
