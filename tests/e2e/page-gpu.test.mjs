@@ -66,3 +66,39 @@ describe('switching the solver in the panel', () => {
     }
   });
 });
+
+describe('a simulation error', () => {
+  test('pauses the page and ticks the panel\'s "paused" box, so Space (or the box) resumes as it says', async () => {
+    const { page, errors } = await openApp(session, '?solver=gpu&scene=hang&grid=16', { width: 1100, height: 700 });
+    const paused = panelController(page, 'paused \\(Space\\)').locator('input');
+    try {
+      await waitFor(page, () => window.weft.stats().solver === 'gpu' && window.weft.stats().frame > 5, undefined, 60_000);
+      assert.equal(await paused.isChecked(), false);
+      // A fault in the GPU solver's step (a driver refusing the work): the next frame's step throws.
+      await page.evaluate(() => {
+        const create = GPUDevice.prototype.createCommandEncoder;
+        window.__restoreEncoder = () => (GPUDevice.prototype.createCommandEncoder = create);
+        GPUDevice.prototype.createCommandEncoder = function (descriptor) {
+          if (descriptor?.label === 'weft frame') throw new Error('injected GPU fault');
+          return create.call(this, descriptor);
+        };
+      });
+      await waitFor(page, () => window.weft.stats().paused);
+      await page.locator('#messages .message.error', { hasText: 'Simulation stopped' }).waitFor();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      assert.equal(await paused.isChecked(), true, 'the panel says paused, as the page is');
+      await page.evaluate(() => window.__restoreEncoder());
+      await page.keyboard.press('Escape'); // focus on the page, nothing else
+      await page.locator('#view').focus();
+      await page.keyboard.press('Space');
+      await waitFor(page, () => !window.weft.stats().paused);
+      assert.equal(await paused.isChecked(), false, 'Space resumed, and the box says so');
+      assert.ok(
+        errors.every((e) => /injected GPU fault/.test(e)),
+        `console: ${errors.join(' | ')}`,
+      );
+    } finally {
+      await page.close();
+    }
+  });
+});

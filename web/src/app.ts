@@ -562,8 +562,12 @@ export class App implements Grabber {
     this.onFrame?.(now);
   }
 
+  /** Called when the app pauses itself (a simulation error), so the panel's "paused" box follows. */
+  onPausedByError: (() => void) | null = null;
+
   private fail(error: unknown): void {
     this.paused = true;
+    this.onPausedByError?.();
     this.messages.show(`Simulation stopped: ${(error as Error)?.message ?? error}. Press R to reset.`, 'error', 'simulation');
   }
 }
