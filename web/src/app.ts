@@ -218,9 +218,16 @@ export class App implements Grabber {
     });
   }
 
-  /** Back to the scene's own colliders (no-op without a user OBJ). */
+  /** Back to the scene's own colliders (without a user's file it says there is nothing to undo). */
   async clearObj(): Promise<void> {
-    if (!this.userObj) return;
+    if (!this.userObj) {
+      this.messages.show(
+        'No collider from a file is loaded: the scene runs with its own colliders already. Drop an .obj, .glb or .gltf on the page (or use "collider from file…") to replace it.',
+        'info',
+        'obj',
+      );
+      return;
+    }
     const scenario = this.current;
     await this.enqueue(() => (this.userObj = null));
     await this.load(scenario);

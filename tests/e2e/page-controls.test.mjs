@@ -1,0 +1,31 @@
+// Page controls a new user tries (a second review): the panel's "scene's own collider" with no file
+// collider loaded, what the toolbar and the drop overlay say the page accepts, long messages on a
+// phone on its side. Real clicks, drags and drops (WebGL2: quick in headless Chromium).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, panelController, useBrowser, waitFor } from './harness.mjs';
+
+const session = useBrowser({ webgpu: false });
+
+describe('the panel\'s "scene\'s own collider"', () => {
+  test('with no collider from a file it says so (it did nothing at all); after a file it goes back', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=16', { width: 1100, height: 700 });
+    const button = panelController(page, "scene's own collider").locator('button');
+    try {
+      await button.click();
+      const note = page.locator('#messages .message', { hasText: 'own collider' });
+      await note.waitFor({ timeout: 5000 });
+      assert.match(await note.textContent(), /no collider from a file/i);
+      assert.equal((await page.evaluate(() => window.weft.stats().spheres)).length, 1, 'the sphere stays');
+      // With a file's collider, the button brings the sphere back (and says nothing more).
+      const loaded = await page.evaluate(() => window.weft.loadObj('v -1 0 -1\nv 1 0 -1\nv 0 0 1\nf 1 2 3\n'));
+      assert.equal(loaded.ok, true);
+      assert.equal((await page.evaluate(() => window.weft.stats().spheres)).length, 0);
+      await button.click();
+      await waitFor(page, () => window.weft.stats().mesh === null && window.weft.stats().spheres.length === 1);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
