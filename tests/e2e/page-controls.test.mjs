@@ -29,3 +29,26 @@ describe('the panel\'s "scene\'s own collider"', () => {
     }
   });
 });
+
+describe('what the page says it accepts', () => {
+  test('the toolbar hint and the drop overlay name .gltf too (the page takes it; they said ".obj or .glb")', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=16', { width: 1100, height: 700 });
+    try {
+      assert.match(await page.locator('#toolbar .hint').textContent(), /\.obj, \.glb or \.gltf/);
+      const dataTransfer = await page.evaluateHandle(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File(['{}'], 'scene.gltf', { type: 'model/gltf+json' }));
+        return transfer;
+      });
+      await page.dispatchEvent('#view', 'dragenter', { dataTransfer });
+      const overlay = page.locator('#drop');
+      await overlay.waitFor({ state: 'visible' });
+      assert.match(await overlay.textContent(), /\.gltf/);
+      await page.dispatchEvent('#view', 'dragleave', { dataTransfer });
+      await overlay.waitFor({ state: 'hidden' });
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
