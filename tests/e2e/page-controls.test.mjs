@@ -52,3 +52,44 @@ describe('what the page says it accepts', () => {
     }
   });
 });
+
+const box = (page, selector) => page.locator(selector).first().boundingBox();
+const overlap = (a, b) => !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe('long messages on a phone on its side', () => {
+  test('844×390: three long messages stay clear of the HUD; the newest shows whole, the older scroll', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=flag&grid=16', { width: 844, height: 390, hasTouch: true });
+    try {
+      await waitFor(page, () => document.querySelector('#hud .text').textContent.includes('frame'));
+      const long = (what) =>
+        `${what}: ${'a-collider-file-with-a-long-name.obj:12: vertex index 99 is out of range (the file has 3 vertices) '.repeat(3)}`;
+      await page.evaluate(
+        (texts) => texts.forEach(([text, level]) => window.weft.notify(text, level)),
+        [
+          [long('first'), 'warning'],
+          [long('second'), 'warning'],
+          [long('Simulation stopped'), 'error'],
+        ],
+      );
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const hud = await box(page, '#hud');
+      const messages = await box(page, '#messages');
+      await page.screenshot({ path: `${process.env.WEFT_SHOTS ?? '/tmp'}/messages-844x390.png` });
+      assert.ok(!overlap(hud, messages), `the messages (top ${messages.y}) cover the HUD (bottom ${hud.y + hud.height})`);
+      const newest = await box(page, '#messages .message.error');
+      assert.ok(newest.y >= messages.y && newest.y + newest.height <= messages.y + messages.height + 0.5, 'the newest is whole');
+      const toolbar = await box(page, '#toolbar');
+      assert.ok(toolbar.y + toolbar.height <= 390, 'the toolbar stays in the window');
+      // The oldest is still there to read and close: scrolled to, its close button works.
+      const first = page.locator('#messages .message', { hasText: 'first:' });
+      await first.locator('.close').click();
+      await first.waitFor({ state: 'detached' });
+      assert.ok(
+        errors.every((e) => /Simulation stopped/.test(e)),
+        `console: ${errors.join(' | ')}`,
+      );
+    } finally {
+      await page.close();
+    }
+  });
+});
