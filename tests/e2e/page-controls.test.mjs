@@ -93,3 +93,22 @@ describe('long messages on a phone on its side', () => {
     }
   });
 });
+
+describe("the panel's solver without WebGPU", () => {
+  test('choosing gpu says it needs WebGPU and leaves the running cloth as it is (it restarted it from rest)', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=16', { width: 1100, height: 700 });
+    const solver = panelController(page, 'solver').locator('select');
+    try {
+      await waitFor(page, () => window.weft.stats().frame > 60);
+      await solver.selectOption('gpu');
+      await page.locator('#messages .message.warning', { hasText: 'needs WebGPU' }).waitFor();
+      const stats = await page.evaluate(() => window.weft.stats());
+      assert.equal(stats.solver, 'wasm');
+      assert.ok(stats.frame > 60, `the cloth went on (frame ${stats.frame}), not back to rest`);
+      assert.equal(await solver.inputValue(), 'wasm', 'the panel says which solver runs');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

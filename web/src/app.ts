@@ -133,6 +133,16 @@ export class App implements Grabber {
   async load(scenario: Scenario): Promise<void> {
     await this.enqueue(async () => {
       const sameScene = this.scenario?.scene === scenario.scene;
+      // Only the solver changes, to one this page cannot run: say so, and leave the cloth running
+      // (a rebuild would start it over from rest only to run the same wasm solver).
+      if (sameScene && scenario.grid === this.scenario.grid && scenario.solver === 'gpu' && !this.renderer.device) {
+        this.messages.show(
+          'The GPU solver needs WebGPU (this page renders with WebGL2); the C core (wasm) solver goes on.',
+          'warning',
+          'solver',
+        );
+        return;
+      }
       const obj = sameScene ? this.userObj : null;
       const world = obj ? this.worldWithObj(scenario, obj) : new WeftWorld(this.core, scenario.scene, scenario.grid);
       this.userObj = obj;
