@@ -84,14 +84,19 @@ describe('a simulation error', () => {
         };
       });
       await waitFor(page, () => window.weft.stats().paused);
-      await page.locator('#messages .message.error', { hasText: 'Simulation stopped' }).waitFor();
+      const message = page.locator('#messages .message.error', { hasText: 'Simulation stopped' });
+      await message.waitFor();
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       assert.equal(await paused.isChecked(), true, 'the panel says paused, as the page is');
+      // R alone resets but leaves the page paused: the message says what runs it again.
+      assert.match(await message.textContent(), /R to reset.*Space/);
       await page.evaluate(() => window.__restoreEncoder());
-      await page.keyboard.press('Escape'); // focus on the page, nothing else
       await page.locator('#view').focus();
+      await page.keyboard.press('r');
+      await message.waitFor({ state: 'detached' });
+      await waitFor(page, () => window.weft.stats().frame === 0);
       await page.keyboard.press('Space');
-      await waitFor(page, () => !window.weft.stats().paused);
+      await waitFor(page, () => !window.weft.stats().paused && window.weft.stats().frame > 2, undefined, 60_000);
       assert.equal(await paused.isChecked(), false, 'Space resumed, and the box says so');
       assert.ok(
         errors.every((e) => /injected GPU fault/.test(e)),

@@ -585,6 +585,10 @@ export class App implements Grabber {
   private fail(error: unknown): void {
     this.paused = true;
     this.onPausedByError?.();
-    this.messages.show(`Simulation stopped: ${(error as Error)?.message ?? error}. Press R to reset.`, 'error', 'simulation');
+    this.messages.show(
+      `Simulation stopped: ${(error as Error)?.message ?? error}. Press R to reset, then Space to run.`,
+      'error',
+      'simulation',
+    );
   }
 }
