@@ -92,6 +92,22 @@ describe('long messages on a phone on its side', () => {
       await page.close();
     }
   });
+
+  test('700×280 in strain mode (HUD, legend and toolbar fill the window): the newest message still shows a line', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=flag&grid=16&mode=strain', { width: 700, height: 280 });
+    try {
+      await page.evaluate(() => window.weft.notify('Could not use bad.obj as the collider: bad.obj:3: a reason. '.repeat(3), 'warning'));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.screenshot({ path: `${process.env.WEFT_SHOTS ?? '/tmp'}/messages-700x280.png` });
+      const messages = await box(page, '#messages');
+      assert.ok(messages.height >= 30, `the messages got ${messages.height} px`);
+      const toolbar = await box(page, '#toolbar');
+      assert.ok(toolbar.y + toolbar.height <= 280, 'the toolbar stays in the window');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe("the panel's solver without WebGPU", () => {
