@@ -171,7 +171,7 @@ describe('camera across rebuilds', () => {
       await page.getByRole('combobox', { name: 'grid (N×N)' }).selectOption('32');
       await waitFor(page, () => window.weft.stats().particles === 32 * 32);
       same(chosen, await camera(page), 'grid 32');
-      // The GPU solver needs WebGPU: it falls back to wasm, a rebuild all the same.
+      // The GPU solver needs WebGPU: the page says so and the wasm solver goes on; the view stays.
       await page.getByRole('combobox', { name: 'solver' }).selectOption('gpu');
       await waitFor(page, () => document.getElementById('messages').textContent.includes('needs WebGPU'));
       same(chosen, await camera(page), 'solver');

@@ -133,6 +133,16 @@ export class App implements Grabber {
   async load(scenario: Scenario): Promise<void> {
     await this.enqueue(async () => {
       const sameScene = this.scenario?.scene === scenario.scene;
+      // Only the solver changes, to one this page cannot run: say so, and leave the cloth running
+      // (a rebuild would start it over from rest only to run the same wasm solver).
+      if (sameScene && scenario.grid === this.scenario.grid && scenario.solver === 'gpu' && !this.renderer.device) {
+        this.messages.show(
+          'The GPU solver needs WebGPU (this page renders with WebGL2); the C core (wasm) solver goes on.',
+          'warning',
+          'solver',
+        );
+        return;
+      }
       const obj = sameScene ? this.userObj : null;
       const world = obj ? this.worldWithObj(scenario, obj) : new WeftWorld(this.core, scenario.scene, scenario.grid);
       this.userObj = obj;
@@ -218,9 +228,16 @@ export class App implements Grabber {
     });
   }
 
-  /** Back to the scene's own colliders (no-op without a user OBJ). */
+  /** Back to the scene's own colliders (without a user's file it says there is nothing to undo). */
   async clearObj(): Promise<void> {
-    if (!this.userObj) return;
+    if (!this.userObj) {
+      this.messages.show(
+        'No collider from a file is loaded: the scene runs with its own colliders already. Drop an .obj, .glb or .gltf on the page (or use "collider from file…") to replace it.',
+        'info',
+        'obj',
+      );
+      return;
+    }
     const scenario = this.current;
     await this.enqueue(() => (this.userObj = null));
     await this.load(scenario);
@@ -257,6 +274,9 @@ export class App implements Grabber {
     this.solver?.destroy();
     this.solver = solver;
     this.scenario = { ...scenario, solver: kind };
+    // The new solver's steps are measured afresh ("measuring" until its first): the old one's
+    // figure would otherwise show under the new one's name (a GPU's 30 ms as "wasm, wall").
+    this.simMs = 0;
     this.grabPlane = null;
     this.renderer.setCloth(world);
     this.redraw++;
@@ -559,8 +579,16 @@ export class App implements Grabber {
     this.onFrame?.(now);
   }
 
+  /** Called when the app pauses itself (a simulation error), so the panel's "paused" box follows. */
+  onPausedByError: (() => void) | null = null;
+
   private fail(error: unknown): void {
     this.paused = true;
-    this.messages.show(`Simulation stopped: ${(error as Error)?.message ?? error}. Press R to reset.`, 'error', 'simulation');
+    this.onPausedByError?.();
+    this.messages.show(
+      `Simulation stopped: ${(error as Error)?.message ?? error}. Press R to reset, then Space to run.`,
+      'error',
+      'simulation',
+    );
   }
 }

@@ -40,6 +40,13 @@ export class Hud {
     this.graph.height = 48;
     this.graph.setAttribute('aria-label', 'frame time (grey) and simulation time per step (orange), last 120 frames');
     element.replaceChildren(this.text, this.slow, this.graph);
+    // The dock (messages, bottom left) grows upwards only as far as the HUD's bottom edge (style.css):
+    // long messages on a short window (a phone on its side) scroll instead of covering the HUD.
+    const publish = () =>
+      document.documentElement.style.setProperty('--hud-bottom', `${Math.ceil(element.getBoundingClientRect().bottom)}px`);
+    new ResizeObserver(publish).observe(element);
+    window.addEventListener('resize', publish);
+    publish();
   }
 
   update(stats: HudStats, now: number, history: readonly { frameMs: number; simMs: number }[] = []): void {

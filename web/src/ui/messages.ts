@@ -33,6 +33,8 @@ export class Messages {
     close.addEventListener('click', () => this.remove(element));
     element.append(body, close);
     this.container.appendChild(element);
+    // On a short window older messages scroll (style.css): the newest is the one in view.
+    this.container.scrollTop = this.container.scrollHeight;
     if (key) this.byKey.set(key, element);
     this.limit();
     const lifetime = level === 'info' ? INFO_MS : level === 'warning' ? WARNING_MS : 0;

@@ -34,7 +34,7 @@ export class Toolbar {
       e.append(button);
     }
     this.hint.className = 'hint';
-    this.hint.textContent = 'press ? for help · drop an .obj or .glb: collider';
+    this.hint.textContent = 'press ? for help · drop an .obj, .glb or .gltf: collider';
     e.append(this.hint);
     parent.appendChild(e);
   }

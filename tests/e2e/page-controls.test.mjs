@@ -1,0 +1,130 @@
+// Page controls a new user tries (a second review): the panel's "scene's own collider" with no file
+// collider loaded, what the toolbar and the drop overlay say the page accepts, long messages on a
+// phone on its side. Real clicks, drags and drops (WebGL2: quick in headless Chromium).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, panelController, useBrowser, waitFor } from './harness.mjs';
+
+const session = useBrowser({ webgpu: false });
+
+describe('the panel\'s "scene\'s own collider"', () => {
+  test('with no collider from a file it says so (it did nothing at all); after a file it goes back', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=16', { width: 1100, height: 700 });
+    const button = panelController(page, "scene's own collider").locator('button');
+    try {
+      await button.click();
+      const note = page.locator('#messages .message', { hasText: 'own collider' });
+      await note.waitFor({ timeout: 5000 });
+      assert.match(await note.textContent(), /no collider from a file/i);
+      assert.equal((await page.evaluate(() => window.weft.stats().spheres)).length, 1, 'the sphere stays');
+      // With a file's collider, the button brings the sphere back (and says nothing more).
+      const loaded = await page.evaluate(() => window.weft.loadObj('v -1 0 -1\nv 1 0 -1\nv 0 0 1\nf 1 2 3\n'));
+      assert.equal(loaded.ok, true);
+      assert.equal((await page.evaluate(() => window.weft.stats().spheres)).length, 0);
+      await button.click();
+      await waitFor(page, () => window.weft.stats().mesh === null && window.weft.stats().spheres.length === 1);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('what the page says it accepts', () => {
+  test('the toolbar hint and the drop overlay name .gltf too (the page takes it; they said ".obj or .glb")', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=16', { width: 1100, height: 700 });
+    try {
+      assert.match(await page.locator('#toolbar .hint').textContent(), /\.obj, \.glb or \.gltf/);
+      const dataTransfer = await page.evaluateHandle(() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File(['{}'], 'scene.gltf', { type: 'model/gltf+json' }));
+        return transfer;
+      });
+      await page.dispatchEvent('#view', 'dragenter', { dataTransfer });
+      const overlay = page.locator('#drop');
+      await overlay.waitFor({ state: 'visible' });
+      assert.match(await overlay.textContent(), /\.gltf/);
+      await page.dispatchEvent('#view', 'dragleave', { dataTransfer });
+      await overlay.waitFor({ state: 'hidden' });
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+const box = (page, selector) => page.locator(selector).first().boundingBox();
+const overlap = (a, b) => !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe('long messages on a phone on its side', () => {
+  test('844×390: three long messages stay clear of the HUD; the newest shows whole, the older scroll', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=flag&grid=16', { width: 844, height: 390, hasTouch: true });
+    try {
+      await waitFor(page, () => document.querySelector('#hud .text').textContent.includes('frame'));
+      const long = (what) =>
+        `${what}: ${'a-collider-file-with-a-long-name.obj:12: vertex index 99 is out of range (the file has 3 vertices) '.repeat(3)}`;
+      await page.evaluate(
+        (texts) => texts.forEach(([text, level]) => window.weft.notify(text, level)),
+        [
+          [long('first'), 'warning'],
+          [long('second'), 'warning'],
+          [long('Simulation stopped'), 'error'],
+        ],
+      );
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const hud = await box(page, '#hud');
+      const messages = await box(page, '#messages');
+      await page.screenshot({ path: `${process.env.WEFT_SHOTS ?? '/tmp'}/messages-844x390.png` });
+      assert.ok(!overlap(hud, messages), `the messages (top ${messages.y}) cover the HUD (bottom ${hud.y + hud.height})`);
+      const newest = await box(page, '#messages .message.error');
+      assert.ok(newest.y >= messages.y && newest.y + newest.height <= messages.y + messages.height + 0.5, 'the newest is whole');
+      const toolbar = await box(page, '#toolbar');
+      assert.ok(toolbar.y + toolbar.height <= 390, 'the toolbar stays in the window');
+      // The oldest is still there to read and close: scrolled to, its close button works.
+      const first = page.locator('#messages .message', { hasText: 'first:' });
+      await first.locator('.close').click();
+      await first.waitFor({ state: 'detached' });
+      assert.ok(
+        errors.every((e) => /Simulation stopped/.test(e)),
+        `console: ${errors.join(' | ')}`,
+      );
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('700×280 in strain mode (HUD, legend and toolbar fill the window): the newest message still shows a line', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=flag&grid=16&mode=strain', { width: 700, height: 280 });
+    try {
+      await page.evaluate(() => window.weft.notify('Could not use bad.obj as the collider: bad.obj:3: a reason. '.repeat(3), 'warning'));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.screenshot({ path: `${process.env.WEFT_SHOTS ?? '/tmp'}/messages-700x280.png` });
+      const messages = await box(page, '#messages');
+      assert.ok(messages.height >= 30, `the messages got ${messages.height} px`);
+      const toolbar = await box(page, '#toolbar');
+      assert.ok(toolbar.y + toolbar.height <= 280, 'the toolbar stays in the window');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("the panel's solver without WebGPU", () => {
+  test('choosing gpu says it needs WebGPU and leaves the running cloth as it is (it restarted it from rest)', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=16', { width: 1100, height: 700 });
+    const solver = panelController(page, 'solver').locator('select');
+    try {
+      await waitFor(page, () => window.weft.stats().frame > 60);
+      await solver.selectOption('gpu');
+      await page.locator('#messages .message.warning', { hasText: 'needs WebGPU' }).waitFor();
+      const stats = await page.evaluate(() => window.weft.stats());
+      assert.equal(stats.solver, 'wasm');
+      assert.ok(stats.frame > 60, `the cloth went on (frame ${stats.frame}), not back to rest`);
+      assert.equal(await solver.inputValue(), 'wasm', 'the panel says which solver runs');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
