@@ -105,13 +105,19 @@ static inline void collide_four(weft_world* world, int32_t p) {
 		const vf hit = vand(free, vgreater(vsplat(floor_y), py));
 		if (vany(hit)) {
 			moved = true;
-			// apply_friction with n = up and a still ground.
+			// weft_ground_contact: static friction up to friction × the push up, else apply_friction
+			// with n = up and a still ground.
 			const vf zero = vzero(), one = vsplat(1.0f), y0 = vsplat(floor_y);
+			const vf hold = vmul(friction, vsub(y0, py));
 			const vf sx = vsub(vsub(px, qx), zero), sy = vsub(vsub(y0, qy), zero), sz = vsub(vsub(pz, qz), zero);
 			const vf along = vadd(vadd(vmul(sx, zero), vmul(sy, one)), vmul(sz, zero));
-			px = vselect(hit, vsub(px, vmul(friction, vsub(sx, vmul(along, zero)))), px);
-			py = vselect(hit, vsub(y0, vmul(friction, vsub(sy, vmul(along, one)))), py);
-			pz = vselect(hit, vsub(pz, vmul(friction, vsub(sz, vmul(along, zero)))), pz);
+			const vf tx = vsub(sx, vmul(along, zero)), ty = vsub(sy, vmul(along, one)),
+			         tz = vsub(sz, vmul(along, zero));
+			const vf slip2 = vadd(vadd(vmul(tx, tx), vmul(ty, ty)), vmul(tz, tz));
+			const vf removed = vselect(vgreater_equal(vmul(hold, hold), slip2), one, friction);
+			px = vselect(hit, vsub(px, vmul(removed, tx)), px);
+			py = vselect(hit, vsub(y0, vmul(removed, ty)), py);
+			pz = vselect(hit, vsub(pz, vmul(removed, tz)), pz);
 		}
 	}
 	if (moved) {

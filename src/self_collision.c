@@ -756,10 +756,14 @@ static inline float contact_push(float out[3], const float* xi, const float si[3
 	float sy = si[1] - (xj[1] - pj[1]);
 	float sz = si[2] - (xj[2] - pj[2]);
 	float along = sx * nx + sy * ny + sz * nz;
-	float f = friction * share;
-	out[0] = push * nx - f * (sx - along * nx);
-	out[1] = push * ny - f * (sy - along * ny);
-	out[2] = push * nz - f * (sz - along * nz);
+	const float tx = sx - along * nx, ty = sy - along * ny, tz = sz - along * nz;
+	// Static friction: a slip of at most friction × the depth stops (i takes its share); a larger
+	// one loses friction × it.
+	const float hold = friction * (t - d);
+	const float f = tx * tx + ty * ty + tz * tz <= hold * hold ? share : friction * share;
+	out[0] = push * nx - f * tx;
+	out[1] = push * ny - f * ty;
+	out[2] = push * nz - f * tz;
 	return push;
 }
 
@@ -803,10 +807,13 @@ static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const f
 	const vf sy = vsub(i->sy, vsub(jy, py));
 	const vf sz = vsub(i->sz, vsub(jz, pz));
 	const vf along = vadd(vadd(vmul(sx, nx), vmul(sy, ny)), vmul(sz, nz));
-	const vf f = vmul(i->friction, share);
-	vf cx = vand(contact, vsub(vmul(push, nx), vmul(f, vsub(sx, vmul(along, nx)))));
-	vf cy = vand(contact, vsub(vmul(push, ny), vmul(f, vsub(sy, vmul(along, ny)))));
-	vf cz = vand(contact, vsub(vmul(push, nz), vmul(f, vsub(sz, vmul(along, nz)))));
+	const vf tx = vsub(sx, vmul(along, nx)), ty = vsub(sy, vmul(along, ny)), tz = vsub(sz, vmul(along, nz));
+	const vf hold = vmul(i->friction, vsub(i->t, d));
+	const vf slip2 = vadd(vadd(vmul(tx, tx), vmul(ty, ty)), vmul(tz, tz));
+	const vf f = vselect(vgreater_equal(vmul(hold, hold), slip2), share, vmul(i->friction, share));
+	vf cx = vand(contact, vsub(vmul(push, nx), vmul(f, tx)));
+	vf cy = vand(contact, vsub(vmul(push, ny), vmul(f, ty)));
+	vf cz = vand(contact, vsub(vmul(push, nz), vmul(f, tz)));
 	vf cw = vand(contact, push); // the push's size
 	*largest = vmax(*largest, cw);
 	transpose(&cx, &cy, &cz, &cw); // now entry e + k's (x, y, z, size) in lanes

@@ -169,17 +169,22 @@ weft_vec3 weft_grab_substep_position(const weft_world* world);
 bool weft_strain_check(const weft_world* world, int32_t begin, int32_t end);
 int32_t weft_strain_sweeps(weft_world* world, float dt);
 
-// A ground contact of one particle at (*x, *y, *z) below floor_y: on the plane, then friction × its
-// slip along the ground over the substep removed (collide.c's apply_friction with n = up and a still
-// ground, operation for operation). Inline, so the fused pass keeps the particle in registers.
+// A ground contact of one particle at (*x, *y, *z) below floor_y: on the plane, then its slip along
+// the ground over the substep: stopped where it is at most friction × the push up (static
+// friction: a cloth lying on a slope or pulled gently stays put), else friction × it removed
+// (collide.c's apply_friction with n = up and a still ground, operation for operation). Inline, so
+// the fused pass keeps the particle in registers.
 static inline void weft_ground_contact(float* x, float* y, float* z, const float* previous, float floor_y,
                                        float friction) {
+	const float hold = friction * (floor_y - *y); // the most slip static friction stops
 	*y = floor_y;
 	const float sx = *x - previous[0] - 0.0f, sy = *y - previous[1] - 0.0f, sz = *z - previous[2] - 0.0f;
 	const float along = sx * 0.0f + sy * 1.0f + sz * 0.0f;
-	*x -= friction * (sx - along * 0.0f);
-	*y -= friction * (sy - along * 1.0f);
-	*z -= friction * (sz - along * 0.0f);
+	const float tx = sx - along * 0.0f, ty = sy - along * 1.0f, tz = sz - along * 0.0f;
+	const float removed = tx * tx + ty * ty + tz * tz <= hold * hold ? 1.0f : friction;
+	*x -= removed * tx;
+	*y -= removed * ty;
+	*z -= removed * tz;
 }
 
 // Collisions with spheres and the ground (collide.c), once per substep; the mesh is mesh_collide.c.

@@ -107,7 +107,9 @@ typedef struct weft_world_def {
 	                        ///< target (weft_world_grab_step), default 3
 	bool ground_enabled;    ///< collide with the plane y = ground_height, default true
 	float ground_height;    ///< m, within ±WEFT_MAX_COORDINATE, default 0
-	float friction;         ///< Coulomb-like friction of ground/sphere/mesh contacts [0,1], default 0.4
+	float friction;         ///< friction of contacts [0,1], default 0.4: on the ground and between the cloth's
+	                        ///< layers a substep's slip of at most friction × the push stops (static), a larger
+	                        ///< one loses friction × it; spheres and the mesh remove friction × the slip
 	float collision_margin; ///< particles are kept this far outside colliders, m, [0, 1), default 0.005
 	bool tethers;           ///< long-range attachments to pinned particles (limit stretch), default true
 	bool self_collision;    ///< the cloth keeps its thickness between its own layers (spatial hash), default false
@@ -428,7 +430,8 @@ weft_result weft_world_air_forces(weft_world* world, double time, float* out, in
 /// 1.01 × rest_distance apart in the rest pose (at most 16 per particle, the nearest kept; the CPU
 /// finds them in a spatial hash, self_collision.c, the GPU in its own, gpu/self_collision.wgsl). For each partner closer than the thickness,
 /// i is pushed its share w_i/(w_i+w_j) of (thickness − d) along the pair's direction, and friction
-/// (the world's) removes the same share of the pair's relative tangential slip over the substep;
+/// (the world's) stops the pair's relative tangential slip over the substep where it is at most
+/// friction × (thickness − d), else removes friction × it, i taking its share;
 /// i then moves by the sum of its pushes (push and friction) times max s_k / Σ s_k, s_k its shares
 /// of the depths (Jacobi: every push reads the same positions): the mean of equal pushes, the whole
 /// of a lone one, and continuous as a contact opens (its push counts in proportion to its depth). A particle

@@ -93,8 +93,16 @@ fn collide_particle(p: u32, x_in: vec4f, start: vec3f) -> vec4f {
   }
   let floor_y = step.ground.x + margin;
   if (step.misc.z != 0u && x.y < floor_y) {
+    // world_internal.h: weft_ground_contact. A slip of at most friction × the push up stops
+    // (static friction); a larger one loses friction × it.
+    let hold = step.ground.y * (floor_y - x.y);
     let pushed = vec3f(x.x, floor_y, x.z);
-    x = vec4f(friction(pushed, start, vec3f(0.0), vec3f(0.0, 1.0, 0.0)), x.w);
+    let slip = vec2f(pushed.x - start.x, pushed.z - start.z);
+    if (dot(slip, slip) <= hold * hold) {
+      x = vec4f(start.x, floor_y, start.z, x.w);
+    } else {
+      x = vec4f(friction(pushed, start, vec3f(0.0), vec3f(0.0, 1.0, 0.0)), x.w);
+    }
   }
   // The static triangle mesh last, as in C (mesh_collide.wgsl, or mesh_off.wgsl without one).
   return collide_mesh(p, x, start);

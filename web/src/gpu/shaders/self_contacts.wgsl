@@ -195,9 +195,9 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
           // Friction: the pair's relative slip over the substep, its tangential part.
           let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
           let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
-          let f = friction * share;
+          let tangential = sl - along * nrm;
           let size = (t - d) * share;
-          found.push += size * nrm - f * (sl - along * nrm);
+          found.push += size * nrm - static_or_sliding(tangential, t - d, friction) * share * tangential;
           found.sizes += size;
           found.largest = max(found.largest, size);
         }
@@ -205,6 +205,13 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
     }
   }
   return found;
+}
+
+// How much of a pair's tangential slip friction removes (self_collision.c, contact_push): all of it
+// where it is at most friction × the depth (static friction), else friction × it.
+fn static_or_sliding(tangential: vec3f, depth: f32, friction: f32) -> f32 {
+  let hold = friction * depth;
+  return select(friction, 1.0, dot(tangential, tangential) <= hold * hold);
 }
 
 // C's combination of a particle's pushes (self_collision.c, apply): their sum over their worth in
@@ -243,9 +250,9 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
     // Friction: the pair's relative slip over the substep, its tangential part.
     let s = si - slip_of(j).xyz;
     let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
-    let f = friction * share;
+    let tangential = s - along * nrm;
     let size = (t - d) * share;
-    push += size * nrm - f * (s - along * nrm);
+    push += size * nrm - static_or_sliding(tangential, t - d, friction) * share * tangential;
     sizes += size;
     largest = max(largest, size);
   }
