@@ -7,15 +7,21 @@
 #include "simd4.h"
 #include "world_internal.h"
 
-// Removes friction × the tangential part (to normal n) of the particle's slip over the substep.
-static void apply_friction(float* x, const float* previous, weft_vec3 collider_motion, weft_vec3 n, float friction) {
+// The tangential part (to normal n) of the particle's slip over the substep, relative to the
+// collider: stopped where it is at most friction × push (the contact's push along n this substep:
+// static friction), else friction × it removed.
+static void apply_friction(float* x, const float* previous, weft_vec3 collider_motion, weft_vec3 n, float friction,
+                           float push) {
 	float sx = x[0] - previous[0] - collider_motion.x;
 	float sy = x[1] - previous[1] - collider_motion.y;
 	float sz = x[2] - previous[2] - collider_motion.z;
 	float along = sx * n.x + sy * n.y + sz * n.z;
-	x[0] -= friction * (sx - along * n.x);
-	x[1] -= friction * (sy - along * n.y);
-	x[2] -= friction * (sz - along * n.z);
+	const float tx = sx - along * n.x, ty = sy - along * n.y, tz = sz - along * n.z;
+	const float hold = friction * push;
+	const float removed = tx * tx + ty * ty + tz * tz <= hold * hold ? 1.0f : friction;
+	x[0] -= removed * tx;
+	x[1] -= removed * ty;
+	x[2] -= removed * tz;
 }
 
 // Particle p against the ground plane.
@@ -48,7 +54,7 @@ static inline void collide_sphere(weft_world* world, const weft_sphere* sphere, 
 	xp[0] = c.x + n.x * reach;
 	xp[1] = c.y + n.y * reach;
 	xp[2] = c.z + n.z * reach;
-	apply_friction(xp, &world->previous_positions[4 * p], motion, n, friction);
+	apply_friction(xp, &world->previous_positions[4 * p], motion, n, friction, reach - d);
 }
 
 // Particle p against the spheres in order, then the ground.
@@ -91,14 +97,18 @@ static inline void collide_four(weft_world* world, int32_t p) {
 		const vf r = vsplat(reach);
 		const vf sx0 = vadd(vsplat(c.x), vmul(nx, r)), sy0 = vadd(vsplat(c.y), vmul(ny, r)),
 		         sz0 = vadd(vsplat(c.z), vmul(nz, r));
-		// apply_friction with the sphere's motion over the substep.
+		// apply_friction with the sphere's motion over the substep and the push reach − d.
 		const vf sx = vsub(vsub(sx0, qx), vsplat(c.x - sphere->previous_center.x));
 		const vf sy = vsub(vsub(sy0, qy), vsplat(c.y - sphere->previous_center.y));
 		const vf sz = vsub(vsub(sz0, qz), vsplat(c.z - sphere->previous_center.z));
 		const vf along = vadd(vadd(vmul(sx, nx), vmul(sy, ny)), vmul(sz, nz));
-		px = vselect(hit, vsub(sx0, vmul(friction, vsub(sx, vmul(along, nx)))), px);
-		py = vselect(hit, vsub(sy0, vmul(friction, vsub(sy, vmul(along, ny)))), py);
-		pz = vselect(hit, vsub(sz0, vmul(friction, vsub(sz, vmul(along, nz)))), pz);
+		const vf tx = vsub(sx, vmul(along, nx)), ty = vsub(sy, vmul(along, ny)), tz = vsub(sz, vmul(along, nz));
+		const vf hold = vmul(friction, vsub(r, d));
+		const vf slip2 = vadd(vadd(vmul(tx, tx), vmul(ty, ty)), vmul(tz, tz));
+		const vf removed = vselect(vgreater_equal(vmul(hold, hold), slip2), vsplat(1.0f), friction);
+		px = vselect(hit, vsub(sx0, vmul(removed, tx)), px);
+		py = vselect(hit, vsub(sy0, vmul(removed, ty)), py);
+		pz = vselect(hit, vsub(sz0, vmul(removed, tz)), pz);
 	}
 	if (world->def.ground_enabled) {
 		const float floor_y = world->def.ground_height + world->def.collision_margin;

@@ -13,8 +13,8 @@
 //     classes make this cheap: no search at all in cells far from the surface, and an outward
 //     search of growing radius from an empty cell inside the mesh (a particle released there
 //     after a grab), so even that case recovers.
-//  3. Friction, as for the ground and spheres: friction × the tangential slip of the substep is
-//     removed.
+//  3. Friction, as for the ground and spheres: the tangential slip of the substep stops where it
+//     is at most friction × the push along the normal (static), else friction × it is removed.
 // Work per point is bounded: at most WEFT_MESH_MAX_TESTS triangles are examined for one point in
 // one substep (over all the searches above), and at most WEFT_MESH_MAX_CELL_TESTS of one cell. A
 // mesh whose triangles are listed sparsely never reaches either (the bunny lists at most 21 in a
@@ -421,12 +421,15 @@ static bool push_from_closest(const weft_mesh_collider* mesh, weft_vec3* p, weft
 	return true;
 }
 
-// Friction as for the ground and spheres (collide.c): friction × the tangential slip of the substep
-// removed (the mesh is static).
-static weft_vec3 with_friction(weft_vec3 p0, weft_vec3 p, weft_vec3 normal, float friction) {
+// Friction as for the ground and spheres (collide.c): the tangential slip of the substep stopped
+// where it is at most friction × the push, else friction × it removed (the mesh is static).
+static weft_vec3 with_friction(weft_vec3 p0, weft_vec3 unpushed, weft_vec3 p, weft_vec3 normal, float friction) {
 	weft_vec3 motion = weft_sub(p, p0);
 	weft_vec3 tangential = weft_sub(motion, weft_scale(normal, weft_dot(motion, normal)));
-	return weft_sub(p, weft_scale(tangential, friction));
+	// Static: a slip of at most friction × the push along the normal (unpushed → p) stops.
+	const float hold = friction * weft_dot(weft_sub(p, unpushed), normal);
+	const float removed = weft_dot(tangential, tangential) <= hold * hold ? 1.0f : friction;
+	return weft_sub(p, weft_scale(tangential, removed));
 }
 
 // The push-out of one point moving p0 → *p this substep (steps 1-3 above). Returns whether it moved;
@@ -518,7 +521,7 @@ resolve:; // (a label before a declaration: C23)
 	if (out_triangle != NULL && pushed && !crossed) {
 		*out_triangle = contact_triangle; // the closest triangle's push alone moved it
 	}
-	*inout_p = with_friction(p0, p, normal, friction);
+	*inout_p = with_friction(p0, *inout_p, p, normal, friction);
 	return true;
 }
 
@@ -551,7 +554,7 @@ static int collide_point_with(const weft_mesh_collider* mesh, uint32_t t, weft_v
 	                       &normal)) {
 		return 0;
 	}
-	*inout_p = with_friction(p0, p, normal, friction);
+	*inout_p = with_friction(p0, *inout_p, p, normal, friction);
 	return 1;
 }
 

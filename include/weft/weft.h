@@ -107,9 +107,8 @@ typedef struct weft_world_def {
 	                        ///< target (weft_world_grab_step), default 3
 	bool ground_enabled;    ///< collide with the plane y = ground_height, default true
 	float ground_height;    ///< m, within ±WEFT_MAX_COORDINATE, default 0
-	float friction;         ///< friction of contacts [0,1], default 0.4: on the ground and between the cloth's
-	                        ///< layers a substep's slip of at most friction × the push stops (static), a larger
-	                        ///< one loses friction × it; spheres and the mesh remove friction × the slip
+	float friction;         ///< friction of every contact [0,1], default 0.4: a substep's tangential slip of at
+	                        ///< most friction × the contact's push stops (static), a larger one loses friction × it
 	float collision_margin; ///< particles are kept this far outside colliders, m, [0, 1), default 0.005
 	bool tethers;           ///< long-range attachments to pinned particles (limit stretch), default true
 	bool self_collision;    ///< the cloth keeps its thickness between its own layers (spatial hash), default false
@@ -314,8 +313,8 @@ void weft_world_remove_mesh_collider(weft_world* world);
 /// (first hit, Möller–Trumbore) coming from its front, move x back to margin in front of that plane;
 /// then, unless x's cell is flagged 3, take the closest triangle within the margin (flag 2: search
 /// outwards) and, if x is inside (dot(x − q, pseudo-normal of q's Voronoi feature) < 0) or nearer
-/// than the margin, set x = q + margin × outward direction; friction removes friction × the
-/// tangential slip. The margin is clamped to cell_size / 2.
+/// than the margin, set x = q + margin × outward direction; friction stops the tangential slip
+/// where it is at most friction × the push along the normal, else removes friction × it. The margin is clamped to cell_size / 2.
 typedef struct weft_mesh_collider_view {
 	const float* vertices;          ///< float4 per vertex: world-space x, y, z, w = 0
 	const float* vertex_normals;    ///< float4 per vertex: angle-weighted pseudo-normal (unit), w = 0

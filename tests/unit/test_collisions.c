@@ -148,6 +148,59 @@ static float slide_on_floor(float tilt) {
 	return (float)((after - before) / n);
 }
 
+// A 0.2 m cloth (8²) settled on top of a collider under gravity tilted sideways (tangential /
+// normal = tilt), then stepped 2 s more: how far its centroid moved along x meanwhile. The
+// collider: 0 a sphere of radius 1 under it (no ground), 1 a flat two-triangle mesh at y = 0 (no
+// ground).
+static float slide_on_collider(int collider, float tilt) {
+	weft_world_def wd = weft_default_world_def(); // friction 0.4
+	wd.gravity = (weft_vec3){9.81f * tilt, -9.81f, 0.0f};
+	wd.ground_enabled = false;
+	weft_cloth_def cd = weft_default_cloth_def();
+	cd.pin = WEFT_PIN_NONE;
+	cd.width = cd.height = 8;
+	cd.size_u = cd.size_v = 0.2f;
+	cd.origin = (weft_vec3){-0.1f, 0.02f, -0.1f};
+	cd.axis_v = (weft_vec3){0, 0, 1};
+	weft_world* world = NULL;
+	if (weft_world_create(&wd, &cd, &world) != WEFT_OK) return -1.0f;
+	if (collider == 0) {
+		weft_sphere_def sd = weft_default_sphere_def();
+		sd.center = (weft_vec3){0.0f, -1.0f, 0.0f};
+		sd.radius = 1.0f;
+		CHECK(weft_world_add_sphere(world, &sd, NULL) == WEFT_OK);
+	} else {
+		const float corners[] = {-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1};
+		const uint32_t triangles[] = {0, 2, 1, 0, 3, 2}; // counter-clockwise from above
+		CHECK(weft_world_set_mesh_collider(world, corners, 4, triangles, 2, false) == WEFT_OK);
+	}
+	const int32_t n = weft_world_particle_count(world);
+	const float* x = weft_world_positions(world);
+	for (int f = 0; f < 60; ++f) weft_world_step(world, 1.0f / 60.0f);
+	double before = 0.0, after = 0.0;
+	for (int32_t p = 0; p < n; ++p) before += x[4 * p];
+	for (int f = 0; f < 120; ++f) weft_world_step(world, 1.0f / 60.0f);
+	for (int32_t p = 0; p < n; ++p) after += x[4 * p];
+	CHECK(weft_world_is_finite(world));
+	weft_world_destroy(world);
+	return (float)((after - before) / n);
+}
+
+TEST(sphere_and_mesh_static_friction) {
+	// As on the ground: a pull along the surface below friction × the push holds the cloth, a
+	// stronger one slides it. A cloth that is sliding loses friction × its slip a substep, so it
+	// stops only under a pull below friction / 2.5 (it slides on at 1.5 × tilt × g × h): the cloth
+	// draping over the sphere slides as it settles, so the sphere's tilt is 0.1.
+	const float sphere_held = slide_on_collider(0, 0.1f), sphere_slid = slide_on_collider(0, 0.6f);
+	const float mesh_held = slide_on_collider(1, 0.25f), mesh_slid = slide_on_collider(1, 0.6f);
+	printf("2 s on a sphere: tilt 0.1 -> %.5f m, 0.6 -> %.3f m; on a mesh: tilt 0.25 -> %.5f m, 0.6 -> %.3f m\n",
+	       (double)sphere_held, (double)sphere_slid, (double)mesh_held, (double)mesh_slid);
+	CHECK(fabsf(sphere_held) < 1e-4f);
+	CHECK(sphere_slid > 0.01f);
+	CHECK(fabsf(mesh_held) < 1e-4f);
+	CHECK(mesh_slid > 0.01f);
+}
+
 TEST(ground_static_friction) {
 	// Coulomb: a pull along the floor below friction × the weight holds the cloth still (the slip of
 	// a substep is stopped while it is at most friction × the push up); above it the cloth slides.
@@ -173,6 +226,7 @@ int main(int argc, char** argv) {
 	RUN_TEST(sphere_drape_and_motion);
 	RUN_TEST(ground_friction);
 	RUN_TEST(ground_static_friction);
+	RUN_TEST(sphere_and_mesh_static_friction);
 	RUN_TEST(sphere_friction);
 	return TEST_SUMMARY();
 }

@@ -63,11 +63,15 @@ fn tether_to(x: vec4f, y: vec3f, limit: f32) -> vec4f {
   return x;
 }
 
-// collide.c: apply_friction.
-fn friction(x: vec3f, start: vec3f, collider_motion: vec3f, n: vec3f) -> vec3f {
+// collide.c: apply_friction. The slip relative to the collider, its tangential part stopped where
+// it is at most friction × push (the contact's push along n: static friction), else friction × it
+// removed.
+fn friction(x: vec3f, start: vec3f, collider_motion: vec3f, n: vec3f, push: f32) -> vec3f {
   let s = x - start - collider_motion;
   let along = s.x * n.x + s.y * n.y + s.z * n.z;
-  return x - step.ground.y * (s - along * n);
+  let tangential = s - along * n;
+  let hold = step.ground.y * push;
+  return x - select(step.ground.y, 1.0, dot(tangential, tangential) <= hold * hold) * tangential;
 }
 
 // Spheres in order, then the ground, then the mesh (collide.c: weft_collide).
@@ -89,20 +93,13 @@ fn collide_particle(p: u32, x_in: vec4f, start: vec3f) -> vec4f {
     let dl = sqrt(d2);
     let n = select(vec3f(0.0, 1.0, 0.0), d / dl, dl > 1e-9);
     let pushed = c + n * reach;
-    x = vec4f(friction(pushed, start, c - step.previous_spheres[k].xyz, n), x.w);
+    x = vec4f(friction(pushed, start, c - step.previous_spheres[k].xyz, n, reach - dl), x.w);
   }
   let floor_y = step.ground.x + margin;
   if (step.misc.z != 0u && x.y < floor_y) {
-    // world_internal.h: weft_ground_contact. A slip of at most friction × the push up stops
-    // (static friction); a larger one loses friction × it.
-    let hold = step.ground.y * (floor_y - x.y);
+    // world_internal.h: weft_ground_contact.
     let pushed = vec3f(x.x, floor_y, x.z);
-    let slip = vec2f(pushed.x - start.x, pushed.z - start.z);
-    if (dot(slip, slip) <= hold * hold) {
-      x = vec4f(start.x, floor_y, start.z, x.w);
-    } else {
-      x = vec4f(friction(pushed, start, vec3f(0.0), vec3f(0.0, 1.0, 0.0)), x.w);
-    }
+    x = vec4f(friction(pushed, start, vec3f(0.0), vec3f(0.0, 1.0, 0.0), floor_y - x.y), x.w);
   }
   // The static triangle mesh last, as in C (mesh_collide.wgsl, or mesh_off.wgsl without one).
   return collide_mesh(p, x, start);

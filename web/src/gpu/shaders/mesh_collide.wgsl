@@ -761,10 +761,12 @@ fn collide_mesh_point(p0: vec3f, p_in: vec3f) -> MeshPush {
   if (!contact) {
     p = p_in;
   } else {
-    // Friction as for the ground and spheres: the mesh is static.
+    // Friction as for the ground and spheres (mesh_collide.c: with_friction): the mesh is static;
+    // a slip of at most friction × the push along the normal stops.
     let motion = p - p0;
     let tangential = motion - normal * dot3(motion, normal);
-    p = p - tangential * step.ground.y;
+    let hold = step.ground.y * dot3(p - p_in, normal);
+    p = p - tangential * select(step.ground.y, 1.0, dot3(tangential, tangential) <= hold * hold);
   }
   if (clearance > 0.0) {
     // Shrunk for the rounding of the distances.
