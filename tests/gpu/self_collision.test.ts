@@ -131,6 +131,25 @@ test('fold without GPU self-collision: the pile passes through itself (pairs clo
   );
 });
 
+test(`fold ${GRID}², frames 300-600 on the GPU: the settled pile stays put (static friction, as in C)`, async () => {
+  const world = new WeftWorld(core, 'fold', GRID);
+  const gpu = new GpuSolver(device, world, physicsSettingsOf(world), [], { schedule: 'tiled', config: kernelConfig(device) });
+  for (let done = 0; done < 300; done += 30) gpu.step(world.frameDt, 30);
+  const settled = await gpu.read();
+  for (let done = 0; done < 300; done += 30) gpu.step(world.frameDt, 30);
+  const later = await gpu.read();
+  gpu.destroy();
+  world.destroy();
+  let farthest = 0;
+  for (let p = 0; p < settled.length; p += 4) {
+    farthest = Math.max(farthest, Math.hypot(later[p] - settled[p], later[p + 1] - settled[p + 1], later[p + 2] - settled[p + 2]));
+  }
+  // C: 0.5 mm (tests/unit/test_self_collision.c, settled_fold_stays_put). At 40² it is the floor's
+  // static friction that holds the pile (the layers' alone matters at 128² in C: 1.3 cm against
+  // 10 cm; tests/unit/test_self_pushes.c checks the layers' rule); without it the pile crept 4 cm.
+  assert.ok(farthest < 2e-3, `the particle that moved most moved ${farthest} m`);
+});
+
 test('moving pins, self-collision off: the plain schedule follows C (fold 16², 90 frames, ≤ 1e-5 m)', async () => {
   const world = new WeftWorld(core, 'fold', 16);
   world.setSelfCollision(false);

@@ -26,8 +26,9 @@ static void sliced(void (*stage)(weft_world*, int32_t, int32_t), weft_world* wor
 
 // A's move in one pass of the stages, depths in thicknesses (≤ 0: that contact is open); the lists
 // built in list_slices slices, the response run in response_slices.
-static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32_t list_slices,
-                         int32_t response_slices) {
+// slip: how far A moved along z over the substep (thicknesses; B and C did not move).
+static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32_t list_slices, int32_t response_slices,
+                         float slip) {
 	weft_world_def def = weft_default_world_def();
 	def.self_collision = true;
 	weft_cloth_def cloth = weft_default_cloth_def();
@@ -48,6 +49,7 @@ static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32
 	x[4 * C] = 0.0f;
 	x[4 * C + 1] = t * (1.0f - depth_c);
 	memcpy(world->previous_positions, x, 4 * sizeof(float) * (size_t)world->particle_count); // no slip
+	world->previous_positions[4 * A + 2] = -slip * t;
 	world->simd_width = simd_width;
 	const int32_t n = world->particle_count;
 	weft_self_collision_bounds(world, 0, weft_self_collision_patch_count(world));
@@ -63,7 +65,24 @@ static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32
 }
 
 static moved push_of(int32_t simd_width, float depth_b, float depth_c) {
-	return push_sliced(simd_width, depth_b, depth_c, 1, 1);
+	return push_sliced(simd_width, depth_b, depth_c, 1, 1, 0.0f);
+}
+
+// A's move along z (thicknesses) from its lone contact with B (depth 0.1) while it slips along z.
+static float friction_of(int32_t simd_width, float slip) {
+	const moved m = push_sliced(simd_width, 0.1f, -0.1f, 1, 1, slip);
+	return m.z / m.thickness;
+}
+
+TEST(static_friction_between_layers) {
+	// Friction 0.4, depth 0.1: a slip of at most 0.04 stops (A takes its half, equal masses); a
+	// larger one loses friction × A's half of it. Every path alike.
+	const int32_t widths[] = {0, 4, 8};
+	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; ++k) {
+		if (widths[k] > weft_simd_width()) continue;
+		CHECK_NEAR(friction_of(widths[k], 0.03f), -0.5 * 0.03, 1e-6);
+		CHECK_NEAR(friction_of(widths[k], 0.1f), -0.4 * 0.5 * 0.1, 1e-6);
+	}
 }
 
 static void check_pushes(int32_t simd_width) {
@@ -107,7 +126,7 @@ TEST(pushes_any_slices) {
 	const moved whole = push_of(0, 0.1f, 0.05f);
 	CHECK(whole.x != 0.0f && whole.y != 0.0f);
 	for (size_t k = 0; k < sizeof slices / sizeof slices[0]; ++k) {
-		const moved m = push_sliced(0, 0.1f, 0.05f, slices[k][0], slices[k][1]);
+		const moved m = push_sliced(0, 0.1f, 0.05f, slices[k][0], slices[k][1], 0.0f);
 		CHECK(memcmp(&whole, &m, sizeof m) == 0);
 	}
 }
@@ -117,5 +136,6 @@ int main(int argc, char** argv) {
 	RUN_TEST(pushes_scalar);
 	RUN_TEST(pushes_simd_same_bits);
 	RUN_TEST(pushes_any_slices);
+	RUN_TEST(static_friction_between_layers);
 	return TEST_SUMMARY();
 }
