@@ -125,37 +125,17 @@ TEST(ground_friction) {
 	weft_world_destroy(world);
 }
 
-// A 16² cloth settled on the floor under gravity tilted sideways (tangential / normal = tilt), then
-// stepped 2 s more: how far its centroid moved along x meanwhile.
-static float slide_on_floor(float tilt) {
-	weft_world_def wd = weft_default_world_def(); // friction 0.4
-	wd.gravity = (weft_vec3){9.81f * tilt, -9.81f, 0.0f};
-	weft_cloth_def cd = weft_default_cloth_def();
-	cd.pin = WEFT_PIN_NONE;
-	cd.width = cd.height = 16;
-	cd.origin = (weft_vec3){-0.5f, 0.02f, -0.5f};
-	cd.axis_v = (weft_vec3){0, 0, 1};
-	weft_world* world = NULL;
-	if (weft_world_create(&wd, &cd, &world) != WEFT_OK) return -1.0f;
-	const int32_t n = weft_world_particle_count(world);
-	const float* x = weft_world_positions(world);
-	for (int f = 0; f < 60; ++f) weft_world_step(world, 1.0f / 60.0f);
-	double before = 0.0, after = 0.0;
-	for (int32_t p = 0; p < n; ++p) before += x[4 * p];
-	for (int f = 0; f < 120; ++f) weft_world_step(world, 1.0f / 60.0f);
-	for (int32_t p = 0; p < n; ++p) after += x[4 * p];
-	weft_world_destroy(world);
-	return (float)((after - before) / n);
-}
+// What a cloth lies on in the static friction tests.
+typedef enum support { ON_GROUND, ON_SPHERE, ON_MESH } support;
 
-// A 0.2 m cloth (8²) settled on top of a collider under gravity tilted sideways (tangential /
-// normal = tilt), then stepped 2 s more: how far its centroid moved along x meanwhile. The
-// collider: 0 a sphere of radius 1 under it (no ground), 1 a flat two-triangle mesh at y = 0 (no
-// ground).
-static float slide_on_collider(int collider, float tilt) {
+// A 0.2 m cloth (8²) settled on a support under gravity tilted sideways (tangential / normal =
+// tilt), then stepped 2 s more: how far its centroid moved along x meanwhile. The supports: the
+// ground; a sphere of radius 1 under the cloth; a flat two-triangle mesh at y = 0 (the last two
+// without ground).
+static float slide_on(support on, float tilt) {
 	weft_world_def wd = weft_default_world_def(); // friction 0.4
 	wd.gravity = (weft_vec3){9.81f * tilt, -9.81f, 0.0f};
-	wd.ground_enabled = false;
+	wd.ground_enabled = on == ON_GROUND;
 	weft_cloth_def cd = weft_default_cloth_def();
 	cd.pin = WEFT_PIN_NONE;
 	cd.width = cd.height = 8;
@@ -164,12 +144,12 @@ static float slide_on_collider(int collider, float tilt) {
 	cd.axis_v = (weft_vec3){0, 0, 1};
 	weft_world* world = NULL;
 	if (weft_world_create(&wd, &cd, &world) != WEFT_OK) return -1.0f;
-	if (collider == 0) {
+	if (on == ON_SPHERE) {
 		weft_sphere_def sd = weft_default_sphere_def();
 		sd.center = (weft_vec3){0.0f, -1.0f, 0.0f};
 		sd.radius = 1.0f;
 		CHECK(weft_world_add_sphere(world, &sd, NULL) == WEFT_OK);
-	} else {
+	} else if (on == ON_MESH) {
 		const float corners[] = {-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1};
 		const uint32_t triangles[] = {0, 2, 1, 0, 3, 2}; // counter-clockwise from above
 		CHECK(weft_world_set_mesh_collider(world, corners, 4, triangles, 2, false) == WEFT_OK);
@@ -191,8 +171,8 @@ TEST(sphere_and_mesh_static_friction) {
 	// stronger one slides it. A cloth that is sliding loses friction × its slip a substep, so it
 	// stops only under a pull below friction / 2.5 (it slides on at 1.5 × tilt × g × h): the cloth
 	// draping over the sphere slides as it settles, so the sphere's tilt is 0.1.
-	const float sphere_held = slide_on_collider(0, 0.1f), sphere_slid = slide_on_collider(0, 0.6f);
-	const float mesh_held = slide_on_collider(1, 0.25f), mesh_slid = slide_on_collider(1, 0.6f);
+	const float sphere_held = slide_on(ON_SPHERE, 0.1f), sphere_slid = slide_on(ON_SPHERE, 0.6f);
+	const float mesh_held = slide_on(ON_MESH, 0.25f), mesh_slid = slide_on(ON_MESH, 0.6f);
 	printf("2 s on a sphere: tilt 0.1 -> %.5f m, 0.6 -> %.3f m; on a mesh: tilt 0.25 -> %.5f m, 0.6 -> %.3f m\n",
 	       (double)sphere_held, (double)sphere_slid, (double)mesh_held, (double)mesh_slid);
 	CHECK(fabsf(sphere_held) < 1e-4f);
@@ -205,7 +185,7 @@ TEST(ground_static_friction) {
 	// Coulomb: a pull along the floor below friction × the weight holds the cloth still (the slip of
 	// a substep is stopped while it is at most friction × the push up); above it the cloth slides.
 	// Removing a share of the slip instead let a gently pulled cloth creep: 1 cm/s at this tilt.
-	const float held = slide_on_floor(0.25f), slid = slide_on_floor(0.6f);
+	const float held = slide_on(ON_GROUND, 0.25f), slid = slide_on(ON_GROUND, 0.6f);
 	printf("cloth on the floor, 2 s: tilt 0.25 -> %.5f m, tilt 0.6 -> %.3f m (friction 0.4)\n", (double)held,
 	       (double)slid);
 	CHECK(fabsf(held) < 1e-4f);
