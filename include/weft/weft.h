@@ -314,7 +314,8 @@ void weft_world_remove_mesh_collider(weft_world* world);
 /// then, unless x's cell is flagged 3, take the closest triangle within the margin (flag 2: search
 /// outwards) and, if x is inside (dot(x − q, pseudo-normal of q's Voronoi feature) < 0) or nearer
 /// than the margin, set x = q + margin × outward direction; friction stops the tangential slip
-/// where it is at most friction × the push along the normal, else removes friction × it. The margin is clamped to cell_size / 2.
+/// where it is at most friction × the push along the normal, else removes friction × it. The
+/// margin is clamped to cell_size / 2.
 typedef struct weft_mesh_collider_view {
 	const float* vertices;          ///< float4 per vertex: world-space x, y, z, w = 0
 	const float* vertex_normals;    ///< float4 per vertex: angle-weighted pseudo-normal (unit), w = 0
