@@ -17,9 +17,10 @@ export const SHADER_COLORS = {
   /**
    * Polished yellow gold's F0 (shade_gold). Deeper than measured gold (1.0, 0.77, 0.34): per-channel
    * tone mapping pushes bright reflections toward white, so that F0 under a sky this bright came out
-   * pale cream.
+   * pale cream. (Blue 0.15 → 0.1, green 0.62 → 0.58 since a draped cloth stays on top of the sphere,
+   * facing the sky: blue/red of the `sphere` drape 0.46 → 0.37, `hang` 0.33 → 0.24.)
    */
-  GOLD_F0: [1.0, 0.62, 0.15],
+  GOLD_F0: [1.0, 0.58, 0.1],
   /** The strain heatmap (heat() in cloth.wgsl / gl/cloth.glsl, and the legend, ui/legend.ts): at rest ... */
   HEAT_REST: [0.3, 0.36, 0.45],
   /** ... compressed by the full scale ... */
