@@ -73,6 +73,12 @@ export async function openApp(session, query = '', { width = 800, height = 600, 
   return { page, errors };
 }
 
+/** The bounding box of the first element matching `selector` (null when it is not laid out). */
+export const box = (page, selector) => page.locator(selector).first().boundingBox();
+
+/** Whether two boxes (as box() returns them) overlap. */
+export const overlap = (a, b) => !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 /** The panel's controller (lil-gui) whose name is `name`. */
 export const panelController = (page, name) =>
   page.locator('.lil-gui .lil-controller', { has: page.locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) });

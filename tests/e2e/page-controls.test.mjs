@@ -3,7 +3,7 @@
 // phone on its side. Real clicks, drags and drops (WebGL2: quick in headless Chromium).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, panelController, useBrowser, waitFor } from './harness.mjs';
+import { box, openApp, overlap, panelController, useBrowser, waitFor } from './harness.mjs';
 
 const session = useBrowser({ webgpu: false });
 
@@ -52,9 +52,6 @@ describe('what the page says it accepts', () => {
     }
   });
 });
-
-const box = (page, selector) => page.locator(selector).first().boundingBox();
-const overlap = (a, b) => !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe('long messages on a phone on its side', () => {
   test('844×390: three long messages stay clear of the HUD; the newest shows whole, the older scroll', async () => {

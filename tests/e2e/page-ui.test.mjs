@@ -6,11 +6,9 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openApp, panelController, typeIntoPanel, waitFor, useBrowser } from './harness.mjs';
+import { box, openApp, overlap, panelController, typeIntoPanel, waitFor, useBrowser } from './harness.mjs';
 import { imageStats } from './pixels.mjs';
 
-const box = (page, selector) => page.locator(selector).first().boundingBox();
-const overlap = (a, b) => !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 const messageCount = (page) => page.locator('#messages .message:not(.leaving)').count();
 
 const session = useBrowser({ webgpu: true });
