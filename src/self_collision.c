@@ -49,6 +49,19 @@
 
 #include "self_collision.h"
 #include "simd4.h"
+
+#if defined(WEFT_SIMD)
+#define WEFT_CONTACT_LANES 1
+// The float4s of particles j[0..3] of a as lanes of x, y, z and w (self_contacts.h).
+static inline void gather_xyzw(const float* a, const uint32_t* j, vf* x, vf* y, vf* z, vf* w) {
+	*x = vload(&a[4 * j[0]]);
+	*y = vload(&a[4 * j[1]]);
+	*z = vload(&a[4 * j[2]]);
+	*w = vload(&a[4 * j[3]]);
+	transpose(x, y, z, w);
+}
+#endif
+#include "self_contacts.h"
 #include "solver.h"
 #include "vec3.h"
 
@@ -64,15 +77,11 @@
 #define SKIN_LONG 40
 // Near another layer (a non-empty list), a particle moves at most this many thicknesses a substep.
 #define MAX_STEP 0.4f
-// Listed neighbours per particle (the nearest are kept when more are within reach).
-#define MAX_NEIGHBOURS 16
 // Rest-pose distances up to this factor of the rest limit count as "that close at rest".
 #define REST_TOLERANCE 1.01f
 // The margin on the reach of a substep's contacts (list entries built closer than the thickness
 // plus how far the pair can have closed in since): rounding.
 #define CONTACT_SLACK 1e-3f
-// Below this two particles have no direction and are left alone.
-#define MIN_DISTANCE 1e-9f
 // Patches of the rebuild test: blocks of PATCH_EDGE × PATCH_EDGE grid particles (the edge doubles
 // until there are at most MAX_PATCHES). Two patches are near when their boxes at the build are
 // within NEAR_MARGIN reaches of each other; NEAR_PAIRS_PER_PATCH bounds the near pairs kept.
@@ -109,6 +118,7 @@ struct weft_self_collision {
 	bool valid;              // the lists hold for the current positions
 	bool rebuild;            // this substep rebuilds them
 	bool simd;               // the 4-lane paths run (this frame's solve is vectorised)
+	int32_t lanes;           // the contacts' lanes: 0 (scalar), 4 or 8 (this frame's solve's)
 	int64_t rebuilds;
 };
 
@@ -409,6 +419,7 @@ void weft_self_collision_decide(weft_world* world) {
 	s->lasted = rebuild ? 0 : s->lasted + 1;
 	s->rebuild = rebuild;
 	s->simd = world->simd_width > 0;
+	s->lanes = world->simd_width;
 	s->valid = true;
 	s->rebuilds += rebuild;
 }
@@ -546,17 +557,6 @@ void weft_self_collision_sort(weft_world* world) {
 	}
 	find_near_patches(world);
 }
-
-// A list entry: the bits of its squared distance at the build above its partner's id. Squared
-// distances are never negative or NaN, so their bits order as they do: entries order by (squared
-// distance, partner) in one comparison, a total order, so a list's entries (its nearest
-// MAX_NEIGHBOURS) and their order do not depend on the order pairs are found in.
-static inline uint64_t entry_key(float d2, uint32_t j) {
-	uint32_t bits;
-	memcpy(&bits, &d2, sizeof bits);
-	return (uint64_t)bits << 32 | j;
-}
-static inline uint32_t entry_partner(uint64_t key) { return (uint32_t)key; }
 
 // Adds j (d2 away) to particle i's list, keeping the nearest MAX_NEIGHBOURS.
 static void list_insert(weft_self_collision* s, uint32_t i, uint32_t j, float d2) {
@@ -767,60 +767,6 @@ static inline float contact_push(float out[3], const float* xi, const float si[3
 	return push;
 }
 
-#if defined(WEFT_SIMD)
-// Particle i and the substep's constants in every lane, made once a particle (not once a four).
-typedef struct contact_lanes {
-	vf x, y, z, w; // i's position and inverse mass
-	vf sx, sy, sz; // i's slip over the substep
-	vf t, t2, min2, friction;
-} contact_lanes;
-
-// contacts_four's SIMD path: the contacts with entries [e, e + 4) added to sum (x, y, z, sizes)
-// lane by lane in entry order, each lane's (push + friction, the push's size) masked to zero where
-// it is no contact (adding +0 changes no sum: they start at +0 and never become -0), so the lanes of
-// sum take contact_push's sums in the scalar order, without a branch per entry; *largest keeps the
-// largest size in any lane (a maximum does not depend on the order).
-static inline vf contacts_four_simd(vf sum, vf* largest, const float* x, const float* previous, const contact_lanes* i,
-                                    const uint64_t* list, int32_t e) {
-	const uint32_t j[4] = {entry_partner(list[e]), entry_partner(list[e + 1]), entry_partner(list[e + 2]),
-	                       entry_partner(list[e + 3])};
-	vf jx = vload(&x[4 * j[0]]), jy = vload(&x[4 * j[1]]);
-	vf jz = vload(&x[4 * j[2]]), jw = vload(&x[4 * j[3]]);
-	transpose(&jx, &jy, &jz, &jw);
-	const vf ex = vsub(i->x, jx);
-	const vf ey = vsub(i->y, jy);
-	const vf ez = vsub(i->z, jz);
-	const vf d2 = vadd(vadd(vmul(ex, ex), vmul(ey, ey)), vmul(ez, ez));
-	const vf contact = vand(vgreater(i->t2, d2), vgreater_equal(d2, i->min2));
-	if (!vany(contact)) {
-		return sum;
-	}
-	vf px = vload(&previous[4 * j[0]]), py = vload(&previous[4 * j[1]]);
-	vf pz = vload(&previous[4 * j[2]]), pw = vload(&previous[4 * j[3]]);
-	transpose(&px, &py, &pz, &pw);
-	const vf share = vdiv(i->w, vadd(i->w, jw));
-	const vf d = vsqrt(d2);
-	const vf inverse_d = vdiv(vsplat(1.0f), d);
-	const vf nx = vmul(ex, inverse_d), ny = vmul(ey, inverse_d), nz = vmul(ez, inverse_d);
-	const vf push = vmul(vsub(i->t, d), share);
-	const vf sx = vsub(i->sx, vsub(jx, px));
-	const vf sy = vsub(i->sy, vsub(jy, py));
-	const vf sz = vsub(i->sz, vsub(jz, pz));
-	const vf along = vadd(vadd(vmul(sx, nx), vmul(sy, ny)), vmul(sz, nz));
-	const vf tx = vsub(sx, vmul(along, nx)), ty = vsub(sy, vmul(along, ny)), tz = vsub(sz, vmul(along, nz));
-	const vf hold = vmul(i->friction, vsub(i->t, d));
-	const vf slip2 = vadd(vadd(vmul(tx, tx), vmul(ty, ty)), vmul(tz, tz));
-	const vf f = vselect(vgreater_equal(vmul(hold, hold), slip2), share, vmul(i->friction, share));
-	vf cx = vand(contact, vsub(vmul(push, nx), vmul(f, tx)));
-	vf cy = vand(contact, vsub(vmul(push, ny), vmul(f, ty)));
-	vf cz = vand(contact, vsub(vmul(push, nz), vmul(f, tz)));
-	vf cw = vand(contact, push); // the push's size
-	*largest = vmax(*largest, cw);
-	transpose(&cx, &cy, &cz, &cw); // now entry e + k's (x, y, z, size) in lanes
-	return vadd(vadd(vadd(vadd(sum, cx), cy), cz), cw);
-}
-#endif
-
 // The contacts of particle i with its listed entries [e, e + 4) into out (xyz sum, w the sum of
 // the sizes of their pushes, i's shares of the depths) and *largest (the largest), in entry order
 // (the list is padded to whole fours with i itself, which is no contact).
@@ -847,44 +793,51 @@ static void contacts_four(float out[4], float* largest, const float* x, const fl
 
 // Response (Jacobi): each particle sums the pushes of its listed partners closer than t.
 void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end) {
-	weft_self_collision* s = world->self;
-	const float t = world->thickness;
-	const float friction = world->def.friction;
-	const float* x = world->positions;
-	const float* previous = world->previous_positions;
+	const weft_self_collision* s = world->self;
+	const weft_self_contacts_job job = {world->positions,    world->previous_positions,
+	                                    s->neighbours,       s->neighbour_count,
+	                                    s->particle_patch,   s->patch_reach2,
+	                                    s->corrections,      world->thickness,
+	                                    world->def.friction, s->lanes};
+	if (s->lanes == 8) {
+		weft_self_contacts_8(&job, begin, end);
+	} else {
+		weft_self_contacts_4(&job, begin, end);
+	}
+}
+
+void weft_self_contacts_4(const weft_self_contacts_job* job, int32_t begin, int32_t end) {
+	const float t = job->t, friction = job->friction;
+	const float* x = job->x;
+	const float* previous = job->previous;
 #if defined(WEFT_SIMD)
 	const vf t_lanes = vsplat(t), t2_lanes = vsplat(t * t), min2_lanes = vsplat(MIN_DISTANCE * MIN_DISTANCE);
 	const vf friction_lanes = vsplat(friction);
 #endif
 	for (int32_t i = begin; i < end; ++i) {
-		const int32_t count = s->neighbour_count[i];
-		const float* xi = &x[4 * i];
-		if (count == 0 || xi[3] == 0.0f) {
-			continue; // apply skips it too
-		}
-		// Only the fours that start within this substep's reach (entries beyond it cannot touch:
-		// leaving them out changes no sum).
-		const uint64_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
-		const uint64_t within = entry_key(s->patch_reach2[s->particle_patch[i]], 0); // built closer than it
-		int32_t reached = 0;
-		while (reached < count && list[reached] < within) {
-			reached += 4;
-		}
-		if (reached == 0) {
-			s->corrections[4 * i + 3] = 0.0f; // no contact: apply moves it by nothing
+		if (!contacts_listed(job, i)) {
 			continue;
 		}
+		const int32_t reached = contact_entries(job, i);
+		if (reached == 0) {
+			job->corrections[4 * i + 3] = 0.0f; // no contact: apply moves it by nothing
+			continue;
+		}
+		const uint64_t* list = &job->neighbours[(size_t)i * MAX_NEIGHBOURS];
+		const float* xi = &x[4 * i];
 		const float si[3] = {xi[0] - previous[4 * i], xi[1] - previous[4 * i + 1], xi[2] - previous[4 * i + 2]};
 		float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // in registers: corrections may alias x for the compiler
 		float largest = 0.0f;
 #if defined(WEFT_SIMD)
-		if (s->simd) { // lists are padded to whole fours
+		if (job->lanes == 4) { // lists are padded to whole fours
 			const contact_lanes lanes_i = {vsplat(xi[0]), vsplat(xi[1]), vsplat(xi[2]), vsplat(xi[3]),
 			                               vsplat(si[0]), vsplat(si[1]), vsplat(si[2]), t_lanes,
 			                               t2_lanes,      min2_lanes,    friction_lanes};
 			vf sums = vzero(), largests = vzero();
 			for (int32_t e = 0; e < reached; e += 4) {
-				sums = contacts_four_simd(sums, &largests, x, previous, &lanes_i, list, e);
+				const uint32_t j[4] = {entry_partner(list[e]), entry_partner(list[e + 1]), entry_partner(list[e + 2]),
+				                       entry_partner(list[e + 3])};
+				sums = contacts_lanes(sums, &largests, x, previous, &lanes_i, j);
 			}
 			vstore(sum, sums);
 			largest = vmax_lanes(largests); // sizes are +0 or positive, as in the scalar path's maximum
@@ -895,10 +848,8 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 				contacts_four(sum, &largest, x, previous, xi, si, list, e, t, friction);
 			}
 		}
-		// The sum's scale: the largest size over the sum of the sizes, one over what the pushes are
-		// worth in pushes (see apply); 0: no contact.
-		sum[3] = sum[3] > 0.0f ? largest / sum[3] : 0.0f;
-		memcpy(&s->corrections[4 * i], sum, sizeof sum);
+		sum[3] = contact_worth(sum[3], largest);
+		memcpy(&job->corrections[4 * i], sum, sizeof sum);
 	}
 }
 

@@ -1,7 +1,7 @@
 // Private: the 4-lane vector operations of the CPU solve, SSE2 on x86-64 and SIMD128 on
 // WebAssembly (WEFT_SIMD is defined where one of them exists). The constraint solve's kernels
 // (solver_kernels.h through solver_simd.c) and the fused update + integrate (solver.c) use them;
-// solver_avx2.c has the 8-lane twin; self_collision.c scans candidates, contacts and displacement
+// simd8.h has the 8-lane twin; self_collision.c scans candidates, contacts and displacement
 // boxes with them. Plain IEEE operations only (no FMA, no approximations).
 #ifndef WEFT_SIMD4_H
 #define WEFT_SIMD4_H
