@@ -316,6 +316,7 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	}
 	STAGE(WEFT_STAGE_TETHERS, 0, n, false);
 	out->solve_end = count;
+	out->self_begin = out->self_apply = count;
 	if (world->def.self_collision) {
 		STAGE(WEFT_STAGE_SELF_BOUNDS, 0, weft_self_collision_patch_count(world), false);
 		STAGE(WEFT_STAGE_SELF_DECIDE, 0, n, true);
@@ -323,6 +324,7 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 		STAGE(WEFT_STAGE_SELF_SORT, 0, n, true);
 		STAGE(WEFT_STAGE_SELF_LISTS, 0, n, false);
 		STAGE(WEFT_STAGE_SELF_CONTACTS, 0, n, false);
+		out->self_apply = count;
 		STAGE(WEFT_STAGE_SELF_APPLY, 0, n, false);
 	}
 	STAGE(WEFT_STAGE_COLLIDE_PRIMITIVES, 0, n, false);
@@ -336,9 +338,10 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 	// Between substeps: the next substep's scripted stage, then update and integrate in one pass,
 	// unless the air has to see every velocity updated before integrate gathers its forces.
 	// With nothing but the ground to collide with (static; spheres move in the scripted stage), the
-	// ground joins that pass too.
+	// ground joins that pass too, and so does the self-collision's apply (its pushes, then the ground,
+	// particle by particle: the order of the stages they replace).
 	out->fused = !weft_aero_active(&world->def);
-	out->fused_ground = out->fused && world->sphere_count == 0 && world->mesh == NULL && !world->def.self_collision;
+	out->fused_ground = out->fused && world->sphere_count == 0 && world->mesh == NULL;
 	STAGE(WEFT_STAGE_SCRIPTED, 0, world->sphere_count, true);
 	STAGE(out->fused_ground ? WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE : WEFT_STAGE_UPDATE_INTEGRATE, 0, n, false);
 #undef STAGE
@@ -360,6 +363,9 @@ static void solve_batch_slice(weft_world* world, const weft_stage* stage, float 
 	}
 	weft_phase_solve_batch(world, h, colour, begin, end, first);
 }
+
+// Particles a run of the self-collision's apply fused with the ground, update and integrate.
+#define SELF_APPLY_RUN 256
 
 static void run_stage(weft_world* world, const weft_stage* stage, float h, int32_t thread, int32_t thread_count,
                       int32_t begin, int32_t end, bool first) {
@@ -387,7 +393,18 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_COLLIDE_MESH: weft_mesh_collide_range(world, begin, end, stage->whole); break;
 	case WEFT_STAGE_UPDATE: weft_phase_update(world, h, begin, end); break;
 	case WEFT_STAGE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end, false); break;
-	case WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end, true); break;
+	case WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE:
+		if (world->def.self_collision) {
+			// Its pushes first, a run of particles at a time, while the run is in the cache.
+			for (int32_t run = begin; run < end; run += SELF_APPLY_RUN) {
+				const int32_t run_end = end - run > SELF_APPLY_RUN ? run + SELF_APPLY_RUN : end;
+				weft_self_collision_apply(world, run, run_end);
+				weft_phase_update_integrate(world, h, run, run_end, true);
+			}
+		} else {
+			weft_phase_update_integrate(world, h, begin, end, true);
+		}
+		break;
 	}
 }
 
@@ -421,9 +438,10 @@ void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, flo
 		}
 		for (int32_t iteration = 0; iteration < iterations; ++iteration) {
 			if (fuse && stages->fused_ground && iteration + 1 == iterations) {
-				// Nothing between the tethers and the fused pass: the next substep's scripted stage
-				// (clock, wind; no spheres) runs on thread 0 beside the tethers, which never read
-				// what it writes, and the tethers' barrier orders it before the pass.
+				// Nothing between the tethers and the fused pass but self-collision's stages before
+				// its apply: the next substep's scripted stage (clock, wind; no spheres) runs on
+				// thread 0 beside the tethers, which never read what it writes (nor do those stages),
+				// and the tethers' barrier orders it before them.
 				run_stages(world, stages, stages->solve_begin, tethers, h, pool, thread, thread_count, iteration == 0);
 				if (thread == 0) {
 					run_stage(world, &stages->stages[scripted], h, thread, thread_count, 0, 0, true);
@@ -435,6 +453,7 @@ void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, flo
 			}
 		}
 		if (fuse && stages->fused_ground) {
+			run_stages(world, stages, stages->self_begin, stages->self_apply, h, pool, thread, thread_count, true);
 			run_stages(world, stages, fused, fused + 1, h, pool, thread, thread_count, true);
 		} else if (fuse) {
 			// Up to the update, then the next substep's scripted stage and the fused pass.

@@ -50,8 +50,10 @@ typedef struct weft_stage_list {
 	weft_stage stages[WEFT_MAX_STAGES + 2];
 	int32_t count;
 	int32_t solve_begin, solve_end;
-	bool fused;        // the next substep's integrate joins this one's update
-	bool fused_ground; // the ground collision too (stages[count − 2]; no spheres, mesh or self-collision)
+	bool fused;                     // the next substep's integrate joins this one's update
+	bool fused_ground;              // the ground collision too (stages[count − 2]; no spheres or mesh), and the
+	                                // self-collision's apply before it
+	int32_t self_begin, self_apply; // the self-collision stages before apply, [self_begin, self_apply)
 } weft_stage_list;
 
 // The substep of the world's current settings (rebuilt at the start of every frame; cheap).
