@@ -67,8 +67,9 @@ test("the mesh collider's cell classes and triangle regions (mesh_collide.wgsl) 
 
 test("self-collision: the hash primes, the partner cap, the rest tolerance, the minimum distance and the skin are C's", () => {
   assert.deepEqual(probe.self_hash_primes, SELF_COLLISION.primes);
-  // Private to src/self_collision.c: read from its source (the GPU kernels take them from layout.ts).
-  const source = readFileSync('src/self_collision.c', 'utf8');
+  // Private to src/self_collision.c and src/self_contacts.h: read from their source (the GPU
+  // kernels take them from layout.ts).
+  const source = readFileSync('src/self_collision.c', 'utf8') + readFileSync('src/self_contacts.h', 'utf8');
   const define = (name: string) =>
     Number(/#define\s+(\S+)\s+([0-9.e+-]+)f?\b/.exec(source.match(new RegExp(`#define\\s+${name}\\s+\\S+`))?.[0] ?? '')?.[2]);
   assert.equal(define('MAX_NEIGHBOURS'), SELF_COLLISION.maxPartners);
