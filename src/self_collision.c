@@ -26,8 +26,9 @@
 // 64², 2.76 rebuilds a frame become 1.5. The same diagonals bound how far a listed pair can have
 // closed in, so a substep's contacts are the prefix of a list built within t + that bound: the
 // rest are no contact and are not read (at rest, about half of the listed pairs). Candidates,
-// contacts and the patch boxes go four at a time (SSE2 or SIMD128, simd4.h), lanes computing the
-// scalar expressions, so SIMD on or off gives the same bits.
+// contacts and the patch boxes go four at a time (SSE2 or SIMD128, simd4.h; the contacts 8 at a
+// time with AVX2, two particles side by side: self_contacts_avx2.c), lanes computing the scalar
+// expressions, so SIMD on or off gives the same bits.
 //
 // Response (Jacobi, so threads and GPU invocations can each take a particle): for every listed
 // particle j closer than t, particle i moves its share w_i/(w_i+w_j) of (t − d) away along the
@@ -117,8 +118,7 @@ struct weft_self_collision {
 	int32_t lasted;          // substeps since the current lists were built
 	bool valid;              // the lists hold for the current positions
 	bool rebuild;            // this substep rebuilds them
-	bool simd;               // the 4-lane paths run (this frame's solve is vectorised)
-	int32_t lanes;           // the contacts' lanes: 0 (scalar), 4 or 8 (this frame's solve's)
+	int32_t lanes;           // 0 (scalar), 4 or 8: this frame's solve's (the contacts' lanes; 8: 4 elsewhere)
 	int64_t rebuilds;
 };
 
@@ -418,7 +418,6 @@ void weft_self_collision_decide(weft_world* world) {
 	}
 	s->lasted = rebuild ? 0 : s->lasted + 1;
 	s->rebuild = rebuild;
-	s->simd = world->simd_width > 0;
 	s->lanes = world->simd_width;
 	s->valid = true;
 	s->rebuilds += rebuild;
@@ -586,7 +585,7 @@ static inline __attribute__((always_inline)) uint32_t scan_four(const weft_self_
                                                                 uint32_t k, uint32_t last) {
 	uint32_t mask = 0;
 #if defined(WEFT_SIMD)
-	if (s->simd) {
+	if (s->lanes > 0) {
 		vf ex = vsub(vsplat(xi[0]), vload(&s->sorted[0][k]));
 		vf ey = vsub(vsplat(xi[1]), vload(&s->sorted[1][k]));
 		vf ez = vsub(vsplat(xi[2]), vload(&s->sorted[2][k]));
