@@ -675,6 +675,23 @@ static inline __attribute__((always_inline)) void scan_slots(weft_self_collision
 	}
 }
 
+// Nearest first (a substep's contacts are a prefix of the list), padded to whole fours.
+static void finish_list(weft_self_collision* s, uint32_t i) {
+	uint64_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
+	const int32_t count = s->neighbour_count[i];
+	for (int32_t e = 1; e < count; ++e) {
+		const uint64_t key = list[e];
+		int32_t k = e;
+		for (; k > 0 && key < list[k - 1]; --k) {
+			list[k] = list[k - 1];
+		}
+		list[k] = key;
+	}
+	for (int32_t e = count; e % 4 != 0; ++e) {
+		list[e] = entry_key(INFINITY, i); // padding to whole fours: coincident with i, never a contact
+	}
+}
+
 // The lists of the particles in slots [begin, end). A pair is found once where both its slots are in
 // this call's range (by the lower slot, which fills both lists: half the candidate tests of looking
 // both ways) and by each side where they are not (a call writes only its own particles' lists). The
@@ -719,23 +736,9 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 				scan_slots(s, i, xi, ri, cell, range, after, range->end, r2, rest_limit2, (uint32_t)end);
 			}
 		}
-	}
-	// Nearest first: a substep's contacts are a prefix of the list.
-	for (int32_t slot = begin; slot < end; ++slot) {
-		const uint32_t i = s->particles[slot];
-		uint64_t* list = &s->neighbours[(size_t)i * MAX_NEIGHBOURS];
-		const int32_t count = s->neighbour_count[i];
-		for (int32_t e = 1; e < count; ++e) {
-			const uint64_t key = list[e];
-			int32_t k = e;
-			for (; k > 0 && key < list[k - 1]; --k) {
-				list[k] = list[k - 1];
-			}
-			list[k] = key;
-		}
-		for (int32_t e = count; e % 4 != 0; ++e) {
-			list[e] = entry_key(INFINITY, i); // padding to whole fours: coincident with i, never a contact
-		}
+		// i's list is complete: the lower slots of this call put themselves in it before, its own
+		// scan took the rest, and no later scan looks back at it. Sorted now, while it is in the cache.
+		finish_list(s, i);
 	}
 }
 
