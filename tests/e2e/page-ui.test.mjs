@@ -377,7 +377,10 @@ describe('held keys', () => {
       await hold(' ');
       assert.equal(await page.evaluate(() => window.weft.stats().paused), true, 'Space held: paused, once');
       await hold('p');
-      await page.waitForTimeout(500); // time for any further download to start
+      // The first PNG (its encoding can take seconds on a loaded machine), then time for any second.
+      const pngs = () => downloads.filter((name) => name.endsWith('.png')).length;
+      for (const start = Date.now(); pngs() === 0 && Date.now() - start < 15_000;) await page.waitForTimeout(50);
+      await page.waitForTimeout(500);
       assert.deepEqual(
         downloads.filter((name) => name.endsWith('.png')),
         [`weft-hang-frame${await page.evaluate(() => window.weft.stats().frame)}.png`],
