@@ -69,8 +69,14 @@ describe('long messages on a phone on its side', () => {
         ],
       );
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      const hud = await box(page, '#hud');
-      const messages = await box(page, '#messages');
+      // Both in one layout: the HUD may grow between two calls (a loaded machine's slow-motion line),
+      // and the dock follows it in the next frame (ResizeObserver).
+      const [hud, messages] = await page.evaluate(() =>
+        ['#hud', '#messages'].map((selector) => {
+          const r = document.querySelector(selector).getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        }),
+      );
       await page.screenshot({ path: `${process.env.WEFT_SHOTS ?? '/tmp'}/messages-844x390.png` });
       assert.ok(!overlap(hud, messages), `the messages (top ${messages.y}) cover the HUD (bottom ${hud.y + hud.height})`);
       const newest = await box(page, '#messages .message.error');
