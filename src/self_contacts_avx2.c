@@ -29,7 +29,8 @@ typedef struct visit {
 // Particle a's value in the low half, b's in the high one.
 static inline vf split(float a, float b) { return vhalves(_mm_set1_ps(a), _mm_set1_ps(b)); }
 
-// The largest of four lanes (sizes are +0 or positive; a maximum does not depend on the order).
+// The largest of four lanes (sizes are +0 or positive; a maximum does not depend on the order): simd4.h's
+// vmax_lanes, which this file cannot include (its names are simd8.h's, on four lanes).
 static inline float largest_of(__m128 v) {
 	const __m128 pairs = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
 	return _mm_cvtss_f32(_mm_max_ps(pairs, _mm_shuffle_ps(pairs, pairs, _MM_SHUFFLE(2, 3, 0, 1))));
