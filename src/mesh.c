@@ -27,6 +27,9 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	}
 	weft_free(allocator, mesh->clearance);
 	weft_free(allocator, mesh->clearance_triangle);
+	weft_free(allocator, mesh->touched);
+	weft_free(allocator, mesh->edge_start);
+	weft_free(allocator, mesh->edge_list);
 	weft_free(allocator, mesh);
 }
 
@@ -299,6 +302,12 @@ weft_result weft_world_set_mesh_collider(weft_world* world, const float* positio
 	memset(mesh->clearance, 0, sizeof(float) * 4 * (size_t)world->particle_count);
 	memset(mesh->clearance_triangle, 0xff, sizeof(uint32_t) * (size_t)world->particle_count);
 	mesh->clearance_count = world->particle_count;
+	mesh->ridge_lifts = true;
+	result = weft_mesh_edge_crossings_prepare(mesh, world);
+	if (result != WEFT_OK) {
+		weft_mesh_collider_destroy(mesh, &world->allocator);
+		return result;
+	}
 	weft_mesh_collider_destroy(world->mesh, &world->allocator);
 	world->mesh = mesh;
 	return WEFT_OK;
@@ -325,16 +334,35 @@ weft_result weft_world_set_builtin_mesh_collider(weft_world* world, const char* 
 	return weft_world_set_mesh_collider(world, positions, vertex_count, indices, triangle_count, true);
 }
 
-weft_result weft_world_set_mesh_edge_contacts(weft_world* world, bool enabled) {
+// WEFT_OK if the world has a mesh collider, else the error of `function` (a switch of the collider).
+static weft_result mesh_switch_target(const weft_world* world, const char* function) {
 	if (world == NULL) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_world_set_mesh_edge_contacts: world is NULL");
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "%s: world is NULL", function);
 	}
 	if (world->mesh == NULL) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
-		                 "weft_world_set_mesh_edge_contacts: the world has no mesh collider");
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "%s: the world has no mesh collider", function);
 	}
-	world->mesh->edge_contacts = enabled;
 	return WEFT_OK;
+}
+
+weft_result weft_world_set_mesh_edge_contacts(weft_world* world, bool enabled) {
+	const weft_result result = mesh_switch_target(world, "weft_world_set_mesh_edge_contacts");
+	if (result == WEFT_OK) {
+		world->mesh->edge_contacts = enabled;
+	}
+	return result;
+}
+
+weft_result weft_world_set_mesh_ridge_lifts(weft_world* world, bool enabled) {
+	const weft_result result = mesh_switch_target(world, "weft_world_set_mesh_ridge_lifts");
+	if (result == WEFT_OK) {
+		world->mesh->ridge_lifts = enabled;
+	}
+	return result;
+}
+
+bool weft_world_mesh_ridge_lifts(const weft_world* world) {
+	return world != NULL && world->mesh != NULL && world->mesh->ridge_lifts;
 }
 
 void weft_world_remove_mesh_collider(weft_world* world) {

@@ -80,6 +80,7 @@ struct weft_mesh_collider {
 	weft_triangle_grid grid;
 	float grid_diagonal; // m
 	bool edge_contacts;  // also push out the midpoints of the cloth's stretch edges
+	bool ridge_lifts;    // lift stretch edges that run through it back over its ridge (a world's collider)
 	uint8_t* cell_flags; // one WEFT_CELL_* per grid cell
 	// The plane and bounding sphere of grid.cell_triangles' entries' triangles as eight rows (n.x,
 	// n.y, n.z, d, centre x, y, z, radius; entry_count + 4 each, the padding far away): a cell's
@@ -95,6 +96,12 @@ struct weft_mesh_collider {
 	float* clearance;
 	uint32_t* clearance_triangle;
 	int32_t clearance_count;
+	// Also set on a world's collider: whether this substep's push-out moved each particle (1) or not
+	// (0), and each particle's stretch edges (constraint indices edge_list[edge_start[i] ..
+	// edge_start[i + 1]), every edge under both ends), for mesh_edge_crossings.c.
+	uint8_t* touched;
+	int32_t* edge_start;
+	int32_t* edge_list;
 };
 
 // Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.
@@ -130,6 +137,16 @@ int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* positi
 // The world's mesh stage on particles [begin, end); whole (the stage runs on one thread) also
 // pushes the midpoints of stretch edges out when edge contacts are on.
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole);
+
+// mesh_collide.c. First crossing of segment p0 → p1 with a triangle (Möller–Trumbore), over the grid
+// cells the segment's box overlaps, within *budget tests: *out_t along the segment, the triangle.
+bool weft_mesh_first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,
+                              uint32_t* out_triangle);
+// mesh_edge_crossings.c. Allocates and fills touched, edge_start and edge_list of a world's collider.
+weft_result weft_mesh_edge_crossings_prepare(weft_mesh_collider* mesh, const weft_world* world);
+// Stretch edges that cross the mesh (both ends outside, a ridge between them) lifted back over it;
+// whole (one thread), after the particles' push-out.
+void weft_mesh_uncross_edges(weft_world* world);
 
 // The built-in "pole": a cylinder along the cloth's pinned first column, in world space (pole.c).
 weft_result weft_world_set_pole_collider(weft_world* world);

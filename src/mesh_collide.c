@@ -303,10 +303,8 @@ bool weft_mesh_signed_distance(const weft_mesh_collider* mesh, const float p[3],
 	return true;
 }
 
-// First crossing of segment p0 → p1 with a triangle (Möller–Trumbore), over the grid cells the
-// segment's box overlaps.
-static bool first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,
-                           uint32_t* out_triangle) {
+bool weft_mesh_first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,
+                              uint32_t* out_triangle) {
 	const weft_triangle_grid* grid = &mesh->grid;
 	int32_t lo[3], hi[3];
 	float a[3] = {p0.x, p0.y, p0.z}, b[3] = {p1.x, p1.y, p1.z};
@@ -473,7 +471,7 @@ static bool collide_point(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec
 		float t;
 		uint32_t triangle;
 		if (!((p.x != p0.x || p.y != p0.y || p.z != p0.z) && may_cross(mesh, place0, place) &&
-		      first_crossing(mesh, p0, p, &budget, &t, &triangle))) {
+		      weft_mesh_first_crossing(mesh, p0, p, &budget, &t, &triangle))) {
 			break;
 		}
 		weft_vec3 n = weft_load3(mesh->face_normals + 4 * triangle);
@@ -627,13 +625,16 @@ static float clamp_margin(const weft_mesh_collider* mesh, float margin) {
 // The push-out of count particles; clearance (float4 per particle, or NULL) as above, with the
 // triangle each one's bound leaves out (UINT32_MAX: none).
 static int32_t collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
-                                 float* clearance, uint32_t* clearance_triangle, int32_t count, float margin,
-                                 float friction) {
+                                 float* clearance, uint32_t* clearance_triangle, uint8_t* pushed, int32_t count,
+                                 float margin, float friction) {
 	margin = clamp_margin(mesh, margin);
 	int32_t moved = 0;
 	for (int32_t i = 0; i < count; i++) {
 		float* position = positions + 4 * i;
 		float* clear = clearance != NULL ? clearance + 4 * i : NULL;
+		if (pushed != NULL) {
+			pushed[i] = 0;
+		}
 		if (position[3] == 0.0f) {
 			if (clear != NULL) {
 				clear[3] = 0.0f; // pinned or grabbed: moved by other means
@@ -649,6 +650,9 @@ static int32_t collide_particles(const weft_mesh_collider* mesh, float* position
 				if (result > 0) {
 					weft_store3(position, p);
 					moved++;
+					if (pushed != NULL) {
+						pushed[i] = 1;
+					}
 				}
 				continue;
 			}
@@ -658,6 +662,9 @@ static int32_t collide_particles(const weft_mesh_collider* mesh, float* position
 		if (contact) {
 			weft_store3(position, p);
 			moved++;
+			if (pushed != NULL) {
+				pushed[i] = 1;
+			}
 		}
 		if (clear != NULL) {
 			// Worth a wider search only where it may last a few substeps, and in contact only with
@@ -688,7 +695,7 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 	if (mesh == NULL || positions == NULL || previous == NULL) {
 		return 0;
 	}
-	return collide_particles(mesh, positions, previous, NULL, NULL, count, margin, friction);
+	return collide_particles(mesh, positions, previous, NULL, NULL, NULL, count, margin, friction);
 }
 
 int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin) {
@@ -760,6 +767,9 @@ void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool
 	const bool clearances = mesh->clearance != NULL && mesh->clearance_count == world->particle_count;
 	float* clearance = clearances ? mesh->clearance + 4 * (int64_t)begin : NULL;
 	uint32_t* clearance_triangle = clearances ? mesh->clearance_triangle + begin : NULL;
+	uint8_t* pushed =
+	    mesh->touched != NULL && mesh->clearance_count == world->particle_count ? mesh->touched + begin : NULL;
 	collide_particles(mesh, world->positions + 4 * (int64_t)begin, world->previous_positions + 4 * (int64_t)begin,
-	                  clearance, clearance_triangle, end - begin, world->def.collision_margin, world->def.friction);
+	                  clearance, clearance_triangle, pushed, end - begin, world->def.collision_margin,
+	                  world->def.friction);
 }

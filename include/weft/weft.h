@@ -300,6 +300,14 @@ weft_result weft_world_set_builtin_mesh_collider(weft_world* world, const char* 
 /// and snag the edge; this stops most of that (bunny at 64²: max stretch 1.8 → 0.5) for about 2.5×
 /// the mesh collision time. WEFT_ERROR_INVALID_ARGUMENT without a mesh collider.
 weft_result weft_world_set_mesh_edge_contacts(weft_world* world, bool enabled);
+/// Lifts stretch edges that run through the mesh back over its ridge (default on): a feature thicker
+/// than the collision margin but narrower than the cloth spacing (the bunny's ears at 96²) can come
+/// between two neighbouring particles, each pushed out on its own side, and the cloth then hangs from
+/// it through the solid (mesh_edge_crossings.c). The GPU solver has no lifts yet: turn them off for a
+/// C world it is compared with. WEFT_ERROR_INVALID_ARGUMENT without a mesh collider.
+weft_result weft_world_set_mesh_ridge_lifts(weft_world* world, bool enabled);
+/// Whether the ridge lifts are on (false without a mesh collider).
+bool weft_world_mesh_ridge_lifts(const weft_world* world);
 /// Removes the mesh collider (if any).
 void weft_world_remove_mesh_collider(weft_world* world);
 

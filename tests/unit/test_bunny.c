@@ -175,7 +175,9 @@ TEST(fitted_settled_edge_contacts) {
 	CHECK(depth <= 0.001f);
 	CHECK(top > 0.8f * mx[1]);
 
-	// Edge contacts: the ears snag far fewer cloth edges (a smaller largest stretch), still no vertex inside.
+	// The ears snag no cloth edge: with the edges lifted back over them (mesh_edge_crossings.c) the
+	// largest stretch is 2.4% (7.3% without the lift); with edge contacts too, 3.0% (2.8% without
+	// the lift). Still no vertex inside.
 	float stretch_particles = weft_world_max_stretch(world);
 	weft_world_reset(world);
 	CHECK(weft_world_set_mesh_edge_contacts(world, true) == WEFT_OK);
@@ -184,7 +186,8 @@ TEST(fitted_settled_edge_contacts) {
 	float depth_edges = deepest(world, &mesh, &inside);
 	printf("max stretch: %.3f particles only, %.3f with edge contacts (deepest %.5f m)\n", (double)stretch_particles,
 	       (double)stretch_edges, (double)depth_edges);
-	CHECK(stretch_edges < 0.8f * stretch_particles);
+	CHECK(stretch_particles < 0.05f);
+	CHECK(stretch_edges < 0.05f);
 	CHECK(depth_edges <= 0.001f);
 	CHECK(weft_world_set_mesh_edge_contacts(world, false) == WEFT_OK);
 

@@ -1,0 +1,145 @@
+// Stretch edges caught across a ridge of the mesh, lifted back over it (once per substep, after the
+// particles' push-out; whole, in constraint order, so any thread count gives the same bits).
+//
+// The push-out keeps every particle outside the mesh, but a feature thicker than the margin and
+// narrower than the cloth's spacing (the bunny's ears, at 96²) can still come between two
+// neighbours: each end is then pushed out on its own side, the edge runs through the solid, and
+// the stretch constraint can never pull it back, so the cloth hangs from the ridge stretched 2–4×.
+//
+// An edge is examined when the push-out moved one of its ends this substep and it is stretched beyond
+// EXAMINED_STRETCH (a snag stretches it; a cloth lying on the mesh mostly is not), and lifted only
+// when it lies deep in the solid (MIN_LIFT). Its path a → b enters the mesh through a triangle of normal n1 and
+// leaves through one of normal n2 (the first crossing from each end). Near the ridge the solid is
+// the wedge behind both planes; the edge moves along the ridge's outward direction e (n1 + n2, less
+// its part along the edge) by the least s that takes the whole segment out of the wedge grown by
+// the margin. Along the segment x(t) = a + t (b − a), plane i's side is g_i(t, s) = A_i + t D_i + s E_i
+// (A_i: a's distance less the margin, D_i: (b − a)·n_i, E_i: e·n_i); the segment is inside both
+// where t > −(A1 + s E1)/D1 and t < −(A2 + s E2)/D2, so it is out once the first bound reaches the
+// second: a linear equation in s. Curved features are not wedges: what the planes miss is taken
+// up in the next substeps. Both free ends move, positions and previous positions alike, so the
+// lift adds no velocity (a snag let go does not fling the cloth).
+#include <math.h>
+#include <string.h>
+
+#include "mesh.h"
+#include "vec3.h"
+
+// Edges longer than this × their rest length are examined.
+#define EXAMINED_STRETCH 1.01f
+// Lifts shorter than this many margins are left to the push-out: an edge over a rounded tip dips
+// into it a little, and lifting it there only tents the cloth over the tip (bunny 64²: max stretch
+// 0.23 → 0.39 with every lift, 0.13 with the deep ones only).
+#define MIN_LIFT 4.0f
+// Below this |e| (before normalising) the two faces are nearly opposite: a slab, no ridge to lift over.
+#define MIN_RIDGE 0.25f
+
+// The shift that lifts segment a → b out of the mesh's wedge (false: it does not cross a ridge).
+static bool lift_over_ridge(const weft_mesh_collider* mesh, weft_vec3 a, weft_vec3 b, float margin, weft_vec3* out) {
+	int32_t budget = WEFT_MESH_MAX_TESTS;
+	float t_in, t_out;
+	uint32_t entry, exit;
+	if (!weft_mesh_first_crossing(mesh, a, b, &budget, &t_in, &entry)) return false;
+	budget = WEFT_MESH_MAX_TESTS;
+	if (!weft_mesh_first_crossing(mesh, b, a, &budget, &t_out, &exit)) return false;
+	if (!(t_in < 1.0f - t_out)) return false; // the entry must come before the exit
+	const weft_vec3 d = weft_sub(b, a);
+	const weft_vec3 n1 = weft_load3(mesh->face_normals + 4 * entry), n2 = weft_load3(mesh->face_normals + 4 * exit);
+	const float d1 = weft_dot(d, n1), d2 = weft_dot(d, n2);
+	if (!(d1 < 0.0f && d2 > 0.0f)) return false; // not in through n1's front and out through n2's
+	const float length2 = weft_dot(d, d);
+	weft_vec3 e = weft_add(n1, n2);
+	e = weft_sub(e, weft_scale(d, weft_dot(e, d) / length2));
+	const float e_length = sqrtf(weft_dot(e, e));
+	if (!(e_length > MIN_RIDGE)) return false;
+	e = weft_scale(e, 1.0f / e_length);
+	const weft_vec3 p1 = weft_add(a, weft_scale(d, t_in)), p2 = weft_sub(b, weft_scale(d, t_out));
+	const float a1 = weft_dot(weft_sub(a, p1), n1) - margin, a2 = weft_dot(weft_sub(a, p2), n2) - margin;
+	const float e1 = weft_dot(e, n1), e2 = weft_dot(e, n2);
+	const float inside = -a1 / d1 + a2 / d2, lift = -e1 / d1 + e2 / d2;
+	if (!(inside < 0.0f && lift > 0.0f)) return false;
+	float s = -inside / lift;
+	if (!(s > MIN_LIFT * margin)) return false;
+	const float most = sqrtf(length2); // a ridge lies within the edge's reach
+	s = s < most ? s : most;
+	*out = weft_scale(e, s);
+	return true;
+}
+
+
+weft_result weft_mesh_edge_crossings_prepare(weft_mesh_collider* mesh, const weft_world* world) {
+	const int32_t n = world->particle_count;
+	int32_t stretch = 0;
+	for (int32_t k = 0; k < world->constraint_count; k++) {
+		stretch += world->types[k] == WEFT_STRETCH;
+	}
+	mesh->touched = weft_alloc(&world->allocator, (size_t)n);
+	mesh->edge_start = weft_alloc(&world->allocator, sizeof(int32_t) * ((size_t)n + 1));
+	mesh->edge_list = weft_alloc(&world->allocator, sizeof(int32_t) * (2 * (size_t)stretch + 1));
+	if (mesh->touched == NULL || mesh->edge_start == NULL || mesh->edge_list == NULL) {
+		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
+	}
+	memset(mesh->touched, 0, (size_t)n);
+	memset(mesh->edge_start, 0, sizeof(int32_t) * ((size_t)n + 1));
+	// Counts, then starts (each end's count shifted by one), then the lists in constraint order.
+	for (int32_t k = 0; k < world->constraint_count; k++) {
+		if (world->types[k] != WEFT_STRETCH) continue;
+		mesh->edge_start[world->constraints[k].a + 1]++;
+		mesh->edge_start[world->constraints[k].b + 1]++;
+	}
+	for (int32_t i = 0; i < n; i++) {
+		mesh->edge_start[i + 1] += mesh->edge_start[i];
+	}
+	for (int32_t k = 0; k < world->constraint_count; k++) {
+		if (world->types[k] != WEFT_STRETCH) continue;
+		mesh->edge_list[mesh->edge_start[world->constraints[k].a]++] = k;
+		mesh->edge_list[mesh->edge_start[world->constraints[k].b]++] = k;
+	}
+	for (int32_t i = n; i > 0; i--) {
+		mesh->edge_start[i] = mesh->edge_start[i - 1]; // back from ends to starts
+	}
+	mesh->edge_start[0] = 0;
+	return WEFT_OK;
+}
+
+// Lifts edge k if it is stretched and crosses a ridge: both free ends move by the same shift.
+static void uncross_edge(weft_world* world, const weft_constraint c, float margin) {
+	float* x = world->positions;
+	float* previous = world->previous_positions;
+	const float wa = x[4 * c.a + 3], wb = x[4 * c.b + 3];
+	if (wa + wb == 0.0f) return;
+	const weft_vec3 a = weft_load3(x + 4 * c.a), b = weft_load3(x + 4 * c.b);
+	const weft_vec3 d = weft_sub(b, a);
+	const float longest = EXAMINED_STRETCH * c.rest_length;
+	if (!(weft_dot(d, d) > longest * longest)) return;
+	weft_vec3 shift;
+	if (!lift_over_ridge(world->mesh, a, b, margin, &shift)) return;
+	if (wa > 0.0f) {
+		weft_store3(x + 4 * c.a, weft_add(a, shift));
+		weft_store3(previous + 4 * c.a, weft_add(weft_load3(previous + 4 * c.a), shift));
+	}
+	if (wb > 0.0f) {
+		weft_store3(x + 4 * c.b, weft_add(b, shift));
+		weft_store3(previous + 4 * c.b, weft_add(weft_load3(previous + 4 * c.b), shift));
+	}
+}
+
+void weft_mesh_uncross_edges(weft_world* world) {
+	const weft_mesh_collider* mesh = world->mesh;
+	if (mesh->touched == NULL || mesh->clearance_count != world->particle_count) return;
+	float margin = world->def.collision_margin;
+	const float max_margin = 0.5f * mesh->grid.cell_size; // as the push-out clamps it
+	margin = margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
+	// A crossing edge has an end pushed out this substep (mostly both, one on each side of the ridge):
+	// only the edges of touched particles are looked at, each once (from its lower touched end), in
+	// particle order.
+	const uint8_t* touched = mesh->touched;
+	for (int32_t i = 0; i < world->particle_count; i++) {
+		if (!touched[i]) continue;
+		for (int32_t e = mesh->edge_start[i]; e < mesh->edge_start[i + 1]; e++) {
+			const weft_constraint c = world->constraints[mesh->edge_list[e]];
+			const uint32_t other = c.a == (uint32_t)i ? c.b : c.a;
+			if (touched[other] && other < (uint32_t)i) continue; // looked at from there
+			uncross_edge(world, c, margin);
+		}
+	}
+}

@@ -1,0 +1,105 @@
+// Stretch edges across a ridge (mesh_edge_crossings.c). A cloth falls onto a long wedge whose ridge
+// lies between two of its columns and whose base is wider than the cloth's spacing: the push-out
+// alone keeps every particle outside, but the ridge slips between the two columns, each half of the
+// cloth slides down its own side and the edges between them stay run through the wedge, stretched.
+// With the edges lifted back over the ridge the cloth hangs over it: after two seconds no stretch
+// edge crosses the wedge, no particle is inside it, and the cloth is not torn apart.
+#include <math.h>
+#include <stdlib.h>
+
+#include "mesh.h"
+#include "test.h"
+#include "world_internal.h"
+
+// A wedge along z: ridge at y = 0.4 over x = 0, base y = 0 from x = −0.06 to 0.06, z ∈ [−0.4, 0.4].
+static const float wedge_positions[] = {
+    0.0f, 0.4f, -0.4f, -0.06f, 0.0f, -0.4f, 0.06f, 0.0f, -0.4f, 0.0f, 0.4f, 0.4f, -0.06f, 0.0f, 0.4f, 0.06f, 0.0f, 0.4f,
+};
+static const uint32_t wedge_indices[] = {
+    0, 1, 2, 3, 5, 4, // the ends
+    0, 3, 4, 0, 4, 1, // the side at −x
+    0, 2, 5, 0, 5, 3, // the side at +x
+    1, 4, 5, 1, 5, 2, // the base
+};
+
+typedef struct wedge_outcome {
+	int32_t crossing; // stretch edges that cross the wedge
+	float deepest;    // m, the deepest particle inside it
+	float stretch;    // max stretch
+	bool finite;
+} wedge_outcome;
+
+static wedge_outcome drop_on_wedge(int32_t substeps, bool lifts) {
+	wedge_outcome out = {0, 0.0f, 0.0f, false};
+	weft_world_def def = weft_default_world_def();
+	def.substeps = substeps;
+	weft_cloth_def cloth = weft_default_cloth_def();
+	cloth.width = cloth.height = 11; // 5 cm spacing; columns at x = ±2.5 cm either side of the ridge
+	cloth.size_u = cloth.size_v = 0.5f;
+	cloth.origin = (weft_vec3){-0.225f, 0.6f, -0.25f};
+	cloth.axis_v = (weft_vec3){0.0f, 0.0f, 1.0f};
+	cloth.pin = WEFT_PIN_NONE;
+	weft_world* world = NULL;
+	CHECK(weft_world_create(&def, &cloth, &world) == WEFT_OK);
+	if (world == NULL) return out;
+	CHECK(weft_world_set_mesh_collider(world, wedge_positions, 6, wedge_indices, 8, false) == WEFT_OK);
+	CHECK(weft_world_set_mesh_ridge_lifts(world, lifts) == WEFT_OK);
+	for (int frame = 0; frame < 120; frame++) weft_world_step(world, 1.0f / 60.0f);
+	out.finite = weft_world_is_finite(world);
+	out.stretch = weft_world_max_stretch(world);
+	const float* x = weft_world_positions(world);
+	for (int32_t k = 0; k < world->constraint_count; k++) {
+		if (world->types[k] != WEFT_STRETCH) continue;
+		const weft_constraint c = world->constraints[k];
+		int32_t budget = INT32_MAX;
+		float t;
+		uint32_t triangle;
+		out.crossing += weft_mesh_first_crossing(world->mesh, weft_load3(x + 4 * c.a), weft_load3(x + 4 * c.b), &budget,
+		                                         &t, &triangle);
+	}
+	for (int32_t i = 0; i < world->particle_count; i++) {
+		float d;
+		if (weft_mesh_signed_distance(world->mesh, x + 4 * i, &d) && -d > out.deepest) out.deepest = -d;
+	}
+	weft_world_destroy(world);
+	return out;
+}
+
+TEST(cloth_hangs_over_a_ridge) {
+	const int32_t substeps[] = {10, 40};
+	for (size_t k = 0; k < sizeof substeps / sizeof substeps[0]; ++k) {
+		const wedge_outcome r = drop_on_wedge(substeps[k], true);
+		printf("wedge, %d substeps: %d stretch edges cross it, deepest particle %.5f m inside, max stretch %.3f\n",
+		       (int)substeps[k], (int)r.crossing, (double)r.deepest, (double)r.stretch);
+		CHECK(r.finite);
+		CHECK(r.crossing == 0);
+		CHECK(r.deepest <= 0.001f);
+		CHECK(r.stretch < 0.5f);
+	}
+}
+
+// Without the lifts the same drop leaves edges run through the wedge (the test above can fail).
+TEST(without_lifts_edges_stay_through) {
+	const wedge_outcome r = drop_on_wedge(10, false);
+	printf("wedge without lifts, 10 substeps: %d stretch edges cross it\n", (int)r.crossing);
+	CHECK(r.finite);
+	CHECK(r.crossing > 0);
+	CHECK(r.deepest <= 0.001f); // the particles alone stay out: only the edges are through
+}
+
+// The switch needs a mesh collider.
+TEST(switch_needs_a_collider) {
+	weft_world* world = NULL;
+	CHECK(weft_world_create_scene("hang", 8, &world) == WEFT_OK);
+	CHECK(weft_world_set_mesh_ridge_lifts(world, true) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_world_set_mesh_ridge_lifts(NULL, true) == WEFT_ERROR_INVALID_ARGUMENT);
+	weft_world_destroy(world);
+}
+
+int main(int argc, char** argv) {
+	TEST_INIT(argc, argv);
+	RUN_TEST(cloth_hangs_over_a_ridge);
+	RUN_TEST(without_lifts_edges_stay_through);
+	RUN_TEST(switch_needs_a_collider);
+	return TEST_SUMMARY();
+}
