@@ -72,3 +72,12 @@ WASM_EXPORT(world_mesh_grid) float* wasm_world_mesh_grid(wasm_world* h) {
 	h->out[3] = view.cell_size;
 	return h->out;
 }
+
+// Ridge lifts on or off (weft_world_set_mesh_ridge_lifts; the GPU solver has none). 0 or an error code;
+// world_mesh_ridge_lifts: 1 when on.
+WASM_EXPORT(world_set_mesh_ridge_lifts) int32_t wasm_world_set_mesh_ridge_lifts(wasm_world* h, int32_t on) {
+	return weft_world_set_mesh_ridge_lifts(h->world, on != 0);
+}
+WASM_EXPORT(world_mesh_ridge_lifts) int32_t wasm_world_mesh_ridge_lifts(const wasm_world* h) {
+	return weft_world_mesh_ridge_lifts(h->world) ? 1 : 0;
+}

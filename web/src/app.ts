@@ -56,6 +56,9 @@ export interface Stats {
   /** Frame-end strain sweeps run so far (the wasm solver's; null on the gpu solver, which has none):
    *  0 while the solve alone holds the strain limit, growing at 1 substep on a fine cloth. */
   strainSweeps: number | null;
+  /** The mesh collider's ridge lifts in force (the panel's switch; the wasm solver's; null on the gpu
+   *  solver, which has none, and without a mesh collider). */
+  ridgeLifts: boolean | null;
   /** Beyond the contract's list (docs/architecture.md; a superset): where the sphere colliders are, for tools and tests. */
   spheres: { x: number; y: number; z: number; radius: number; moving: boolean }[];
   /** The mesh collider: the scene's own (the bunny) or a user's OBJ or glTF (with its file name); null for none. */
@@ -446,6 +449,7 @@ export class App implements Grabber {
       selfCollision: this.solver.settings().selfCollision,
       strainLimit: this.solver.settings().strainLimit,
       strainSweeps: this.solver.kind === 'wasm' ? world.strainSweeps : null,
+      ridgeLifts: this.solver.kind === 'wasm' && world.meshTriangleCount > 0 ? world.meshRidgeLifts : null,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
       mesh: this.meshStats(world),
       air: {

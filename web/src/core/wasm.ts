@@ -106,6 +106,8 @@ export interface WeftExports extends LayoutExports {
   world_mesh_cell_count(world: Handle): number;
   world_mesh_cell_entry_count(world: Handle): number;
   world_mesh_closed(world: Handle): number;
+  world_set_mesh_ridge_lifts(world: Handle, on: number): number;
+  world_mesh_ridge_lifts(world: Handle): number;
   world_mesh_face_normals_ptr(world: Handle): Ptr;
   world_mesh_edge_normals_ptr(world: Handle): Ptr;
   world_mesh_triangle_spheres_ptr(world: Handle): Ptr;

@@ -222,6 +222,14 @@ export class WeftWorld {
   setSelfCollision(on: boolean): void {
     this.check(this.exports.world_set_self_collision(this.handle, on ? 1 : 0), 'self-collision');
   }
+  /** Ridge lifts of the mesh collider (weft_world_set_mesh_ridge_lifts; on by default, absent from the GPU
+   *  solver; false without a mesh collider). */
+  get meshRidgeLifts(): boolean {
+    return this.exports.world_mesh_ridge_lifts(this.handle) !== 0;
+  }
+  setMeshRidgeLifts(on: boolean): void {
+    this.check(this.exports.world_set_mesh_ridge_lifts(this.handle, on ? 1 : 0), 'mesh ridge lifts');
+  }
   /** The pins' scripted path: pinned particles move from rest at `velocity` for `motionTime` s (0 = never). */
   get pinMotion(): { velocity: Vec3; motionTime: number } {
     const out = new Float32Array(this.core.memory, this.exports.world_pin_motion(this.handle), 4);

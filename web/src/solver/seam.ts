@@ -54,6 +54,9 @@ export interface SolverSettings {
   selfCollision: boolean;
   /// No constraint longer than (1 + this) × its rest length (weft_cloth_def.strain_limit; 0 = none).
   strainLimit: number;
+  /// Stretch edges run through the mesh collider lifted back over its ridge (weft_world_set_mesh_ridge_lifts;
+  /// the wasm solver only; false and ignored without a mesh collider).
+  ridgeLifts: boolean;
 }
 
 export interface PickHit {

@@ -19,6 +19,7 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
     wind: w.wind,
     selfCollision: w.selfCollision.enabled,
     strainLimit: w.strainLimit,
+    ridgeLifts: w.meshRidgeLifts,
   };
 }
 
@@ -36,5 +37,6 @@ export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettin
   if (settings.wind !== undefined) w.setWind(settings.wind);
   if (settings.selfCollision !== undefined) w.setSelfCollision(settings.selfCollision);
   if (settings.strainLimit !== undefined) w.setStrainLimit(settings.strainLimit);
+  if (settings.ridgeLifts !== undefined && w.meshTriangleCount > 0) w.setMeshRidgeLifts(settings.ridgeLifts);
   return compliance.some((c) => c !== undefined);
 }

@@ -36,6 +36,7 @@ export class Panel {
   private readonly gui = new GUI({ title: 'weft' });
   private readonly controllers: Controller[] = [];
   private sphereMoving!: Controller; // shown only where the scene has a sphere
+  private ridgeLifts!: Controller; // shown only where the wasm solver has a mesh collider
   /** The wind's vertical component as the scene set it (the panel edits the horizontal one). */
   private windY = 0;
   private readonly model = {
@@ -51,6 +52,7 @@ export class Panel {
     damping: 0.5,
     strainLimit: 0.2,
     selfCollision: false,
+    ridgeLifts: true,
     windSpeed: 0,
     windHeading: 0,
     gusts: 0,
@@ -131,6 +133,10 @@ export class Panel {
         .add(m, 'selfCollision')
         .name('self-collision')
         .onChange(live(() => app.solver.apply({ selfCollision: m.selfCollision }))),
+      (this.ridgeLifts = solver
+        .add(m, 'ridgeLifts')
+        .name('ridge lifts')
+        .onChange(live(() => app.solver.apply({ ridgeLifts: m.ridgeLifts })))),
     );
     const air = this.gui.addFolder('Air');
     // The wind as a horizontal speed and a heading (degrees from +x towards +z); the core keeps the
@@ -249,6 +255,7 @@ export class Panel {
       damping: settings.damping,
       strainLimit: settings.strainLimit,
       selfCollision: settings.selfCollision,
+      ridgeLifts: settings.ridgeLifts,
       windSpeed,
       // A calm has no heading of its own: the one chosen for the wind to come stays.
       windHeading: windSpeed > 0 ? (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI : m.windHeading,
@@ -261,5 +268,6 @@ export class Panel {
     });
     this.controllers.forEach((controller) => controller.updateDisplay());
     this.sphereMoving.show(app.hasSphere);
+    this.ridgeLifts.show(app.solver.kind === 'wasm' && app.solver.world.meshTriangleCount > 0);
   }
 }
