@@ -303,7 +303,7 @@ weft_result weft_world_set_mesh_collider(weft_world* world, const float* positio
 	memset(mesh->clearance_triangle, 0xff, sizeof(uint32_t) * (size_t)world->particle_count);
 	mesh->clearance_count = world->particle_count;
 	mesh->ridge_lifts = true;
-	result = weft_mesh_edge_crossings_prepare(mesh, world);
+	result = weft_mesh_ridge_lifts_prepare(mesh, world);
 	if (result != WEFT_OK) {
 		weft_mesh_collider_destroy(mesh, &world->allocator);
 		return result;

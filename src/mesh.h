@@ -98,7 +98,7 @@ struct weft_mesh_collider {
 	int32_t clearance_count;
 	// Also set on a world's collider: whether this substep's push-out moved each particle (1) or not
 	// (0), and each particle's stretch edges (constraint indices edge_list[edge_start[i] ..
-	// edge_start[i + 1]), every edge under both ends), for mesh_edge_crossings.c.
+	// edge_start[i + 1]), every edge under both ends), for mesh_ridge_lifts.c.
 	uint8_t* touched;
 	int32_t* edge_start;
 	int32_t* edge_list;
@@ -142,11 +142,11 @@ void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool
 // cells the segment's box overlaps, within *budget tests: *out_t along the segment, the triangle.
 bool weft_mesh_first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,
                               uint32_t* out_triangle);
-// mesh_edge_crossings.c. Allocates and fills touched, edge_start and edge_list of a world's collider.
-weft_result weft_mesh_edge_crossings_prepare(weft_mesh_collider* mesh, const weft_world* world);
+// mesh_ridge_lifts.c. Allocates and fills touched, edge_start and edge_list of a world's collider.
+weft_result weft_mesh_ridge_lifts_prepare(weft_mesh_collider* mesh, const weft_world* world);
 // Stretch edges that cross the mesh (both ends outside, a ridge between them) lifted back over it;
 // whole (one thread), after the particles' push-out.
-void weft_mesh_uncross_edges(weft_world* world);
+void weft_mesh_lift_ridges(weft_world* world);
 
 // The built-in "pole": a cylinder along the cloth's pinned first column, in world space (pole.c).
 weft_result weft_world_set_pole_collider(weft_world* world);

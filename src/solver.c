@@ -333,7 +333,7 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 		// two particles each, so with them the stage runs on one thread.
 		STAGE(WEFT_STAGE_COLLIDE_MESH, 0, n, world->mesh->edge_contacts);
 		if (world->mesh->ridge_lifts) {
-			STAGE(WEFT_STAGE_MESH_EDGE_CROSSINGS, 0, world->constraint_count, true);
+			STAGE(WEFT_STAGE_MESH_RIDGE_LIFTS, 0, world->constraint_count, true);
 		}
 	}
 	STAGE(WEFT_STAGE_UPDATE, 0, n, false);
@@ -394,7 +394,7 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_SELF_APPLY: weft_self_collision_apply(world, begin, end); break;
 	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world, begin, end); break;
 	case WEFT_STAGE_COLLIDE_MESH: weft_mesh_collide_range(world, begin, end, stage->whole); break;
-	case WEFT_STAGE_MESH_EDGE_CROSSINGS: weft_mesh_uncross_edges(world); break;
+	case WEFT_STAGE_MESH_RIDGE_LIFTS: weft_mesh_lift_ridges(world); break;
 	case WEFT_STAGE_UPDATE: weft_phase_update(world, h, begin, end); break;
 	case WEFT_STAGE_UPDATE_INTEGRATE: weft_phase_update_integrate(world, h, begin, end, false); break;
 	case WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE:

@@ -9,24 +9,24 @@
 #include "world_internal.h"
 
 typedef enum weft_stage_type {
-	WEFT_STAGE_SCRIPTED,            // whole: scripted motion over the substep (spheres, the clock, gusts)
-	WEFT_STAGE_AERO_FORCES,         // triangles: drag and lift in the wind (aerodynamics.c; before anything moves)
-	WEFT_STAGE_INTEGRATE,           // particles: forces, damping, x_prev = x, x += h v; the grab target (and the rows)
-	WEFT_STAGE_SOLVE_BATCH,         // constraints of one colour (no two share a particle)
-	WEFT_STAGE_SOLVE_OVERFLOW,      // whole: the overflow batch in order
-	WEFT_STAGE_TETHERS,             // particles: long-range attachments to pinned anchors (then float4 positions)
-	WEFT_STAGE_SELF_BOUNDS,         // patches: displacements since the neighbour lists (self_collision.c)
-	WEFT_STAGE_SELF_DECIDE,         // whole: rebuild the lists this substep?
-	WEFT_STAGE_SELF_KEYS,           // particles: hash buckets (when rebuilding)
-	WEFT_STAGE_SELF_SORT,           // whole: counting sort by bucket (when rebuilding)
-	WEFT_STAGE_SELF_LISTS,          // particles: neighbour lists from the hash (when rebuilding)
-	WEFT_STAGE_SELF_CONTACTS,       // particles: pushes and friction from other layers (Jacobi)
-	WEFT_STAGE_SELF_APPLY,          // particles: x += the sum of their pushes over their worth in pushes
-	WEFT_STAGE_COLLIDE_PRIMITIVES,  // particles: spheres and ground
-	WEFT_STAGE_COLLIDE_MESH,        // particles (whole with edge contacts, which move two particles)
-	WEFT_STAGE_MESH_EDGE_CROSSINGS, // whole: stretch edges run through the mesh lifted back over its ridge
-	WEFT_STAGE_UPDATE,              // particles: v += (x − (x_prev + h v))/h with the speed clamp
-	WEFT_STAGE_UPDATE_INTEGRATE,    // particles: update, then the next substep's integrate (one pass)
+	WEFT_STAGE_SCRIPTED,           // whole: scripted motion over the substep (spheres, the clock, gusts)
+	WEFT_STAGE_AERO_FORCES,        // triangles: drag and lift in the wind (aerodynamics.c; before anything moves)
+	WEFT_STAGE_INTEGRATE,          // particles: forces, damping, x_prev = x, x += h v; the grab target (and the rows)
+	WEFT_STAGE_SOLVE_BATCH,        // constraints of one colour (no two share a particle)
+	WEFT_STAGE_SOLVE_OVERFLOW,     // whole: the overflow batch in order
+	WEFT_STAGE_TETHERS,            // particles: long-range attachments to pinned anchors (then float4 positions)
+	WEFT_STAGE_SELF_BOUNDS,        // patches: displacements since the neighbour lists (self_collision.c)
+	WEFT_STAGE_SELF_DECIDE,        // whole: rebuild the lists this substep?
+	WEFT_STAGE_SELF_KEYS,          // particles: hash buckets (when rebuilding)
+	WEFT_STAGE_SELF_SORT,          // whole: counting sort by bucket (when rebuilding)
+	WEFT_STAGE_SELF_LISTS,         // particles: neighbour lists from the hash (when rebuilding)
+	WEFT_STAGE_SELF_CONTACTS,      // particles: pushes and friction from other layers (Jacobi)
+	WEFT_STAGE_SELF_APPLY,         // particles: x += the sum of their pushes over their worth in pushes
+	WEFT_STAGE_COLLIDE_PRIMITIVES, // particles: spheres and ground
+	WEFT_STAGE_COLLIDE_MESH,       // particles (whole with edge contacts, which move two particles)
+	WEFT_STAGE_MESH_RIDGE_LIFTS,   // whole: stretch edges run through the mesh lifted back over its ridge
+	WEFT_STAGE_UPDATE,             // particles: v += (x − (x_prev + h v))/h with the speed clamp
+	WEFT_STAGE_UPDATE_INTEGRATE,   // particles: update, then the next substep's integrate (one pass)
 	WEFT_STAGE_COLLIDE_UPDATE_INTEGRATE, // particles: self-collision's apply (when on), the ground, update, the
 	                                     // next integrate (one pass)
 } weft_stage_type;

@@ -303,7 +303,7 @@ weft_result weft_world_set_mesh_edge_contacts(weft_world* world, bool enabled);
 /// Lifts stretch edges that run through the mesh back over its ridge (default on): a feature thicker
 /// than the collision margin but narrower than the cloth spacing (the bunny's ears at 96²) can come
 /// between two neighbouring particles, each pushed out on its own side, and the cloth then hangs from
-/// it through the solid (mesh_edge_crossings.c). The GPU solver has no lifts yet: turn them off for a
+/// it through the solid (mesh_ridge_lifts.c). The GPU solver has no lifts yet: turn them off for a
 /// C world it is compared with. WEFT_ERROR_INVALID_ARGUMENT without a mesh collider.
 weft_result weft_world_set_mesh_ridge_lifts(weft_world* world, bool enabled);
 /// Whether the ridge lifts are on (false without a mesh collider).

@@ -7,7 +7,7 @@
 // agrees (≤ 3 cm; measured 1.0 cm), where a cloth that fell through would lie on the ground, 0.6 m
 // lower. Both pages run 10 substeps (typed into the panel), where these tolerances were measured:
 // the scene's own 40 (its ears pierced a fine cloth at 10) slide the fold a little farther apart
-// (1.1 cm at the centre). The GPU solver has no ridge lifts (mesh_edge_crossings.c): the wasm page
+// (1.1 cm at the centre). The GPU solver has no ridge lifts (mesh_ridge_lifts.c): the wasm page
 // turns its off with the panel's switch. The first load compiles the mesh kernel on SwiftShader: about 15 s.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';

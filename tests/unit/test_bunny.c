@@ -175,7 +175,7 @@ TEST(fitted_settled_edge_contacts) {
 	CHECK(depth <= 0.001f);
 	CHECK(top > 0.8f * mx[1]);
 
-	// The ears snag no cloth edge: with the edges lifted back over them (mesh_edge_crossings.c) the
+	// The ears snag no cloth edge: with the edges lifted back over them (mesh_ridge_lifts.c) the
 	// largest stretch is 2.4% (7.3% without the lift); with edge contacts too, 3.0% (2.8% without
 	// the lift). Still no vertex inside.
 	float stretch_particles = weft_world_max_stretch(world);

@@ -1,23 +1,24 @@
-// Stretch edges caught across a ridge of the mesh, lifted back over it (once per substep, after the
-// particles' push-out; whole, in constraint order, so any thread count gives the same bits).
+// Ridge lifts: stretch edges caught across a ridge of the mesh, lifted back over it (once per
+// substep, after the particles' push-out; whole, in particle order, so any thread count gives the
+// same bits).
 //
 // The push-out keeps every particle outside the mesh, but a feature thicker than the margin and
 // narrower than the cloth's spacing (the bunny's ears, at 96²) can still come between two
 // neighbours: each end is then pushed out on its own side, the edge runs through the solid, and
 // the stretch constraint can never pull it back, so the cloth hangs from the ridge stretched 2–4×.
 //
-// An edge is examined when the push-out moved one of its ends this substep and it is stretched beyond
-// EXAMINED_STRETCH (a snag stretches it; a cloth lying on the mesh mostly is not), and lifted only
-// when it lies deep in the solid (MIN_LIFT). Its path a → b enters the mesh through a triangle of normal n1 and
-// leaves through one of normal n2 (the first crossing from each end). Near the ridge the solid is
-// the wedge behind both planes; the edge moves along the ridge's outward direction e (n1 + n2, less
-// its part along the edge) by the least s that takes the whole segment out of the wedge grown by
-// the margin. Along the segment x(t) = a + t (b − a), plane i's side is g_i(t, s) = A_i + t D_i + s E_i
-// (A_i: a's distance less the margin, D_i: (b − a)·n_i, E_i: e·n_i); the segment is inside both
-// where t > −(A1 + s E1)/D1 and t < −(A2 + s E2)/D2, so it is out once the first bound reaches the
-// second: a linear equation in s. Curved features are not wedges: what the planes miss is taken
-// up in the next substeps. Both free ends move, positions and previous positions alike, so the
-// lift adds no velocity (a snag let go does not fling the cloth).
+// An edge is examined when the push-out moved one of its ends this substep and it is stretched
+// beyond EXAMINED_STRETCH (a snag stretches it; a cloth lying on the mesh mostly is not), and lifted
+// only when it lies deep in the solid (MIN_LIFT). Its path a → b enters the mesh through a triangle
+// of normal n1 and leaves through one of normal n2 (the first crossing from each end). Near the
+// ridge the solid is the wedge behind both planes; the edge moves along the ridge's outward
+// direction e (n1 + n2, less its part along the edge) by the least s that takes the whole segment
+// out of the wedge grown by the margin. Along the segment x(t) = a + t (b − a), plane i's side is
+// g_i(t, s) = A_i + t D_i + s E_i (A_i: a's distance less the margin, D_i: (b − a)·n_i, E_i: e·n_i);
+// the segment is inside both where t > −(A1 + s E1)/D1 and t < −(A2 + s E2)/D2, so it is out once
+// the first bound reaches the second: a linear equation in s. Curved features are not wedges: what
+// the planes miss is taken up in the next substeps. Both free ends move, positions and previous
+// positions alike, so the lift adds no velocity (a snag let go does not fling the cloth).
 #include <math.h>
 #include <string.h>
 
@@ -66,7 +67,7 @@ static bool lift_over_ridge(const weft_mesh_collider* mesh, weft_vec3 a, weft_ve
 }
 
 
-weft_result weft_mesh_edge_crossings_prepare(weft_mesh_collider* mesh, const weft_world* world) {
+weft_result weft_mesh_ridge_lifts_prepare(weft_mesh_collider* mesh, const weft_world* world) {
 	const int32_t n = world->particle_count;
 	int32_t stretch = 0;
 	for (int32_t k = 0; k < world->constraint_count; k++) {
@@ -101,8 +102,8 @@ weft_result weft_mesh_edge_crossings_prepare(weft_mesh_collider* mesh, const wef
 	return WEFT_OK;
 }
 
-// Lifts edge k if it is stretched and crosses a ridge: both free ends move by the same shift.
-static void uncross_edge(weft_world* world, const weft_constraint c, float margin) {
+// Lifts edge c if it is stretched and crosses a ridge: both free ends move by the same shift.
+static void lift_edge(weft_world* world, const weft_constraint c, float margin) {
 	float* x = world->positions;
 	float* previous = world->previous_positions;
 	const float wa = x[4 * c.a + 3], wb = x[4 * c.b + 3];
@@ -123,7 +124,7 @@ static void uncross_edge(weft_world* world, const weft_constraint c, float margi
 	}
 }
 
-void weft_mesh_uncross_edges(weft_world* world) {
+void weft_mesh_lift_ridges(weft_world* world) {
 	const weft_mesh_collider* mesh = world->mesh;
 	if (mesh->touched == NULL || mesh->clearance_count != world->particle_count) return;
 	float margin = world->def.collision_margin;
@@ -139,7 +140,7 @@ void weft_mesh_uncross_edges(weft_world* world) {
 			const weft_constraint c = world->constraints[mesh->edge_list[e]];
 			const uint32_t other = c.a == (uint32_t)i ? c.b : c.a;
 			if (touched[other] && other < (uint32_t)i) continue; // looked at from there
-			uncross_edge(world, c, margin);
+			lift_edge(world, c, margin);
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// Stretch edges across a ridge (mesh_edge_crossings.c). A cloth falls onto a long wedge whose ridge
+// Stretch edges across a ridge (mesh_ridge_lifts.c). A cloth falls onto a long wedge whose ridge
 // lies between two of its columns and whose base is wider than the cloth's spacing: the push-out
 // alone keeps every particle outside, but the ridge slips between the two columns, each half of the
 // cloth slides down its own side and the edges between them stay run through the wedge, stretched.
