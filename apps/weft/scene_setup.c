@@ -7,7 +7,8 @@
 
 // --collider FILE.obj replaces the scene's mesh collider (centred and scaled to fit under the
 // cloth); --collider none removes it (e.g. to bench without mesh collision); --spheres 0 removes the
-// scene's spheres. A refused file is said with its name: the reader's "FILE:LINE: why" as it is,
+// scene's spheres; --ridge-lifts 0 turns the mesh collider's ridge lifts off (ignored without a
+// mesh collider, as --spheres 0 is without spheres). A refused file is said with its name: the reader's "FILE:LINE: why" as it is,
 // the collider's own checks (a huge coordinate, only degenerate triangles) by collider_error.
 static weft_result user_collider_setup(const char* path, weft_world* world) {
 	if (path == NULL || strcmp(path, "none") == 0) {
@@ -31,13 +32,13 @@ static weft_result user_collider_setup(const char* path, weft_world* world) {
 int scene_setup_create(const args* a, scene_setup* out) {
 	memset(out, 0, sizeof *out);
 	out->scene = args_get(a, "scene") ? args_get(a, "scene") : "hang";
-	int64_t grid, substeps, iterations, threads, self_collision, spheres;
+	int64_t grid, substeps, iterations, threads, self_collision, spheres, ridge_lifts;
 	double damping;
 	if (!args_int(a, "grid", 64, 2, 4096, &grid) || !args_int(a, "substeps", 0, 1, 1000, &substeps) ||
 	    !args_int(a, "iterations", 0, 1, 1000, &iterations) ||
 	    !args_int(a, "threads", 1, 1, WEFT_MAX_THREADS, &threads) ||
 	    !args_int(a, "self-collision", 0, 0, 1, &self_collision) || !args_int(a, "spheres", 1, 0, 1, &spheres) ||
-	    !args_float(a, "damping", 0.0, 0.0, 1000.0, &damping)) {
+	    !args_int(a, "ridge-lifts", 1, 0, 1, &ridge_lifts) || !args_float(a, "damping", 0.0, 0.0, 1000.0, &damping)) {
 		return EXIT_BAD_INPUT;
 	}
 	weft_scene_def scene;
@@ -62,6 +63,9 @@ int scene_setup_create(const args* a, scene_setup* out) {
 		cli_error("%s", weft_last_error());
 	} else {
 		result = user_collider_setup(collider, out->world);
+	}
+	if (result == WEFT_OK && weft_world_mesh_ridge_lifts(out->world) && ridge_lifts == 0) {
+		result = weft_world_set_mesh_ridge_lifts(out->world, false);
 	}
 	if (result != WEFT_OK) {
 		weft_world_destroy(out->world);
