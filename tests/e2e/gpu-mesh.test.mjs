@@ -8,7 +8,7 @@
 // lower. Both pages run 10 substeps (typed into the panel), where these tolerances were measured:
 // the scene's own 40 (its ears pierced a fine cloth at 10) slide the fold a little farther apart
 // (1.1 cm at the centre). The GPU solver has no ridge lifts (mesh_ridge_lifts.c): the wasm page
-// turns its off with the panel's switch. The first load compiles the mesh kernel on SwiftShader: about 15 s.
+// turns them off with the panel's switch. The first load compiles the mesh kernel on SwiftShader: about 15 s.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ test('?scene=bunny&solver=gpu: the GPU collides with the bunny and agrees with ?
   try {
     await typeIntoPanel(gpu.page, 'substeps', '10');
     await typeIntoPanel(wasm.page, 'substeps', '10');
-    // The GPU has no ridge lifts: the wasm page turns its off with the panel's switch (a user's click),
+    // The GPU has no ridge lifts: the wasm page turns them off with the panel's switch (a user's click),
     // so both run the same physics; the GPU page has no such switch.
     assert.equal(await wasm.page.evaluate(() => window.weft.stats().ridgeLifts), true, 'the wasm solver lifts by default');
     await wasm.page.locator('.lil-gui .lil-controller', { hasText: 'ridge lifts' }).locator('input[type=checkbox]').click();
