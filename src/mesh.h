@@ -138,6 +138,9 @@ int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* positi
 // pushes the midpoints of stretch edges out when edge contacts are on.
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole);
 
+// mesh_collide.c. The collision margin the push-out uses: clamped to [0, half a grid cell] (it sees
+// only as far as the grid reaches).
+float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin);
 // mesh_collide.c. First crossing of segment p0 → p1 with a triangle (Möller–Trumbore), over the grid
 // cells the segment's box overlaps, within *budget tests: *out_t along the segment, the triangle.
 bool weft_mesh_first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,

@@ -616,7 +616,7 @@ static float clearance_at(const weft_mesh_collider* mesh, weft_vec3 p, uint32_t 
 	return bound * (1.0f - CLEARANCE_SLACK) - CLEARANCE_SLACK * grid->cell_size;
 }
 
-static float clamp_margin(const weft_mesh_collider* mesh, float margin) {
+float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin) {
 	// The push-out can only see as far as the grid reaches.
 	float max_margin = 0.5f * mesh->grid.cell_size;
 	return margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
@@ -627,7 +627,7 @@ static float clamp_margin(const weft_mesh_collider* mesh, float margin) {
 static int32_t collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
                                  float* clearance, uint32_t* clearance_triangle, uint8_t* pushed, int32_t count,
                                  float margin, float friction) {
-	margin = clamp_margin(mesh, margin);
+	margin = weft_mesh_clamp_margin(mesh, margin);
 	int32_t moved = 0;
 	for (int32_t i = 0; i < count; i++) {
 		float* position = positions + 4 * i;
@@ -702,7 +702,7 @@ int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* positi
 	if (mesh == NULL || position == NULL || !mesh->closed || position[3] == 0.0f) {
 		return 0;
 	}
-	margin = clamp_margin(mesh, margin);
+	margin = weft_mesh_clamp_margin(mesh, margin);
 	weft_vec3 p = weft_load3(position);
 	if (!near_mesh(mesh, p, p)) {
 		return 0;
@@ -762,7 +762,7 @@ static void collide_edges(weft_world* world, float margin, float friction) {
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole) {
 	const weft_mesh_collider* mesh = world->mesh;
 	if (whole && mesh->edge_contacts) {
-		collide_edges(world, clamp_margin(mesh, world->def.collision_margin), world->def.friction);
+		collide_edges(world, weft_mesh_clamp_margin(mesh, world->def.collision_margin), world->def.friction);
 	}
 	const bool clearances = mesh->clearance != NULL && mesh->clearance_count == world->particle_count;
 	float* clearance = clearances ? mesh->clearance + 4 * (int64_t)begin : NULL;

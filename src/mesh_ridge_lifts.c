@@ -127,9 +127,7 @@ static void lift_edge(weft_world* world, const weft_constraint c, float margin) 
 void weft_mesh_lift_ridges(weft_world* world) {
 	const weft_mesh_collider* mesh = world->mesh;
 	if (mesh->touched == NULL || mesh->clearance_count != world->particle_count) return;
-	float margin = world->def.collision_margin;
-	const float max_margin = 0.5f * mesh->grid.cell_size; // as the push-out clamps it
-	margin = margin < 0.0f ? 0.0f : (margin > max_margin ? max_margin : margin);
+	const float margin = weft_mesh_clamp_margin(mesh, world->def.collision_margin); // as the push-out's
 	// A crossing edge has an end pushed out this substep (mostly both, one on each side of the ridge):
 	// only the edges of touched particles are looked at, each once (from its lower touched end), in
 	// particle order.
