@@ -28,8 +28,7 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	weft_free(allocator, mesh->clearance);
 	weft_free(allocator, mesh->clearance_triangle);
 	weft_free(allocator, mesh->touched);
-	weft_free(allocator, mesh->edge_start);
-	weft_free(allocator, mesh->edge_list);
+	weft_free(allocator, mesh->stretch_lists);
 	weft_free(allocator, mesh);
 }
 

@@ -97,11 +97,11 @@ struct weft_mesh_collider {
 	uint32_t* clearance_triangle;
 	int32_t clearance_count;
 	// Also set on a world's collider: whether this substep's push-out moved each particle (1) or not
-	// (0), and each particle's stretch edges (constraint indices edge_list[edge_start[i] ..
-	// edge_start[i + 1]), every edge under both ends), for mesh_ridge_lifts.c.
+	// (0), and each particle's stretch edges (weft_stretch_adjacency at base 0: particle i's
+	// constraint indices are stretch_lists[stretch_lists[i] .. stretch_lists[i + 1])), for
+	// mesh_ridge_lifts.c.
 	uint8_t* touched;
-	int32_t* edge_start;
-	int32_t* edge_list;
+	uint32_t* stretch_lists;
 };
 
 // Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.
@@ -145,7 +145,7 @@ float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin);
 // cells the segment's box overlaps, within *budget tests: *out_t along the segment, the triangle.
 bool weft_mesh_first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,
                               uint32_t* out_triangle);
-// mesh_ridge_lifts.c. Allocates and fills touched, edge_start and edge_list of a world's collider.
+// mesh_ridge_lifts.c. Allocates and fills touched and stretch_lists of a world's collider.
 weft_result weft_mesh_ridge_lifts_prepare(weft_mesh_collider* mesh, const weft_world* world);
 // Stretch edges that cross the mesh (both ends outside, a ridge between them) lifted back over it;
 // whole (one thread), after the particles' push-out.

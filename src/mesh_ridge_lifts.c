@@ -69,36 +69,14 @@ static bool lift_over_ridge(const weft_mesh_collider* mesh, weft_vec3 a, weft_ve
 
 weft_result weft_mesh_ridge_lifts_prepare(weft_mesh_collider* mesh, const weft_world* world) {
 	const int32_t n = world->particle_count;
-	int32_t stretch = 0;
-	for (int32_t k = 0; k < world->constraint_count; k++) {
-		stretch += world->types[k] == WEFT_STRETCH;
-	}
+	const int32_t words = weft_stretch_adjacency(world, NULL, 0);
 	mesh->touched = weft_alloc(&world->allocator, (size_t)n);
-	mesh->edge_start = weft_alloc(&world->allocator, sizeof(int32_t) * ((size_t)n + 1));
-	mesh->edge_list = weft_alloc(&world->allocator, sizeof(int32_t) * (2 * (size_t)stretch + 1));
-	if (mesh->touched == NULL || mesh->edge_start == NULL || mesh->edge_list == NULL) {
+	mesh->stretch_lists = weft_alloc(&world->allocator, sizeof(uint32_t) * (size_t)words);
+	if (mesh->touched == NULL || mesh->stretch_lists == NULL) {
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}
 	memset(mesh->touched, 0, (size_t)n);
-	memset(mesh->edge_start, 0, sizeof(int32_t) * ((size_t)n + 1));
-	// Counts, then starts (each end's count shifted by one), then the lists in constraint order.
-	for (int32_t k = 0; k < world->constraint_count; k++) {
-		if (world->types[k] != WEFT_STRETCH) continue;
-		mesh->edge_start[world->constraints[k].a + 1]++;
-		mesh->edge_start[world->constraints[k].b + 1]++;
-	}
-	for (int32_t i = 0; i < n; i++) {
-		mesh->edge_start[i + 1] += mesh->edge_start[i];
-	}
-	for (int32_t k = 0; k < world->constraint_count; k++) {
-		if (world->types[k] != WEFT_STRETCH) continue;
-		mesh->edge_list[mesh->edge_start[world->constraints[k].a]++] = k;
-		mesh->edge_list[mesh->edge_start[world->constraints[k].b]++] = k;
-	}
-	for (int32_t i = n; i > 0; i--) {
-		mesh->edge_start[i] = mesh->edge_start[i - 1]; // back from ends to starts
-	}
-	mesh->edge_start[0] = 0;
+	weft_stretch_adjacency(world, mesh->stretch_lists, 0);
 	return WEFT_OK;
 }
 
@@ -134,8 +112,9 @@ void weft_mesh_lift_ridges(weft_world* world) {
 	const uint8_t* touched = mesh->touched;
 	for (int32_t i = 0; i < world->particle_count; i++) {
 		if (!touched[i]) continue;
-		for (int32_t e = mesh->edge_start[i]; e < mesh->edge_start[i + 1]; e++) {
-			const weft_constraint c = world->constraints[mesh->edge_list[e]];
+		const uint32_t* lists = mesh->stretch_lists;
+		for (uint32_t e = lists[i]; e < lists[i + 1]; e++) {
+			const weft_constraint c = world->constraints[lists[e]];
 			const uint32_t other = c.a == (uint32_t)i ? c.b : c.a;
 			if (touched[other] && other < (uint32_t)i) continue; // looked at from there
 			lift_edge(world, c, margin);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "weft/weft.h"
+#include "world_internal.h"
 
 // Counting sort of (vertex, item) pairs into offsets + items at words[base...]; the offsets are
 // absolute word indices. `emit` is called twice with the same pairs: to count, then to place.
@@ -70,6 +71,19 @@ static int32_t stretch_entries(const weft_world* world, int32_t n) {
 	return entries;
 }
 
+int32_t weft_stretch_adjacency(const weft_world* world, uint32_t* words, int32_t base) {
+	const int32_t n = weft_world_particle_count(world);
+	const int32_t size = n + 1 + stretch_entries(world, n);
+	if (words == NULL) return size;
+	for (int32_t i = 0; i < size; ++i) words[base + i] = 0;
+	lists stretch = {words, base, n, false};
+	stretch_pairs(world, &stretch);
+	count_to_offsets(&stretch);
+	stretch_pairs(world, &stretch);
+	restore_offsets(&stretch);
+	return size;
+}
+
 int32_t weft_world_render_adjacency(const weft_world* world, uint32_t* out_words, int32_t capacity,
                                     int32_t* out_strain_base) {
 	if (world == NULL) return 0;
@@ -80,18 +94,15 @@ int32_t weft_world_render_adjacency(const weft_world* world, uint32_t* out_words
 		for (int k = 0; k < 3; ++k) triangle_entries += indices[i + k] < (uint32_t)n;
 	}
 	int32_t strain_base = n + 1 + triangle_entries;
-	int32_t words = strain_base + n + 1 + stretch_entries(world, n);
+	int32_t words = strain_base + weft_stretch_adjacency(world, NULL, 0);
 	if (out_strain_base) *out_strain_base = strain_base;
 	if (out_words == NULL || capacity < words) return words;
 	for (int32_t i = 0; i < words; ++i) out_words[i] = 0;
-	lists triangles = {out_words, 0, n, false}, stretch = {out_words, strain_base, n, false};
+	lists triangles = {out_words, 0, n, false};
 	triangle_pairs(world, &triangles);
 	count_to_offsets(&triangles);
 	triangle_pairs(world, &triangles);
 	restore_offsets(&triangles);
-	stretch_pairs(world, &stretch);
-	count_to_offsets(&stretch);
-	stretch_pairs(world, &stretch);
-	restore_offsets(&stretch);
+	weft_stretch_adjacency(world, out_words, strain_base);
 	return words;
 }
