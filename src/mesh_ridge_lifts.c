@@ -110,9 +110,9 @@ void weft_mesh_lift_ridges(weft_world* world) {
 	// only the edges of touched particles are looked at, each once (from its lower touched end), in
 	// particle order.
 	const uint8_t* touched = mesh->touched;
+	const uint32_t* lists = mesh->stretch_lists;
 	for (int32_t i = 0; i < world->particle_count; i++) {
 		if (!touched[i]) continue;
-		const uint32_t* lists = mesh->stretch_lists;
 		for (uint32_t e = lists[i]; e < lists[i + 1]; e++) {
 			const weft_constraint c = world->constraints[lists[e]];
 			const uint32_t other = c.a == (uint32_t)i ? c.b : c.a;

@@ -124,11 +124,12 @@ void* weft_alloc(const weft_allocator* allocator, size_t size);
 void weft_free(const weft_allocator* allocator, void* ptr);
 weft_allocator weft_resolve_allocator(weft_allocator allocator);
 
-// Records the message weft_last_error() returns; returns result for tail calls.
 // render_adjacency.c. Each particle's stretch constraints in ascending order, at words[base...]:
 // n + 1 offsets (absolute word indices), then the lists (every constraint under both ends). Returns
 // the words it takes; with words NULL only that.
 int32_t weft_stretch_adjacency(const weft_world* world, uint32_t* words, int32_t base);
+
+// Records the message weft_last_error() returns; returns result for tail calls.
 weft_result weft_fail(weft_result result, const char* format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
