@@ -126,6 +126,7 @@ typedef struct weft_world_def {
 /// 1e-5 m × (1 + r), r = the largest |origin component| + size_u + size_v (a bound on the cloth's
 /// coordinates): 80 float steps or more at that distance from the world origin, so rest lengths
 /// hold to about 1%. Near the world origin that is 10 µm; 1 km out, 1 cm; 100 km out, 1 m.
+/// A grid whose world would take more than 8 GiB is WEFT_ERROR_TOO_LARGE (a square one beyond 3693).
 typedef struct weft_cloth_def {
 	int32_t width, height;      ///< particles along axis_u / axis_v (1..4096 each, ≥2 in all)
 	float size_u, size_v;       ///< extent in m, (0, 10000) and the spacing above, default 1 × 1

@@ -13,6 +13,17 @@ static weft_result create_with(weft_world_def wd, weft_cloth_def cd) {
 	return r;
 }
 
+// An allocator that has no memory to give.
+static void* refuse_alloc(size_t size, void* user_data) {
+	(void)size;
+	(void)user_data;
+	return NULL;
+}
+static void refuse_free(void* ptr, void* user_data) {
+	(void)ptr;
+	(void)user_data;
+}
+
 TEST(invalid_defs) {
 	const weft_world_def wd = weft_default_world_def();
 	const weft_cloth_def cd = weft_default_cloth_def();
@@ -40,6 +51,15 @@ TEST(invalid_defs) {
 	c.width = 100000;
 	c.height = 100000;
 	CHECK(create_with(wd, c) == WEFT_ERROR_TOO_LARGE);
+	// The 8 GiB bound (weft.h): a square grid of 3693 passes it (then the allocator refuses), 3694 not.
+	w = wd;
+	w.allocator = (weft_allocator){refuse_alloc, refuse_free, NULL};
+	c = cd;
+	c.width = c.height = 3693;
+	CHECK(create_with(w, c) == WEFT_ERROR_OUT_OF_MEMORY);
+	c.width = c.height = 3694;
+	CHECK(create_with(w, c) == WEFT_ERROR_TOO_LARGE);
+	CHECK(strstr(weft_last_error(), "8 GiB") != NULL);
 	c = cd;
 	c.size_u = 0.0f;
 	CHECK(create_with(wd, c) == WEFT_ERROR_INVALID_ARGUMENT);
