@@ -1,5 +1,6 @@
-// weft run: simulate a scene and export OBJ frames (cloth_%04d.obj) plus the colliders, or one
-// binary glTF (--export FILE.glb) with the cloth animated and the colliders.
+// weft run: simulate a scene and export OBJ frames (cloth_0001.obj ..., as many digits as the last
+// frame's, at least 4) plus the colliders, or one binary glTF (--export FILE.glb) with the cloth
+// animated and the colliders.
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -147,6 +148,8 @@ int command_run(int argc, char** argv) {
 	}
 	char path[4096];
 	int written = 0;
+	int digits = 4; // cloth_0001.obj ...; wider when the last frame needs it, so names sort as frames
+	for (int64_t last = frames; last >= 10000 && digits < 19; last /= 10) digits++;
 	interrupt_catch();
 	progress bar = progress_start("run", frames);
 	for (int64_t f = 1; f <= frames && code == 0 && !interrupt_requested(); ++f) {
@@ -156,7 +159,7 @@ int command_run(int argc, char** argv) {
 			break;
 		}
 		if (f % every == 0 || f == frames) {
-			snprintf(path, sizeof path, "%s/cloth_%04lld.obj", directory, (long long)f);
+			snprintf(path, sizeof path, "%s/cloth_%0*lld.obj", directory, digits, (long long)f);
 			if (!export_cloth_obj(setup.world, path)) {
 				cli_error("cannot write '%s': %s", path, strerror(errno));
 				code = 1;

@@ -43,6 +43,9 @@ check "run frame 3" [ -s "$tmp/out/cloth_0003.obj" ]
 check "run frame 6" [ -s "$tmp/out/cloth_0006.obj" ]
 check "run no frame 4" [ ! -e "$tmp/out/cloth_0004.obj" ]
 check "run collider" [ -s "$tmp/out/collider.obj" ]
+# Past frame 9999 the names widen, all of them, so they sort as the frames do.
+"$weft" run --scene hang --grid 4 --frames 10000 --every 5000 --export "$tmp/long" > /dev/null
+check "run long names" [ "$(ls "$tmp/long" | tr '\n' ' ')" = "cloth_05000.obj cloth_10000.obj collider.obj " ]
 check "cloth vertices" [ "$(grep -c '^v ' "$tmp/out/cloth_0006.obj")" = 144 ]
 check "cloth faces" [ "$(grep -c '^f ' "$tmp/out/cloth_0006.obj")" = $((2*11*11)) ]
 check "collider sphere" grep -q '^o sphere0' "$tmp/out/collider.obj"
