@@ -30,7 +30,13 @@ bool args_parse(int argc, char** argv, const char* const* allowed, args* out) {
 			known = known || strcmp(*allowed_name, name) == 0;
 		}
 		if (!known) {
-			cli_error("unknown option '%s'", arg);
+			const char* equals = strchr(name, '=');
+			if (equals != NULL) {
+				cli_error("unknown option '%s' (an option and its value are two arguments: --%.*s %s)", arg,
+				          (int)(equals - name), name, equals + 1);
+			} else {
+				cli_error("unknown option '%s'", arg);
+			}
 			return false;
 		}
 		if (args_get(out, name) != NULL) {
@@ -61,14 +67,20 @@ const char* args_get(const args* a, const char* name) {
 	return NULL;
 }
 
-static bool parse_int(const char* text, int64_t* out) {
+// An integer in decimal; *out_range: one too large (or small) for 64 bits.
+static bool parse_int(const char* text, int64_t* out, bool* out_range) {
+	*out_range = false;
 	if (text == NULL || *text == '\0') {
 		return false;
 	}
 	char* end = NULL;
 	errno = 0;
 	long long value = strtoll(text, &end, 10);
-	if (errno != 0 || end == text || *end != '\0') {
+	if (end == text || *end != '\0') {
+		return false;
+	}
+	if (errno == ERANGE) {
+		*out_range = true;
 		return false;
 	}
 	*out = value;
@@ -82,8 +94,13 @@ bool args_int(const args* a, const char* name, int64_t fallback, int64_t min, in
 		return true;
 	}
 	int64_t value;
-	if (!parse_int(text, &value)) {
-		cli_error("--%s must be an integer (got '%s')", name, text);
+	bool out_of_range;
+	if (!parse_int(text, &value, &out_of_range)) {
+		if (out_of_range) {
+			cli_error("--%s must be in %lld..%lld (got '%s')", name, (long long)min, (long long)max, text);
+		} else {
+			cli_error("--%s must be an integer (got '%s')", name, text);
+		}
 		return false;
 	}
 	if (value < min || value > max) {
@@ -103,7 +120,9 @@ bool args_float(const args* a, const char* name, double fallback, double min, do
 	char* end = NULL;
 	errno = 0;
 	const double value = strtod(text, &end);
-	if (end == text || *end != '\0' || errno == ERANGE || !isfinite(value)) {
+	// Decimal only, as the integers: strtod also reads hexadecimal ("0x10") and "inf" / "nan".
+	const bool hexadecimal = strchr(text, 'x') != NULL || strchr(text, 'X') != NULL;
+	if (end == text || *end != '\0' || errno == ERANGE || !isfinite(value) || hexadecimal) {
 		cli_error("--%s must be a number (got '%s')", name, text);
 		return false;
 	}
@@ -129,17 +148,23 @@ bool args_grid(const args* a, const char* name, int32_t fallback, int32_t* width
 	}
 	strcpy(buffer, text);
 	char* x = strchr(buffer, 'x');
-	int64_t w, h;
+	int64_t w = 0, h = 0;
+	bool w_range = false, h_range = false, w_ok, h_ok;
 	if (x != NULL) {
 		*x = '\0';
-		if (!parse_int(buffer, &w) || !parse_int(x + 1, &h)) {
-			cli_error("--%s must be N or WxH (got '%s')", name, text);
-			return false;
-		}
-	} else if (parse_int(buffer, &w)) {
-		h = w;
+		w_ok = parse_int(buffer, &w, &w_range);
+		h_ok = parse_int(x + 1, &h, &h_range);
 	} else {
+		w_ok = h_ok = parse_int(buffer, &w, &w_range);
+		h = w;
+		h_range = w_range;
+	}
+	if ((!w_ok && !w_range) || (!h_ok && !h_range)) {
 		cli_error("--%s must be N or WxH (got '%s')", name, text);
+		return false;
+	}
+	if (!w_ok || !h_ok) { // beyond 64 bits
+		cli_error("--%s is too large: at most 4096 per side (got '%s')", name, text);
 		return false;
 	}
 	if (w < 1 || h < 1) {

@@ -30,6 +30,12 @@ static bool prepare_directory(const char* path) {
 		}
 	} else if (mkdir(path, 0755) == 0) {
 		made = true;
+	} else if (errno == EEXIST) { // "file/": stat says ENOTDIR, mkdir EEXIST
+		cli_error("--export '%s' is not a directory", path);
+		return false;
+	} else if (errno == ENOTDIR) {
+		cli_error("--export '%s': a part of its path is a file, not a directory", path);
+		return false;
 	} else {
 		cli_error("cannot create directory '%s': %s", path, strerror(errno));
 		return false;

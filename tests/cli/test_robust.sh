@@ -53,9 +53,18 @@ if [ -n "$immutable" ]; then
 fi
 # Under a regular file (ENOTDIR), and a file given as the directory.
 touch "$tmp/file"
-expect 2 "cannot create directory '$tmp/file/out'" "export under a file" \
+expect 2 "'$tmp/file/out': a part of its path is a file" "export under a file" \
   "$weft" run --scene hang --grid 8 --frames 2 --export "$tmp/file/out"
 expect 2 "is not a directory" "export is a file" "$weft" run --scene hang --grid 8 --frames 2 --export "$tmp/file"
+expect 2 "'$tmp/file/' is not a directory" "export is a file, with a slash" \
+  "$weft" run --scene hang --grid 8 --frames 2 --export "$tmp/file/"
+# Arguments: a number beyond 64 bits is out of range (not "not an integer"), numbers are decimal,
+# and --name=value says how to write it.
+expect 2 "frames must be in 1..1000000 (got '99999999999999999999')" "frames beyond 64 bits" \
+  "$weft" bench --frames 99999999999999999999
+expect 2 "grid is too large: at most 4096 per side" "grid beyond 64 bits" "$weft" info --grid 99999999999999999999x4
+expect 2 "damping must be a number (got '0x10')" "hexadecimal damping" "$weft" bench --damping 0x10
+expect 2 "two arguments: --scene hang" "--scene=hang" "$weft" bench --scene=hang
 # Bad arguments leave no export directory behind.
 expect 2 "unknown scene 'bogus'" "bogus scene" "$weft" run --scene bogus --grid 8 --frames 2 --export "$tmp/e1"
 [ ! -e "$tmp/e1" ] || fail "--scene bogus created the export directory"
