@@ -13,7 +13,8 @@ import { add, dot, scale, sub } from './render/math';
 import type { ShadingMode } from './render/modes';
 import type { FrameInput, Renderer } from './render/renderer';
 import { createGpuSolver } from './solver/gpu';
-import type { ClothSolver, SolverContext, SolverKind } from './solver/seam';
+import type { ClothSolver, SolverContext, SolverKind, SolverSettings } from './solver/seam';
+import { applySolverSettings } from './solver/settings';
 import { WasmSolver } from './solver/wasm';
 import { RealTimeStepper } from './stepping';
 import type { Grabber } from './ui/input';
@@ -91,6 +92,18 @@ export interface Scenario {
   solver: SolverKind;
 }
 
+/**
+ * What the user set on a running world, carried to a rebuild of the same scene (another grid or
+ * solver, a collider from a file or back): the live solver settings and the sphere's motion. What
+ * the core derives from the grid (the self-collision thickness and reach, from the spacing) is
+ * derived afresh by the new world.
+ */
+interface KeptSettings {
+  settings: Partial<SolverSettings>;
+  /** Whether the sphere moves (undefined: the old world had none, the new one's starts as its scene says). */
+  sphereMoving?: boolean;
+}
+
 export class App implements Grabber {
   readonly camera = new OrbitCamera();
   solver!: ClothSolver;
@@ -130,8 +143,9 @@ export class App implements Grabber {
   /**
    * Builds (or rebuilds) the cloth without reloading; keeps the old one if the new one fails. A
    * user's OBJ stays the collider while the scene stays the same; another scene brings its own.
-   * Another scene is framed; the same one at another grid or on another solver stands where it
-   * stood, so the camera the user chose stays.
+   * Another scene is framed and has its own settings; the same one at another grid or on another
+   * solver stands where it stood, so the camera the user chose stays, and keeps every setting the
+   * user chose (as a reset does): only the cloth's resolution or the solver changes.
    */
   async load(scenario: Scenario): Promise<void> {
     await this.enqueue(async () => {
@@ -149,7 +163,7 @@ export class App implements Grabber {
       const obj = sameScene ? this.userObj : null;
       const world = obj ? this.worldWithObj(scenario, obj) : new WeftWorld(this.core, scenario.scene, scenario.grid);
       this.userObj = obj;
-      await this.install(world, scenario);
+      await this.install(world, scenario, sameScene ? this.keptSettings() : null);
       if (!sameScene) this.frameCamera(world);
     });
   }
@@ -189,7 +203,7 @@ export class App implements Grabber {
         return { ok: false, error: reason, triangles: 0 };
       }
       this.userObj = obj;
-      await this.install(world, this.scenario);
+      await this.install(world, this.scenario, this.keptSettings());
       const triangles = world.meshTriangleCount;
       this.messages.show(
         `${name}: ${triangles} triangles, fitted under the cloth as the collider (the panel's "scene's own collider" goes back).`,
@@ -255,8 +269,28 @@ export class App implements Grabber {
     );
   }
 
-  /** Puts a freshly built world behind the requested solver (falling back to wasm, saying why). */
-  private async install(world: WeftWorld, scenario: Scenario): Promise<void> {
+  /** The user's settings on the running world, for a rebuild of the same scene. */
+  private keptSettings(): KeptSettings {
+    const { ridgeLifts, ...settings } = this.solver.settings();
+    return {
+      // Ridge lifts read false without a mesh collider: only a mesh collider's switch is the user's.
+      settings: this.solver.world.meshTriangleCount > 0 ? { ...settings, ridgeLifts } : settings,
+      sphereMoving: this.hasSphere ? this.sphereMoving : undefined,
+    };
+  }
+
+  /**
+   * Puts a freshly built world behind the requested solver (falling back to wasm, saying why); with
+   * `kept`, the user's settings go onto it first (a solver starts from the world's settings).
+   */
+  private async install(world: WeftWorld, scenario: Scenario, kept: KeptSettings | null = null): Promise<void> {
+    if (kept) {
+      try {
+        applySolverSettings(world, kept.settings);
+      } catch (error) {
+        this.messages.show(`Some settings could not be kept: ${(error as Error).message}.`, 'warning', 'settings');
+      }
+    }
     let solver: ClothSolver = new WasmSolver(world);
     let kind = scenario.solver;
     if (kind === 'gpu') {
@@ -276,6 +310,8 @@ export class App implements Grabber {
     this.solver?.release();
     this.solver?.destroy();
     this.solver = solver;
+    if (kept?.sphereMoving !== undefined && this.hasSphere) this.solver.setSphereMoving(kept.sphereMoving);
+    const sceneChanged = this.scenario?.scene !== scenario.scene;
     this.scenario = { ...scenario, solver: kind };
     // The new solver's steps are measured afresh ("measuring" until its first): the old one's
     // figure would otherwise show under the new one's name (a GPU's 30 ms as "wasm, wall").
@@ -283,7 +319,7 @@ export class App implements Grabber {
     this.grabPlane = null;
     this.renderer.setCloth(world);
     this.redraw++;
-    this.onRebuilt?.();
+    this.onRebuilt?.(sceneChanged);
   }
 
   /** The GPU solver, its fallback warnings on the page. */
@@ -291,8 +327,9 @@ export class App implements Grabber {
     return createGpuSolver({ ...context, warn: (text) => this.messages.show(text, 'warning', 'gpu-solver') });
   }
 
-  /** Called after every rebuild (a new world has its scene's settings: the panel reads them back). */
-  onRebuilt: (() => void) | null = null;
+  /** Called after every rebuild: the panel reads the settings back (another scene's own, or the
+   *  user's kept); `sceneChanged` when the world is another scene's (its settings all its own). */
+  onRebuilt: ((sceneChanged: boolean) => void) | null = null;
 
   /** Points the camera at the cloth's rest pose and the colliders. */
   private frameCamera(world: WeftWorld): void {

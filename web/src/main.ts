@@ -142,7 +142,7 @@ async function boot(): Promise<void> {
   }
   const toolbar = new Toolbar(view);
   const panel = new Panel(app, scenes, messages, () => drop.pick(), view);
-  app.onRebuilt = () => panel.refresh();
+  app.onRebuilt = (sceneChanged) => panel.refresh(sceneChanged);
   app.onPausedByError = () => panel.refresh();
   input = new Input(app.camera, app, {
     frame: view.frame,

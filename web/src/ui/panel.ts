@@ -237,8 +237,9 @@ export class Panel {
     this.refresh();
   }
 
-  /** Reads everything back from the app (after a rebuild, a key press, a hook call). */
-  refresh(): void {
+  /** Reads everything back from the app (after a rebuild, a key press, a hook call); `sceneChanged`
+   *  after another scene was built, whose settings are all its own (the wind's heading too). */
+  refresh(sceneChanged = false): void {
     const m = this.model,
       app = this.app;
     const settings = app.solver.settings();
@@ -257,8 +258,9 @@ export class Panel {
       selfCollision: settings.selfCollision,
       ridgeLifts: settings.ridgeLifts,
       windSpeed,
-      // A calm has no heading of its own: the one chosen for the wind to come stays.
-      windHeading: windSpeed > 0 ? (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI : m.windHeading,
+      // A calm has no heading of its own: the one chosen for the wind to come stays, until another
+      // scene brings its own air (a calm one heads along +x, as on a fresh page).
+      windHeading: windSpeed > 0 ? (Math.atan2(settings.wind.z, settings.wind.x) * 180) / Math.PI : sceneChanged ? 0 : m.windHeading,
       gusts: settings.gustStrength,
       drag: settings.drag,
       lift: settings.lift,
