@@ -278,6 +278,33 @@ describe('first view on a phone', () => {
   });
 });
 
+describe('a window turned', () => {
+  const session = useBrowser({ webgpu: true });
+
+  test('to portrait backs off as far as F would (the cloth was cut at both sides); turned back, the distance it had', async () => {
+    const { page, errors } = await openApp(session, '?scene=hang&grid=16', { width: 1000, height: 700 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      await page.evaluate(() => window.weft.setCamera({ distance: 0.9 * window.weft.stats().camera.distance })); // the user's zoom
+      const landscape = await camera(page);
+      await page.setViewportSize({ width: 400, height: 700 });
+      await waitFor(page, (d) => window.weft.stats().camera.distance > 1.2 * d, landscape.distance);
+      const portrait = await camera(page);
+      // widthFit(aspect) = max(1, 0.8 / aspect) (app.ts): 1 at 1000×700, 1.4 at 400×700.
+      assert.ok(Math.abs(portrait.distance / landscape.distance - 1.4) < 0.01, `${landscape.distance} → ${portrait.distance}`);
+      const framed = await page.evaluate(() => window.weft.frame()); // what F does there
+      assert.ok(portrait.distance >= 0.8 * framed.distance, `portrait ${portrait.distance}, F ${framed.distance}`);
+      await page.evaluate((d) => window.weft.setCamera({ distance: d }), portrait.distance); // F moved it: back
+      await page.setViewportSize({ width: 1000, height: 700 });
+      await waitFor(page, (d) => window.weft.stats().camera.distance < 0.8 * d, portrait.distance);
+      assert.ok(Math.abs((await camera(page)).distance - landscape.distance) < 1e-3, 'the distance it had');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('first view of a lowered cloth', () => {
   const session = useBrowser({ webgpu: true });
 

@@ -367,6 +367,22 @@ export class App implements Grabber {
     this.updateCameraLimits();
   }
 
+  /**
+   * The view's new shape (width / height). The camera backs off (or comes in) as far as the framing
+   * would for that shape: a window turned to portrait (a phone turned) keeps the picture's width in
+   * view, and turned back gets the distance it had, the user's own zoom kept in both.
+   */
+  setAspect(aspect: number): void {
+    const widthFit = (a: number) => Math.max(1, PORTRAIT_ASPECT / a);
+    const scale = widthFit(aspect) / widthFit(this.camera.aspect);
+    this.camera.aspect = aspect;
+    if (scale !== 1) {
+      this.camera.distance *= scale;
+      this.camera.constrain();
+    }
+    this.redraw++;
+  }
+
   /** The ground and the colliders the eye stays out of (spheres move: refreshed every frame). */
   private updateCameraLimits(): void {
     const world = this.solver.world;

@@ -84,9 +84,8 @@ async function boot(): Promise<void> {
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
     const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
     const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
-    app.camera.aspect = width / height;
+    app.setAspect(width / height);
     app.renderer.resize(width, height);
-    app.redraw++;
   };
   new ResizeObserver(resize).observe(document.body);
   window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', resize);
