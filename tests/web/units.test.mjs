@@ -59,7 +59,7 @@ test('URL parameters: valid values are taken, bad ones fall back with a sentence
   // Names the page does not take, and a parameter given twice, are said (the first value counts).
   const unknown = web.parseParams('?substeps=0&scene=flag');
   assert.equal(unknown.scene, 'flag');
-  assert.deepEqual(unknown.problems, ['unknown URL parameter "substeps" (the page takes solver, scene, grid, mode, renderer); ignored']);
+  assert.deepEqual(unknown.problems, ['"substeps" is unknown (the page takes solver, scene, grid, mode, renderer); ignored']);
   const twice = web.parseParams('?scene=sphere&scene=flag');
   assert.equal(twice.scene, 'sphere');
   assert.deepEqual(twice.problems, ['scene is given 2 times; using the first']);

@@ -37,7 +37,7 @@ export function parseParams(search: string): Params {
     seen.add(name);
     const shown = `"${name.slice(0, 20)}"`;
     if (!(PARAM_NAMES as readonly string[]).includes(name))
-      problems.push(`unknown URL parameter ${shown} (the page takes ${PARAM_NAMES.join(', ')}); ignored`);
+      problems.push(`${shown} is unknown (the page takes ${PARAM_NAMES.join(', ')}); ignored`);
     else if (query.getAll(name).length > 1) problems.push(`${name} is given ${query.getAll(name).length} times; using the first`);
     if (problems.length >= MAX_NAME_PROBLEMS) break;
   }
