@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -17,10 +18,22 @@
 #include "progress.h"
 #include "scene_setup.h"
 
+// The least an OBJ sequence of `samples` frames of world's cloth takes: every number is written
+// with at least 8 characters ("0.000000") and every index with at least 1 (export_cloth_obj).
+static uint64_t least_sequence_bytes(const weft_world* world, int64_t samples) {
+	const uint64_t vertex = sizeof "v 0.000000 0.000000 0.000000\n" - 1 + sizeof "vt 0.000000 0.000000\n" - 1 +
+	                        sizeof "vn 0.00000 0.00000 0.00000\n" - 1;
+	const uint64_t face = sizeof "f 1/1/1 1/1/1 1/1/1\n" - 1;
+	const uint64_t frame =
+	    vertex * (uint64_t)weft_world_particle_count(world) + face * (uint64_t)(weft_world_index_count(world) / 3);
+	return frame * (uint64_t)samples;
+}
+
 // The export directory, made if missing, and proven writable by creating and removing a probe
 // file in it (permissions alone do not say: root ignores them, a read-only mount or an immutable
-// directory does not). Prints the error and returns false otherwise.
-static bool prepare_directory(const char* path) {
+// directory does not), with room for at least `needed` bytes (a sequence that cannot fit is refused
+// before it fills the disk). Prints the error and returns false otherwise.
+static bool prepare_directory(const char* path, uint64_t needed) {
 	struct stat info;
 	bool made = false;
 	if (stat(path, &info) == 0) {
@@ -50,6 +63,17 @@ static bool prepare_directory(const char* path) {
 	}
 	close(fd);
 	unlink(probe);
+	struct statvfs disk;
+	if (statvfs(path, &disk) == 0) {
+		const uint64_t free_bytes = (uint64_t)disk.f_bavail * (uint64_t)disk.f_frsize;
+		if (needed > free_bytes) {
+			cli_error("--export '%s': the frames need at least %.1f GB, %.1f GB are free there (raise --every, or "
+			          "lower --frames or --grid)",
+			          path, (double)needed / 1e9, (double)free_bytes / 1e9);
+			if (made) rmdir(path);
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -148,7 +172,8 @@ int command_run(int argc, char** argv) {
 	if (code != 0) {
 		return code;
 	}
-	if (!prepare_directory(directory)) {
+	const int64_t samples = frames / every + (frames % every != 0);
+	if (!prepare_directory(directory, least_sequence_bytes(setup.world, samples))) {
 		weft_world_destroy(setup.world);
 		return EXIT_BAD_INPUT;
 	}

@@ -58,6 +58,11 @@ expect 2 "'$tmp/file/out': a part of its path is a file" "export under a file" \
 expect 2 "is not a directory" "export is a file" "$weft" run --scene hang --grid 8 --frames 2 --export "$tmp/file"
 expect 2 "'$tmp/file/' is not a directory" "export is a file, with a slash" \
   "$weft" run --scene hang --grid 8 --frames 2 --export "$tmp/file/"
+# A sequence the disk cannot hold (512² × a million frames: 30 TB at the least) is refused before
+# the first frame, and the directory it would have made is not left behind.
+expect 2 "the frames need at least .* GB are free there" "sequence beyond the disk" \
+  "$weft" run --scene hang --grid 512 --frames 1000000 --export "$tmp/huge"
+[ ! -e "$tmp/huge" ] || fail "a refused sequence left its directory"
 # Arguments: a number beyond 64 bits is out of range (not "not an integer"), numbers are decimal,
 # and --name=value says how to write it.
 expect 2 "frames must be in 1..1000000 (got '99999999999999999999')" "frames beyond 64 bits" \
