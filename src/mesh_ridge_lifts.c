@@ -9,11 +9,11 @@
 //
 // An edge is examined when the push-out moved one of its ends this substep and it is stretched
 // beyond EXAMINED_STRETCH (a snag stretches it; a cloth lying on the mesh mostly is not), and lifted
-// when it lies deep in the solid (MIN_LIFT) or is snagged on a sharp ridge (below). Its path a → b enters the mesh through a triangle
-// of normal n1 and leaves through one of normal n2 (the first crossing from each end). Near the
-// ridge the solid is the wedge behind both planes; the edge moves along the ridge's outward
-// direction e (n1 + n2, less its part along the edge) by the least s that takes the whole segment
-// out of the wedge grown by the margin. Along the segment x(t) = a + t (b − a), plane i's side is
+// when it lies deep in the solid (MIN_LIFT) or is snagged on a sharp ridge (below). Its path a → b
+// enters the mesh through a triangle of normal n1 and leaves through one of normal n2 (the first
+// crossing from each end). Near the ridge the solid is the wedge behind both planes; the edge moves
+// along the ridge's outward direction e (n1 + n2, less its part along the edge) by the least s that
+// takes the whole segment out of the wedge grown by the margin. Along the segment x(t) = a + t (b − a), plane i's side is
 // g_i(t, s) = A_i + t D_i + s E_i (A_i: a's distance less the margin, D_i: (b − a)·n_i, E_i: e·n_i);
 // the segment is inside both where t > −(A1 + s E1)/D1 and t < −(A2 + s E2)/D2, so it is out once
 // the first bound reaches the second: a linear equation in s. Curved features are not wedges: what
