@@ -117,11 +117,11 @@ static void lift_edge(weft_world* world, const weft_constraint c, float margin) 
 	const weft_vec3 a = weft_load3(x + 4 * c.a), b = weft_load3(x + 4 * c.b);
 	const weft_vec3 d = weft_sub(b, a);
 	const float length2 = weft_dot(d, d);
-	const float longest = EXAMINED_STRETCH * c.rest_length, snagged = SNAG_STRETCH * c.rest_length;
+	const float longest = EXAMINED_STRETCH * c.rest_length, snag_length = SNAG_STRETCH * c.rest_length;
 	if (!(length2 > longest * longest)) return;
 	weft_vec3 e;
 	float s;
-	if (!lift_over_ridge(world->mesh, a, b, margin, length2 > snagged * snagged, &e, &s)) return;
+	if (!lift_over_ridge(world->mesh, a, b, margin, length2 > snag_length * snag_length, &e, &s)) return;
 	if (wa > 0.0f) lift_end(x, previous, c.a, a, e, s);
 	if (wb > 0.0f) lift_end(x, previous, c.b, b, e, s);
 }
