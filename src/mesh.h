@@ -130,10 +130,10 @@ void weft_mesh_fit_spheres(weft_mesh_collider* mesh, float reach);
 int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* positions, const float* previous,
                                     int32_t count, float margin, float friction);
 // The push-out of one particle by where it is, not by its path: a point inside a closed mesh goes to
-// its nearest surface point + margin, one within the margin outside to the margin (no friction).
-// For the frame-end strain sweeps (strain_sweeps.c). Returns 1 if it moved the particle; 0 for an
-// open mesh (no inside to tell), a kinematic particle or one in the clear.
-int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin);
+// its nearest surface point + margin, one within the margin outside to the margin (no friction;
+// inside_only: not those). For the frame-end strain sweeps (strain_sweeps.c). Returns 1 if it moved
+// the particle; 0 for an open mesh (no inside to tell), a kinematic particle or one in the clear.
+int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin, bool inside_only);
 // The world's mesh stage on particles [begin, end); whole (the stage runs on one thread) also
 // pushes the midpoints of stretch edges out when edge contacts are on.
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole);

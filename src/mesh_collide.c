@@ -698,7 +698,7 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 	return collide_particles(mesh, positions, previous, NULL, NULL, NULL, count, margin, friction);
 }
 
-int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin) {
+int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin, bool inside_only) {
 	if (mesh == NULL || position == NULL || !mesh->closed || position[3] == 0.0f) {
 		return 0;
 	}
@@ -727,7 +727,13 @@ int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* positi
 			break;
 		}
 	}
-	if (!found || !push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal)) {
+	if (!found) {
+		return 0;
+	}
+	if (inside_only && !(weft_dot(weft_sub(p, q), pseudo) < 0.0f)) {
+		return 0; // outside (within the margin, or on the surface)
+	}
+	if (!push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal)) {
 		return 0;
 	}
 	weft_store3(position, p);
