@@ -119,6 +119,20 @@ static void build_constraints(const weft_world* world, constraint_builder* build
 	}
 }
 
+// build_constraints' classes, each a parity over the positions where its family has constraints:
+// positions 0..n-1 (n ≤ 0: none) hold one class from 1 on and two from 2 on (x & 1), or from 3 on
+// for the bends ((x >> 1) & 1: positions 0, 1 share one).
+static int32_t parity_classes(int32_t n) { return n <= 0 ? 0 : n == 1 ? 1 : 2; }
+static int32_t pair_parity_classes(int32_t n) { return n <= 0 ? 0 : n <= 2 ? 1 : 2; }
+
+int32_t weft_cloth_hint_colours(int32_t width, int32_t height) {
+	const int32_t w = width, h = height;
+	const int32_t stretch = parity_classes(w - 1) + parity_classes(h - 1);
+	const int32_t shear = w >= 2 ? 2 * parity_classes(h - 1) : 0; // two diagonals, by row parity
+	const int32_t bend = pair_parity_classes(w - 2) + pair_parity_classes(h - 2);
+	return stretch + shear + bend;
+}
+
 static float distance(const float* a, const float* b) {
 	float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
 	return sqrtf(dx * dx + dy * dy + dz * dz);

@@ -6,5 +6,8 @@
 
 // Constraints of each type on a width × height grid (any size ≥ 1, so ropes work too).
 void weft_cloth_counts(int32_t width, int32_t height, int32_t counts[3]);
+// Colours the grid colouring's hints use on a width × height grid (build_constraints' classes that
+// hold a constraint): the colour count of the built cloth, as the colouring takes every hint there.
+int32_t weft_cloth_hint_colours(int32_t width, int32_t height);
 
 #endif

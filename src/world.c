@@ -30,6 +30,25 @@ static float grid_spacing(const weft_cloth_def* def) {
 	return fminf(u, v);
 }
 
+weft_result weft_cloth_census_of(const weft_cloth_def* cloth_def, weft_cloth_census* out) {
+	if (out == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_cloth_census_of: out is NULL");
+	}
+	memset(out, 0, sizeof *out);
+	const weft_result result = weft_validate_cloth_def(cloth_def);
+	if (result != WEFT_OK) {
+		return result;
+	}
+	const int32_t w = cloth_def->width, h = cloth_def->height;
+	weft_cloth_counts(w, h, out->count_by_type);
+	out->particles = w * h;
+	out->count = out->count_by_type[0] + out->count_by_type[1] + out->count_by_type[2];
+	out->color_count = weft_cloth_hint_colours(w, h);
+	out->world_bytes = world_bytes(out->particles, out->count, 6 * (int64_t)(w - 1) * (h - 1));
+	out->fits = out->world_bytes <= MAX_WORLD_BYTES;
+	return WEFT_OK;
+}
+
 static void free_arrays(weft_world* world) {
 	const weft_allocator* a = &world->allocator;
 	void* arrays[] = {world->positions,
@@ -85,12 +104,11 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	if (result != WEFT_OK) {
 		return result;
 	}
-	const int64_t particles = (int64_t)cloth_def->width * cloth_def->height;
-	int32_t counts[3];
-	weft_cloth_counts(cloth_def->width, cloth_def->height, counts);
-	const int64_t constraints = (int64_t)counts[0] + counts[1] + counts[2];
+	weft_cloth_census census;
+	weft_cloth_census_of(cloth_def, &census);
+	const int64_t particles = census.particles, constraints = census.count;
 	const int64_t indices = 6 * (int64_t)(cloth_def->width - 1) * (cloth_def->height - 1);
-	if (world_bytes(particles, constraints, indices) > MAX_WORLD_BYTES) {
+	if (!census.fits) {
 		return weft_fail(WEFT_ERROR_TOO_LARGE, "grid %d x %d needs more than 8 GiB", (int)cloth_def->width,
 		                 (int)cloth_def->height);
 	}
@@ -106,8 +124,8 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->width = cloth_def->width;
 	world->height = cloth_def->height;
 	world->particle_count = (int32_t)particles;
-	world->constraint_count = (int32_t)constraints;
-	memcpy(world->count_by_type, counts, sizeof counts);
+	world->constraint_count = census.count;
+	memcpy(world->count_by_type, census.count_by_type, sizeof census.count_by_type);
 	world->index_count = (int32_t)indices;
 	world->grabbed = -1;
 	world->tether_scale = 1.0f;

@@ -1,4 +1,4 @@
-// weft info: what a grid builds into (counts and colours), without simulating.
+// weft info: what a grid builds into (counts, colours, the world's size), worked out without building it.
 #include <stdio.h>
 
 #include "args.h"
@@ -12,23 +12,18 @@ int command_info(int argc, char** argv) {
 	if (!args_parse(argc, argv, allowed, &a) || !args_grid(&a, "grid", 64, &width, &height)) {
 		return EXIT_BAD_INPUT;
 	}
-	weft_world_def world_def = weft_default_world_def();
 	weft_cloth_def cloth_def = weft_default_cloth_def();
 	cloth_def.width = width;
 	cloth_def.height = height;
-	weft_world* world = NULL;
-	weft_result result = weft_world_create(&world_def, &cloth_def, &world);
-	if (result != WEFT_OK) {
+	weft_cloth_census census;
+	if (weft_cloth_census_of(&cloth_def, &census) != WEFT_OK) {
 		cli_error("%s", weft_last_error());
-		return result == WEFT_ERROR_OUT_OF_MEMORY ? 1 : EXIT_BAD_INPUT;
+		return EXIT_BAD_INPUT;
 	}
-	weft_constraints_view view = weft_world_constraints(world);
-	int32_t overflow = view.color_offsets[view.color_count + 1] - view.color_offsets[view.color_count];
 	printf("{\"grid\":\"%dx%d\",\"particles\":%d,\"constraints\":{\"stretch\":%d,\"shear\":%d,\"bend\":%d,"
-	       "\"total\":%d},\"colors\":%d,\"overflow\":%d}\n",
-	       (int)width, (int)height, (int)weft_world_particle_count(world), (int)view.count_by_type[WEFT_STRETCH],
-	       (int)view.count_by_type[WEFT_SHEAR], (int)view.count_by_type[WEFT_BEND], (int)view.count,
-	       (int)view.color_count, (int)overflow);
-	weft_world_destroy(world);
+	       "\"total\":%d},\"colors\":%d,\"overflow\":0,\"world_bytes\":%llu,\"fits\":%s}\n",
+	       (int)width, (int)height, (int)census.particles, (int)census.count_by_type[WEFT_STRETCH],
+	       (int)census.count_by_type[WEFT_SHEAR], (int)census.count_by_type[WEFT_BEND], (int)census.count,
+	       (int)census.color_count, (unsigned long long)census.world_bytes, census.fits ? "true" : "false");
 	return 0;
 }

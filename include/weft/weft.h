@@ -212,6 +212,19 @@ weft_sphere_def weft_default_sphere_def(void);
 /// Builds a world with one cloth: particles, constraints, colouring and tethers, all allocated here
 /// (the step never allocates). On failure *out_world is NULL.
 weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_def* cloth_def, weft_world** out_world);
+
+/// What a cloth builds into, worked out without building it (`weft info`): the same counts as
+/// weft_world_constraints on a world of that cloth, and whether weft_world_create would take its
+/// size (a world of at most 8 GiB). Allocates nothing; fails only on an invalid cloth def.
+typedef struct weft_cloth_census {
+	int32_t particles;
+	int32_t count_by_type[3]; ///< stretch, shear, bend
+	int32_t count;            ///< all constraints
+	int32_t color_count;      ///< colours of the grid colouring (the overflow batch is empty)
+	uint64_t world_bytes;     ///< the estimate weft_world_create checks against 8 GiB
+	bool fits;                ///< world_bytes within 8 GiB
+} weft_cloth_census;
+weft_result weft_cloth_census_of(const weft_cloth_def* cloth_def, weft_cloth_census* out);
 /// Frees everything. NULL is fine.
 void weft_world_destroy(weft_world* world);
 

@@ -16,6 +16,13 @@ check "info particles" [ "$(echo "$info" | json_get "['particles']")" = 2048 ]
 check "info total" [ "$(echo "$info" | json_get "['constraints']['total']")" = $((6*64*32 - 5*(64+32) + 2)) ]
 check "info stretch" [ "$(echo "$info" | json_get "['constraints']['stretch']")" = $((64*31 + 32*63)) ]
 check "info colors" [ "$(echo "$info" | json_get "['colors']")" = 12 ]
+check "info fits" [ "$(echo "$info" | json_get "['fits']")" = True ]
+# Worked out, not built: the largest grid answers at once, and says it is beyond the 8 GiB a world takes.
+huge=$(timeout 5 "$weft" info --grid 4096)
+check "info 4096 particles" [ "$(echo "$huge" | json_get "['particles']")" = 16777216 ]
+check "info 4096 does not fit" [ "$(echo "$huge" | json_get "['fits']")" = False ]
+check "info 4096 bytes" python3 -c "import json,sys; sys.exit(0 if json.loads(sys.argv[1])['world_bytes'] > 8 << 30 else 1)" "$huge"
+check "info 3693 fits" [ "$("$weft" info --grid 3693 | json_get "['fits']")" = True ]
 
 bench=$("$weft" bench --scene hang --grid 16 --substeps 5 --iterations 2 --frames 20 --threads 1)
 for key in scene grid particles constraints colors substeps iterations frames threads ms_per_frame max_stretch nan; do

@@ -1,4 +1,5 @@
-// Constraint counts per type for many grid sizes, against the closed forms.
+// Constraint counts per type for many grid sizes, against the closed forms; the census (weft info)
+// against the built worlds.
 #include "test.h"
 #include "weft/weft.h"
 
@@ -82,11 +83,68 @@ TEST(single_particle) {
 	CHECK(make(1, 1) == NULL);
 }
 
+// weft_cloth_census_of works the counts out without building: the same particles, constraints of
+// each type and colours as the built world, on every grid up to 13 × 13 (the colour classes fill
+// in one by one there) and on longer ones; an empty overflow batch everywhere.
+TEST(census_matches_the_build) {
+	const int larger[][2] = {{64, 64}, {128, 3}, {3, 128}, {200, 7}, {1, 40}, {40, 1}};
+	int checked = 0;
+	for (int k = 0; k < 13 * 13 + 6; ++k) {
+		const int n = k < 169 ? 1 + k % 13 : larger[k - 169][0], m = k < 169 ? 1 + k / 13 : larger[k - 169][1];
+		if (n * m < 2) continue;
+		weft_cloth_def def = weft_default_cloth_def();
+		def.width = n;
+		def.height = m;
+		weft_cloth_census census;
+		CHECK(weft_cloth_census_of(&def, &census) == WEFT_OK);
+		weft_world* world = make(n, m);
+		CHECK(world != NULL);
+		if (!world) continue;
+		weft_constraints_view v = weft_world_constraints(world);
+		CHECK(census.particles == weft_world_particle_count(world));
+		for (int t = 0; t < 3; ++t) CHECK(census.count_by_type[t] == v.count_by_type[t]);
+		CHECK(census.count == v.count);
+		if (census.color_count != v.color_count)
+			printf("%d x %d: census %d colours, built %d\n", n, m, census.color_count, v.color_count);
+		CHECK(census.color_count == v.color_count);
+		CHECK(v.color_offsets[v.color_count + 1] == v.color_offsets[v.color_count]); // no overflow
+		CHECK(census.fits);
+		checked++;
+		weft_world_destroy(world);
+	}
+	CHECK(checked == 13 * 13 - 1 + 6);
+}
+
+// The census of grids too big to build: 3693² fits the 8 GiB a world may take, 3694² does not (and
+// weft_world_create refuses it, test_validation.c); a bad def is refused as weft_world_create would.
+TEST(census_of_huge_and_bad_grids) {
+	weft_cloth_def def = weft_default_cloth_def();
+	weft_cloth_census census;
+	def.width = def.height = 3693;
+	CHECK(weft_cloth_census_of(&def, &census) == WEFT_OK);
+	CHECK(census.fits && census.world_bytes <= (uint64_t)8 << 30);
+	CHECK(census.particles == 3693 * 3693 && census.color_count == 12);
+	def.width = def.height = 3694;
+	CHECK(weft_cloth_census_of(&def, &census) == WEFT_OK);
+	CHECK(!census.fits && census.world_bytes > (uint64_t)8 << 30);
+	weft_world_def world_def = weft_default_world_def();
+	weft_world* world = NULL;
+	CHECK(weft_world_create(&world_def, &def, &world) == WEFT_ERROR_TOO_LARGE && world == NULL);
+	def.width = def.height = 1;
+	CHECK(weft_cloth_census_of(&def, &census) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(census.particles == 0);
+	CHECK(weft_cloth_census_of(NULL, &census) != WEFT_OK);
+	def.width = 8;
+	CHECK(weft_cloth_census_of(&def, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
+}
+
 int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
 	RUN_TEST(constraint_counts);
 	RUN_TEST(rope);
 	RUN_TEST(pin_modes);
 	RUN_TEST(single_particle);
+	RUN_TEST(census_matches_the_build);
+	RUN_TEST(census_of_huge_and_bad_grids);
 	return TEST_SUMMARY();
 }
