@@ -223,6 +223,74 @@ describe('wheel', () => {
   });
 });
 
+describe('zoom toward the cloth', () => {
+  const session = useBrowser({ webgpu: false });
+
+  test('the wheel and a pinch, far in, stop the eye 5 cm short of the cloth in front of it; the wheel still zooms out', async () => {
+    const { page, errors } = await openApp(session, '?scene=sphere&grid=24&renderer=webgl2', { width: 800, height: 600, hasTouch: true });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      await page.evaluate(() => window.weft.reset()); // the cloth flat at its rest height, above the sphere
+      const clothY = await page.evaluate(async () => {
+        const p = await window.weft.positions();
+        let min = Infinity,
+          max = -Infinity;
+        for (let i = 1; i < p.length; i += 4) ((min = Math.min(min, p[i])), (max = Math.max(max, p[i])));
+        return { min, max };
+      });
+      assert.ok(clothY.max - clothY.min < 1e-4, `the cloth is flat: y ${clothY.min} … ${clothY.max}`);
+      // Looking steeply down at the sphere's top through the cloth (the target is under it, in the
+      // sphere): before, the wheel took the eye through the cloth to the sphere's clearance.
+      await page.evaluate(() => window.weft.setCamera({ yaw: 0.3, pitch: 1.1, distance: 3, target: { x: 0, y: 0.8, z: 0 } }));
+      /** How far ahead of the eye, along the view direction, the line of sight meets the cloth's plane. */
+      const gap = (c) => {
+        const f = { x: c.target.x - c.eye.x, y: c.target.y - c.eye.y, z: c.target.z - c.eye.z };
+        const n = Math.hypot(f.x, f.y, f.z);
+        const t = (c.eye.y - clothY.max) / (-f.y / n);
+        const hit = { x: c.eye.x + (f.x / n) * t, z: c.eye.z + (f.z / n) * t };
+        assert.ok(Math.abs(hit.x) < 1 && Math.abs(hit.z) < 1, `the line of sight meets the cloth (at ${JSON.stringify(hit)})`);
+        return t;
+      };
+      const assertInFront = (c, what) =>
+        assert.ok(
+          c.eye.y > clothY.max && gap(c) >= MARGIN - 2e-3,
+          `${what}: eye ${JSON.stringify(c.eye)}, ${gap(c)} m in front of the cloth`,
+        );
+      await page.mouse.move(400, 300);
+      for (let i = 0; i < 25; i++) {
+        await page.mouse.wheel(0, -400);
+        assertInFront(await camera(page), `wheel in ×${i + 1}`);
+      }
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+      let c = await camera(page);
+      assertInFront(c, 'wheel in, settled');
+      assert.ok(gap(c) < MARGIN + 0.01, `the wheel went as far as the limit: ${gap(c)} m in front of the cloth`);
+      // Out as before: a 400 px notch, e^0.4 farther.
+      await page.mouse.wheel(0, 400);
+      await waitFor(page, (d) => window.weft.stats().camera.distance > d, c.distance);
+      const out = await camera(page);
+      assert.ok(Math.abs(Math.log(out.distance / c.distance) - 0.4) < 1e-6, `a 400 px wheel out: ${c.distance} → ${out.distance}`);
+      // Two fingers spreading apart (CDP touch events): a pinch in, as far as the limit and no further.
+      const cdp = await page.context().newCDPSession(page);
+      const fingers = (span) => [
+        { x: 400 - span / 2, y: 150, id: 1 },
+        { x: 400 + span / 2, y: 150, id: 2 },
+      ];
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(40) });
+      for (let span = 60; span <= 600; span += 20)
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(span) });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await cdp.detach();
+      c = await camera(page);
+      assertInFront(c, 'pinch in');
+      assert.ok(c.distance < out.distance && gap(c) < MARGIN + 0.01, `the pinch zoomed in to the limit: ${gap(c)} m in front`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('colliders', () => {
   const session = useBrowser({ webgpu: true });
 

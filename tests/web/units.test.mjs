@@ -216,6 +216,29 @@ test('camera: the eye stays out of sphere and box obstacles', () => {
   assert.ok(!inside, `eye ${JSON.stringify(b)} left the box`);
 });
 
+test('camera: zooming in stops GROUND_MARGIN short of the surface in front of the eye; out is as before', () => {
+  const camera = new web.OrbitCamera();
+  camera.target = { x: 0, y: 1, z: 0 };
+  camera.yaw = 0;
+  camera.pitch = 0;
+  camera.distance = 3;
+  // A wall at z = 1 between the eye (on +z) and the target.
+  camera.surface = (origin, direction) => (direction.z < 0 && origin.z > 1 ? (origin.z - 1) / -direction.z : null);
+  for (let i = 0; i < 50; i++) {
+    camera.zoom(0.7);
+    assert.ok(camera.eye.z >= 1 + web.GROUND_MARGIN - 1e-9, `zoom ${i}: eye z ${camera.eye.z}`);
+  }
+  assert.ok(Math.abs(camera.eye.z - 1 - web.GROUND_MARGIN) < 1e-9, 'it goes as far as the margin');
+  camera.distance = 1.01; // an eye already nearer (the cloth came to it): zooming in holds it, never backs off
+  camera.zoom(0.5);
+  assert.equal(camera.distance, 1.01);
+  camera.zoom(2);
+  assert.equal(camera.distance, 2.02);
+  camera.surface = null;
+  camera.zoom(0.1);
+  assert.equal(camera.distance, web.DISTANCE_MIN);
+});
+
 test('camera: frame() fits a box and looks at its centre from above the ground', () => {
   const camera = new web.OrbitCamera();
   camera.aspect = 390 / 844;

@@ -134,6 +134,9 @@ export class App implements Grabber {
     mode: ShadingMode,
   ) {
     this.mode = mode;
+    // Zooming in stops short of the cloth: the core's raycast (the GPU solver refreshes the core
+    // world's positions every CHECKPOINT_FRAMES, near enough for a zoom limit).
+    this.camera.surface = (origin, direction) => this.solver?.world.raycast(origin, direction)?.distance ?? null;
   }
 
   get current(): Scenario {

@@ -1,7 +1,8 @@
 // Orbit camera: yaw/pitch/distance around a target. Knows nothing of input; ui/input.ts drives it.
 // Whatever the input, the eye stays above the ground (by GROUND_MARGIN) and outside the obstacles
 // (colliders as bounding spheres): every move ends in constrain(), which lifts the pitch, the target
-// or the distance just enough.
+// or the distance just enough. Zooming in also stops GROUND_MARGIN short of the cloth in front of the
+// eye (`surface`, the core's raycast), so the wheel and a pinch never take the eye through it.
 import type { Vec3 } from './core/world';
 import {
   add,
@@ -48,6 +49,8 @@ export class OrbitCamera {
   ground: number | null = null;
   /** Spheres the eye stays out of. */
   obstacles: CameraObstacle[] = [];
+  /** Distance along a ray (unit direction) to the nearest cloth it hits, or null for none: zoom() stops short of it. */
+  surface: ((origin: Vec3, direction: Vec3) => number | null) | null = null;
 
   get eye(): Vec3 {
     const cp = Math.cos(this.pitch);
@@ -71,7 +74,14 @@ export class OrbitCamera {
   }
 
   zoom(factor: number): void {
-    if (Number.isFinite(factor) && factor > 0) this.distance *= factor;
+    if (Number.isFinite(factor) && factor > 0) {
+      let distance = this.distance * factor;
+      // In: the eye moves at most to GROUND_MARGIN short of the cloth between it and the target
+      // (one already closer stays where it is: zooming in never backs it off).
+      const hit = factor < 1 ? this.surface?.(this.eye, this.forward()) : null;
+      if (hit != null && hit < this.distance) distance = Math.max(distance, Math.min(this.distance, this.distance - hit + GROUND_MARGIN));
+      this.distance = distance;
+    }
     this.constrain();
   }
 
