@@ -12,18 +12,20 @@
 // first particle to the last and back (a correction travels across the cloth in the sweep's
 // direction; an order by colour moves it one edge a sweep), each edge longer than rest × (1 + strain limit) shortened to that
 // length (inverse-mass weighted, as the solve). After each sweep the particles it moved into a
-// sphere, the ground or a closed mesh are pushed out (without friction), and after the last the
-// colliders push out every particle the sweeps moved within their margin: no frame ends inside a
-// collider. A closed mesh pushes such a particle to its nearest surface point, not back along its
-// path: where an edge hooks on a feature thinner than the cloth's spacing (a bunny's ear between its
-// two ends, which the particles' push-out cannot see), the path back would restore the stretch
-// every frame (bunny 32² dragged at 100 substeps: 155%, held after the release); a sweep that pulls
-// an end past the middle of the feature brings it out on the far side, and the cloth slips off it
-// instead. Pushed out only after the last sweep, a particle pulled into something thick went past
-// its middle as well: at 1 substep the sweeps pulled the part of a 32² cloth on the bunny's head
-// down into the head, half of it came out on the far side, the edges between the halves ran through
-// the head for good (max stretch 5.3 after the first second; 96²: 17.5). After each sweep it keeps
-// to its side (0.96; 96²: 4.5, where the ears come up through the cloth between its particles).
+// closed mesh are pushed out, and after the last the colliders push out (without friction) every
+// particle the sweeps moved into them or within their margin: no frame ends inside a collider. A
+// closed mesh pushes such a particle to its nearest surface point, not back along its path: where
+// an edge hooks on a feature thinner than the cloth's spacing (a bunny's ear between its two ends,
+// which the particles' push-out cannot see), the path back would restore the stretch every frame
+// (bunny 32² dragged at 100 substeps: 155%, held after the release); a sweep that pulls an end past
+// the middle of the feature brings it out on the far side, and the cloth slips off it instead.
+// Pushed out only after the last sweep, a particle pulled into something thick went past its middle
+// as well: at 1 substep the sweeps pulled the part of a 32² cloth on the bunny's head down into the
+// head, half of it came out on the far side, the edges between the halves ran through the head for
+// good (max stretch 5.3 after the first second; 96²: 17.5). After each sweep it keeps to its side
+// (0.96; 96²: 4.5, where the ears come up through the cloth between its particles). Spheres and the
+// ground are convex and thick: pushed out at the end alone, as before (between sweeps too they
+// cost `sphere` 96² at 1 substep a quarter more).
 // Each particle's move over all this, δ, adds δ/dt to its velocity: what the frame's solve would
 // have taken out of its motion had it converged.
 //
@@ -144,19 +146,14 @@ static float sweep(weft_world* world, float* moved, int32_t k) {
 	return worst;
 }
 
-// Between sweeps: the particles sweep k moved out of the spheres and the ground, and out of a
-// closed mesh where they went inside it (those within the margin outside wait for the end).
-static void hold_out(weft_world* world, const float* moved, int32_t k) {
+// Between sweeps: the particles sweep k moved inside a closed mesh, pushed out (those within its
+// margin outside, and those in a sphere or the ground, wait for the end).
+static void hold_out_of_mesh(weft_world* world, const float* moved, int32_t k) {
 	const float sweep_index = (float)k;
-	const bool mesh = world->mesh != NULL && world->mesh->closed;
 	float* x = world->positions;
 	for (int32_t p = 0; p < world->particle_count; ++p) {
 		float* xp = &x[4 * p];
-		if (moved[p] != sweep_index || xp[3] == 0.0f) {
-			continue;
-		}
-		weft_collide_primitives_push_out(world, p);
-		if (mesh) {
+		if (moved[p] == sweep_index && xp[3] != 0.0f) {
 			weft_mesh_push_out_nearest(world->mesh, xp, world->def.collision_margin, true);
 		}
 	}
@@ -180,7 +177,9 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 	while (sweeps < MAX_SWEEPS) {
 		const float worst2 = sweep(world, moved, sweeps + 1);
 		sweeps++;
-		hold_out(world, moved, sweeps);
+		if (world->mesh != NULL && world->mesh->closed) {
+			hold_out_of_mesh(world, moved, sweeps);
+		}
 		if (!(worst2 > factor * factor)) {
 			break; // NaN too: the step's finiteness check reports it
 		}
