@@ -25,9 +25,8 @@
 // good (max stretch 5.3 after the first second; 96²: 17.5). After each sweep it keeps to its side
 // (0.96; 96²: 4.5, where the ears come up through the cloth between its particles). Spheres and the
 // ground are convex and thick: pushed out at the end alone, as before (between sweeps too they
-// cost `sphere` 96² at 1 substep a quarter more).
-// Each particle's move over all this, δ, adds δ/dt to its velocity: what the frame's solve would
-// have taken out of its motion had it converged.
+// cost `sphere` 96² at 1 substep a quarter more). Each particle's move over all this, δ, adds δ/dt
+// to its velocity: what the frame's solve would have taken out of its motion had it converged.
 //
 // At settings where the solve holds the limit the check is all that runs: one pass over the grid's
 // edges. The sweeps are serial and in a fixed order, so every SIMD width and thread count gives the
