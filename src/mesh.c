@@ -29,6 +29,7 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	weft_free(allocator, mesh->clearance_triangle);
 	weft_free(allocator, mesh->touched);
 	weft_free(allocator, mesh->stretch_lists);
+	weft_free(allocator, mesh->sweep_clearance);
 	weft_free(allocator, mesh);
 }
 

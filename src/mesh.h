@@ -102,6 +102,9 @@ struct weft_mesh_collider {
 	// mesh_ridge_lifts.c.
 	uint8_t* touched;
 	uint32_t* stretch_lists;
+	// And per particle, during a frame's strain sweeps: where it was last looked at (xyz) and a lower
+	// bound then on its distance to the surface (w; negative: not looked at).
+	float* sweep_clearance;
 };
 
 // Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.
@@ -133,7 +136,10 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 // its nearest surface point + margin, one within the margin outside to the margin (no friction;
 // inside_only: not those). For the frame-end strain sweeps (strain_sweeps.c). Returns 1 if it moved
 // the particle; 0 for an open mesh (no inside to tell), a kinematic particle or one in the clear.
-int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin, bool inside_only);
+// *out_clearance (if not NULL): a lower bound on the particle's distance to the surface afterwards,
+// outside (0: none known).
+int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin, bool inside_only,
+                                   float* out_clearance);
 // The world's mesh stage on particles [begin, end); whole (the stage runs on one thread) also
 // pushes the midpoints of stretch edges out when edge contacts are on.
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole);
@@ -145,7 +151,7 @@ float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin);
 // cells the segment's box overlaps, within *budget tests: *out_t along the segment, the triangle.
 bool weft_mesh_first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,
                               uint32_t* out_triangle);
-// mesh_ridge_lifts.c. Allocates and fills touched and stretch_lists of a world's collider.
+// mesh_ridge_lifts.c. Allocates and fills touched and stretch_lists of a world's collider, and sweep_clearance.
 weft_result weft_mesh_ridge_lifts_prepare(weft_mesh_collider* mesh, const weft_world* world);
 // Stretch edges that cross the mesh (both ends outside, a ridge between them) lifted back over it;
 // whole (one thread), after the particles' push-out.

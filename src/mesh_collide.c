@@ -698,20 +698,25 @@ int32_t weft_mesh_collide_particles(const weft_mesh_collider* mesh, float* posit
 	return collide_particles(mesh, positions, previous, NULL, NULL, NULL, count, margin, friction);
 }
 
-int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin, bool inside_only) {
+int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* position, float margin, bool inside_only,
+                                   float* out_clearance) {
+	float clearance = 0.0f; // a lower bound on the distance to the surface afterwards (0: none known)
+	int32_t moved = 0;
 	if (mesh == NULL || position == NULL || !mesh->closed || position[3] == 0.0f) {
-		return 0;
+		goto done;
 	}
 	margin = weft_mesh_clamp_margin(mesh, margin);
 	weft_vec3 p = weft_load3(position);
 	if (!near_mesh(mesh, p, p)) {
-		return 0;
+		clearance = margin; // outside every bounding sphere, grown by at least the margin
+		goto done;
 	}
 	const weft_triangle_grid* grid = &mesh->grid;
 	const grid_place place = place_of(grid, p);
 	const uint8_t flag = cell_flag(mesh, place);
 	if (flag == WEFT_CELL_FAR) {
-		return 0;
+		clearance = grid->cell_size; // no triangle in this cell or any around it
+		goto done;
 	}
 	// An empty cell outside: only the margin matters. A surface cell holds a triangle, so the closest
 	// one lies within its diagonal (less than two cells). An empty cell inside: outwards until found.
@@ -728,16 +733,23 @@ int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* positi
 		}
 	}
 	if (!found) {
-		return 0;
+		clearance = flag == WEFT_CELL_OUTSIDE && budget > 0 ? margin : 0.0f; // none within the margin
+		goto done;
 	}
-	if (inside_only && !(weft_dot(weft_sub(p, q), pseudo) < 0.0f)) {
-		return 0; // outside (within the margin, or on the surface)
+	const bool inside = weft_dot(weft_sub(p, q), pseudo) < 0.0f;
+	if (inside_only && !inside) {
+		clearance = budget > 0 ? sqrtf(d2) : 0.0f; // outside, that far from its nearest point
+		goto done;
 	}
-	if (!push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal)) {
-		return 0;
+	if (push_from_closest(mesh, &p, q, pseudo, d2, margin, &normal)) {
+		weft_store3(position, p); // a margin from that point; maybe nearer another face (a crease)
+		moved = 1;
 	}
-	weft_store3(position, p);
-	return 1;
+done:
+	if (out_clearance != NULL) {
+		*out_clearance = clearance;
+	}
+	return moved;
 }
 
 // Edges: particles alone let a feature thinner than the cloth's spacing (the bunny's ears) slip

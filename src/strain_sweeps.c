@@ -32,6 +32,7 @@
 // edges. The sweeps are serial and in a fixed order, so every SIMD width and thread count gives the
 // same bits. The GPU solver does not run them (it has no frame-end readback to decide on).
 #include <math.h>
+#include <string.h>
 
 #include "mesh.h"
 #include "world_internal.h"
@@ -146,15 +147,28 @@ static float sweep(weft_world* world, float* moved, int32_t k) {
 }
 
 // Between sweeps: the particles sweep k moved inside a closed mesh, pushed out (those within its
-// margin outside, and those in a sphere or the ground, wait for the end).
+// margin outside, and those in a sphere or the ground, wait for the end). A particle looked at
+// before in this frame is looked at again only once it has moved as far as it then was from the
+// surface (the triangle inequality: till then it cannot be inside; after a push-out, at once: a
+// crease may hold it nearer another face). The same bits as looking at every moved particle after
+// every sweep, which took `bunny` 96² at 1 substep 162 ms a frame: now 17.4, against 12.0 when the
+// particles were pushed out only after the last sweep.
 static void hold_out_of_mesh(weft_world* world, const float* moved, int32_t k) {
 	const float sweep_index = (float)k;
 	float* x = world->positions;
+	float* checks = world->mesh->sweep_clearance;
 	for (int32_t p = 0; p < world->particle_count; ++p) {
 		float* xp = &x[4 * p];
-		if (moved[p] == sweep_index && xp[3] != 0.0f) {
-			weft_mesh_push_out_nearest(world->mesh, xp, world->def.collision_margin, true);
+		if (moved[p] != sweep_index || xp[3] == 0.0f) {
+			continue;
 		}
+		float* check = &checks[4 * p];
+		const float dx = xp[0] - check[0], dy = xp[1] - check[1], dz = xp[2] - check[2];
+		if (check[3] >= 0.0f && dx * dx + dy * dy + dz * dz < check[3] * check[3]) {
+			continue;
+		}
+		weft_mesh_push_out_nearest(world->mesh, xp, world->def.collision_margin, true, &check[3]);
+		memcpy(check, xp, 3 * sizeof(float));
 	}
 }
 
@@ -172,11 +186,17 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 		}
 		moved[p] = 0.0f;
 	}
+	const bool closed_mesh = world->mesh != NULL && world->mesh->closed && world->mesh->sweep_clearance != NULL;
+	if (closed_mesh) {
+		for (int32_t p = 0; p < n; ++p) {
+			world->mesh->sweep_clearance[4 * p + 3] = -1.0f; // not looked at yet
+		}
+	}
 	int32_t sweeps = 0;
 	while (sweeps < MAX_SWEEPS) {
 		const float worst2 = sweep(world, moved, sweeps + 1);
 		sweeps++;
-		if (world->mesh != NULL && world->mesh->closed) {
+		if (closed_mesh) {
 			hold_out_of_mesh(world, moved, sweeps);
 		}
 		if (!(worst2 > factor * factor)) {
@@ -193,7 +213,7 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 		}
 		weft_collide_primitives_push_out(world, p);
 		if (world->mesh != NULL && world->mesh->closed) {
-			weft_mesh_push_out_nearest(world->mesh, xp, world->def.collision_margin, false);
+			weft_mesh_push_out_nearest(world->mesh, xp, world->def.collision_margin, false, NULL);
 		} else if (world->mesh != NULL) { // an open mesh has no inside: back along the path
 			weft_mesh_collide_particles(world->mesh, xp, &world->previous_positions[4 * p], 1,
 			                            world->def.collision_margin, 0.0f);
