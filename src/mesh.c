@@ -292,10 +292,12 @@ weft_result weft_world_set_mesh_collider(weft_world* world, const float* positio
 	if (result != WEFT_OK) {
 		return result;
 	}
-	// Every particle's clearance unknown (0) to begin with.
+	// Every particle's clearance unknown (0) to begin with. The strain sweeps' clearances are reset at
+	// the start of each frame's sweeps (strain_sweeps.c), so they need no fill here.
 	mesh->clearance = weft_alloc(&world->allocator, sizeof(float) * 4 * (size_t)world->particle_count);
 	mesh->clearance_triangle = weft_alloc(&world->allocator, sizeof(uint32_t) * (size_t)world->particle_count);
-	if (mesh->clearance == NULL || mesh->clearance_triangle == NULL) {
+	mesh->sweep_clearance = weft_alloc(&world->allocator, sizeof(float) * 4 * (size_t)world->particle_count);
+	if (mesh->clearance == NULL || mesh->clearance_triangle == NULL || mesh->sweep_clearance == NULL) {
 		weft_mesh_collider_destroy(mesh, &world->allocator);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}

@@ -102,8 +102,9 @@ struct weft_mesh_collider {
 	// mesh_ridge_lifts.c.
 	uint8_t* touched;
 	uint32_t* stretch_lists;
-	// And per particle, during a frame's strain sweeps: where it was last looked at (xyz) and a lower
-	// bound then on its distance to the surface (w; negative: not looked at).
+	// Set on a world's collider too (mesh.c, beside clearance), for the strain sweeps
+	// (strain_sweeps.c): per particle, during a frame's sweeps, where it was last looked at (xyz) and
+	// a lower bound then on its distance to the surface (w; negative: not looked at).
 	float* sweep_clearance;
 };
 
@@ -151,7 +152,7 @@ float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin);
 // cells the segment's box overlaps, within *budget tests: *out_t along the segment, the triangle.
 bool weft_mesh_first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p1, int32_t* budget, float* out_t,
                               uint32_t* out_triangle);
-// mesh_ridge_lifts.c. Allocates and fills touched and stretch_lists of a world's collider, and sweep_clearance.
+// mesh_ridge_lifts.c. Allocates and fills touched and stretch_lists of a world's collider.
 weft_result weft_mesh_ridge_lifts_prepare(weft_mesh_collider* mesh, const weft_world* world);
 // Stretch edges that cross the mesh (both ends outside, a ridge between them) lifted back over it;
 // whole (one thread), after the particles' push-out.

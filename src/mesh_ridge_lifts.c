@@ -92,8 +92,7 @@ weft_result weft_mesh_ridge_lifts_prepare(weft_mesh_collider* mesh, const weft_w
 	const int32_t words = weft_stretch_adjacency(world, NULL, 0);
 	mesh->touched = weft_alloc(&world->allocator, (size_t)n);
 	mesh->stretch_lists = weft_alloc(&world->allocator, sizeof(uint32_t) * (size_t)words);
-	mesh->sweep_clearance = weft_alloc(&world->allocator, sizeof(float) * 4 * (size_t)n);
-	if (mesh->touched == NULL || mesh->stretch_lists == NULL || mesh->sweep_clearance == NULL) {
+	if (mesh->touched == NULL || mesh->stretch_lists == NULL) {
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}
 	memset(mesh->touched, 0, (size_t)n);
