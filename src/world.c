@@ -30,6 +30,23 @@ static float grid_spacing(const weft_cloth_def* def) {
 	return fminf(u, v);
 }
 
+// The census of a cloth def already validated: weft_world_create has checked it and builds from
+// these counts, so it does not validate it a second time.
+static void census_of_valid(const weft_cloth_def* cloth_def, weft_cloth_census* out) {
+	memset(out, 0, sizeof *out);
+	const int32_t w = cloth_def->width, h = cloth_def->height;
+	weft_cloth_counts(w, h, out->count_by_type);
+	out->particles = w * h;
+	out->count = out->count_by_type[0] + out->count_by_type[1] + out->count_by_type[2];
+	out->index_count = 6 * (w - 1) * (h - 1); // two triangles per grid cell (build_triangles in cloth.c)
+	out->color_count = weft_cloth_hint_colours(w, h);
+	// The grid colouring's hints are a proper colouring (each class a matching) of at most 12
+	// colours, within the budget, so the colouring keeps every hint and nothing overflows.
+	out->overflow_count = 0;
+	out->world_bytes = world_bytes(out->particles, out->count, out->index_count);
+	out->fits = out->world_bytes <= MAX_WORLD_BYTES;
+}
+
 weft_result weft_cloth_census_of(const weft_cloth_def* cloth_def, weft_cloth_census* out) {
 	if (out == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "weft_cloth_census_of: out is NULL");
@@ -39,13 +56,7 @@ weft_result weft_cloth_census_of(const weft_cloth_def* cloth_def, weft_cloth_cen
 	if (result != WEFT_OK) {
 		return result;
 	}
-	const int32_t w = cloth_def->width, h = cloth_def->height;
-	weft_cloth_counts(w, h, out->count_by_type);
-	out->particles = w * h;
-	out->count = out->count_by_type[0] + out->count_by_type[1] + out->count_by_type[2];
-	out->color_count = weft_cloth_hint_colours(w, h);
-	out->world_bytes = world_bytes(out->particles, out->count, 6 * (int64_t)(w - 1) * (h - 1));
-	out->fits = out->world_bytes <= MAX_WORLD_BYTES;
+	census_of_valid(cloth_def, out);
 	return WEFT_OK;
 }
 
@@ -105,9 +116,9 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		return result;
 	}
 	weft_cloth_census census;
-	weft_cloth_census_of(cloth_def, &census);
+	census_of_valid(cloth_def, &census);
 	const int64_t particles = census.particles, constraints = census.count;
-	const int64_t indices = 6 * (int64_t)(cloth_def->width - 1) * (cloth_def->height - 1);
+	const int64_t indices = census.index_count;
 	if (!census.fits) {
 		return weft_fail(WEFT_ERROR_TOO_LARGE, "grid %d x %d needs more than 8 GiB", (int)cloth_def->width,
 		                 (int)cloth_def->height);

@@ -21,9 +21,10 @@ int command_info(int argc, char** argv) {
 		return EXIT_BAD_INPUT;
 	}
 	printf("{\"grid\":\"%dx%d\",\"particles\":%d,\"constraints\":{\"stretch\":%d,\"shear\":%d,\"bend\":%d,"
-	       "\"total\":%d},\"colors\":%d,\"overflow\":0,\"world_bytes\":%llu,\"fits\":%s}\n",
+	       "\"total\":%d},\"colors\":%d,\"overflow\":%d,\"world_bytes\":%llu,\"fits\":%s}\n",
 	       (int)width, (int)height, (int)census.particles, (int)census.count_by_type[WEFT_STRETCH],
 	       (int)census.count_by_type[WEFT_SHEAR], (int)census.count_by_type[WEFT_BEND], (int)census.count,
-	       (int)census.color_count, (unsigned long long)census.world_bytes, census.fits ? "true" : "false");
+	       (int)census.color_count, (int)census.overflow_count, (unsigned long long)census.world_bytes,
+	       census.fits ? "true" : "false");
 	return 0;
 }

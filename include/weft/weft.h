@@ -214,13 +214,15 @@ weft_sphere_def weft_default_sphere_def(void);
 weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_def* cloth_def, weft_world** out_world);
 
 /// What a cloth builds into, worked out without building it (`weft info`): the same counts as
-/// weft_world_constraints on a world of that cloth, and whether weft_world_create would take its
+/// weft_world_constraints and weft_world_index_count on a world of that cloth, and whether weft_world_create would take its
 /// size (a world of at most 8 GiB). Allocates nothing; fails only on an invalid cloth def.
 typedef struct weft_cloth_census {
 	int32_t particles;
 	int32_t count_by_type[3]; ///< stretch, shear, bend
 	int32_t count;            ///< all constraints
-	int32_t color_count;      ///< colours of the grid colouring (the overflow batch is empty)
+	int32_t index_count;      ///< triangle indices, as weft_world_index_count (2 triangles per grid cell)
+	int32_t color_count;      ///< colours of the grid colouring, the overflow batch not counted
+	int32_t overflow_count;   ///< constraints in the overflow batch (0: the grid colouring places every one)
 	uint64_t world_bytes;     ///< the estimate weft_world_create checks against 8 GiB
 	bool fits;                ///< world_bytes within 8 GiB
 } weft_cloth_census;
@@ -609,7 +611,7 @@ typedef struct weft_gltf_def {
 /// Default recording definition.
 weft_gltf_def weft_default_gltf_def(void);
 
-/// A .glb being written: the cloth (positions, normals, UVs, indices) as a mesh whose base is the
+/// A .glb being written: the cloth (positions, normals, indices) as a mesh whose base is the
 /// world at begin and with one morph target per added frame (POSITION and NORMAL deltas from the
 /// base), played by one animation ("simulation") whose weights track shows frame k at
 /// (world frame − base frame) × frame_dt; the colliders as static meshes (ground as a 20 m quad,

@@ -84,8 +84,9 @@ TEST(single_particle) {
 }
 
 // weft_cloth_census_of works the counts out without building: the same particles, constraints of
-// each type and colours as the built world, on every grid up to 13 × 13 (the colour classes fill
-// in one by one there) and on longer ones; an empty overflow batch everywhere.
+// each type, triangle indices, colours and overflow batch as the built world, on every grid up to
+// 13 × 13 (the colour classes fill in one by one there) and on longer ones; an empty overflow batch
+// everywhere.
 TEST(census_matches_the_build) {
 	const int larger[][2] = {{64, 64}, {128, 3}, {3, 128}, {200, 7}, {1, 40}, {40, 1}};
 	int checked = 0;
@@ -104,10 +105,12 @@ TEST(census_matches_the_build) {
 		CHECK(census.particles == weft_world_particle_count(world));
 		for (int t = 0; t < 3; ++t) CHECK(census.count_by_type[t] == v.count_by_type[t]);
 		CHECK(census.count == v.count);
+		CHECK(census.index_count == weft_world_index_count(world));
 		if (census.color_count != v.color_count)
 			printf("%d x %d: census %d colours, built %d\n", n, m, census.color_count, v.color_count);
 		CHECK(census.color_count == v.color_count);
-		CHECK(v.color_offsets[v.color_count + 1] == v.color_offsets[v.color_count]); // no overflow
+		CHECK(census.overflow_count == v.color_offsets[v.color_count + 1] - v.color_offsets[v.color_count]);
+		CHECK(census.overflow_count == 0);
 		CHECK(census.fits);
 		checked++;
 		weft_world_destroy(world);
