@@ -3,7 +3,7 @@
 //
 // Layout. The file is header, JSON chunk, BIN chunk. Every array is its own bufferView and accessor,
 // in this order inside BIN (all 4-byte components, so every offset is 4-aligned):
-//   static  cloth indices, base positions, base normals, UVs; ground; unit sphere; mesh collider
+//   static  cloth indices, base positions, base normals; ground; unit sphere; mesh collider
 //   frames  per added frame: POSITION deltas, NORMAL deltas (from the base pose)
 //   tail    keyframe times, morph weights (keys × targets), one translation track per sphere
 // The static part does not depend on the frame count, so it is written at begin and each frame
@@ -11,6 +11,8 @@
 // is fixed at begin for frame_capacity frames: every number in it grows with the frame count or is
 // known at begin, except min/max, which are printed at a fixed width. Fewer frames give a shorter
 // JSON, padded with spaces (JSON whitespace) to the reserved size.
+// The cloth has no texture coordinates: no material of the file samples a texture, so a TEXCOORD_0
+// would be an attribute nothing uses (the glTF validator says so).
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -45,7 +47,7 @@ typedef struct gltf_block {
 typedef struct gltf_layout {
 	gltf_block* blocks;
 	int32_t count;
-	int32_t cloth_indices, cloth_positions, cloth_normals, cloth_uvs;
+	int32_t cloth_indices, cloth_positions, cloth_normals;
 	int32_t ground_positions, ground_normals, ground_indices;
 	int32_t sphere_positions, sphere_normals, sphere_indices;
 	int32_t mesh_positions, mesh_indices;
@@ -116,7 +118,7 @@ static void layout_build(const weft_gltf_writer* w, int32_t frames, gltf_layout*
 	gltf_block* blocks = layout->blocks;
 	memset(layout, 0, sizeof *layout);
 	layout->blocks = blocks;
-	layout->cloth_indices = layout->cloth_positions = layout->cloth_normals = layout->cloth_uvs = -1;
+	layout->cloth_indices = layout->cloth_positions = layout->cloth_normals = -1;
 	layout->ground_positions = layout->ground_normals = layout->ground_indices = -1;
 	layout->sphere_positions = layout->sphere_normals = layout->sphere_indices = -1;
 	layout->mesh_positions = layout->mesh_indices = layout->first_frame = -1;
@@ -128,7 +130,6 @@ static void layout_build(const weft_gltf_writer* w, int32_t frames, gltf_layout*
 		    add_block(layout, &offset, w->index_count, 1, GL_UNSIGNED_INT, GL_ELEMENT_ARRAY_BUFFER, NULL);
 		layout->cloth_positions = add_block(layout, &offset, v, 3, GL_FLOAT, GL_ARRAY_BUFFER, w->bounds[0]);
 		layout->cloth_normals = add_block(layout, &offset, v, 3, GL_FLOAT, GL_ARRAY_BUFFER, NULL);
-		layout->cloth_uvs = add_block(layout, &offset, v, 2, GL_FLOAT, GL_ARRAY_BUFFER, NULL);
 	}
 	if (w->ground) {
 		layout->ground_positions = add_block(layout, &offset, 4, 3, GL_FLOAT, GL_ARRAY_BUFFER, w->bounds[1]);
@@ -250,9 +251,9 @@ static void emit_json(const weft_gltf_writer* w, const gltf_layout* L, int32_t f
 	if (cloth_mesh >= 0) {
 		emit_sep(e, &first);
 		emit(e,
-		     "{\"name\":\"cloth\",\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"NORMAL\":%d,\"TEXCOORD_0\":%d},"
-		     "\"indices\":%d,\"material\":0",
-		     (int)L->cloth_positions, (int)L->cloth_normals, (int)L->cloth_uvs, (int)L->cloth_indices);
+		     "{\"name\":\"cloth\",\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"NORMAL\":%d},\"indices\":%d,"
+		     "\"material\":0",
+		     (int)L->cloth_positions, (int)L->cloth_normals, (int)L->cloth_indices);
 		if (frames > 0) {
 			emit(e, ",\"targets\":[");
 			for (int32_t k = 0; k < frames; ++k) {
@@ -495,7 +496,6 @@ static weft_result write_static(weft_gltf_writer* w, weft_world* world) {
 		result = write_block(w, &layout, layout.cloth_indices, weft_world_indices(world));
 		if (result == WEFT_OK) result = write_vec3s(w, &layout, layout.cloth_positions, w->base, 6);
 		if (result == WEFT_OK) result = write_vec3s(w, &layout, layout.cloth_normals, w->base + 3, 6);
-		if (result == WEFT_OK) result = write_block(w, &layout, layout.cloth_uvs, weft_world_uvs(world));
 	}
 	if (result == WEFT_OK && w->ground) {
 		const float h = w->ground_height, s = GROUND_HALF_SIZE;

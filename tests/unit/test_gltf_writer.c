@@ -131,9 +131,11 @@ TEST(glb_structure) {
 	CHECK(occurrences(json, "\"path\":\"translation\"") == 1); // the sphere's motion
 	CHECK(occurrences(json, "\"weft\":\"ground\"") == 1);
 	CHECK(occurrences(json, "\"weft\":\"sphere\"") == 1);
+	// No texture coordinates: no material samples a texture, so the validator would call them unused.
+	CHECK(occurrences(json, "TEXCOORD") == 0);
 	// Every bufferView is 4-aligned, inside the BIN chunk, and they do not overlap.
 	const int views = occurrences(json, "\"byteOffset\":");
-	CHECK(views == 10 + 2 * 3 + 3); // cloth 4, ground 3, sphere 3; 2 per frame; times, weights, translation
+	CHECK(views == 9 + 2 * 3 + 3); // cloth 3, ground 3, sphere 3; 2 per frame; times, weights, translation
 	long long end = 0;
 	for (int v = 0; v < views; ++v) {
 		long long offset = nth_number(json, "\"byteOffset\":", v), length = nth_number(json, "\"byteLength\":", v);
@@ -143,12 +145,12 @@ TEST(glb_structure) {
 	}
 	CHECK(end == (long long)u32_at(bin));
 
-	// Frame k = base + target k: bufferView 1 holds the base positions, 10 + 2(k−1) frame k's deltas.
+	// Frame k = base + target k: bufferView 1 holds the base positions, 9 + 2(k−1) frame k's deltas.
 	const int32_t n = weft_world_particle_count(world);
 	const float* base = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 1));
 	float worst = 0.0f;
 	for (int32_t k = 1; k <= 3; ++k) {
-		const float* delta = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 10 + 2 * (k - 1)));
+		const float* delta = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 9 + 2 * (k - 1)));
 		for (int32_t i = 0; i < 3 * n; ++i) {
 			float error = fabsf(base[i] + delta[i] - positions[3 * (size_t)k * n + i]);
 			worst = error > worst ? error : worst;
@@ -157,11 +159,11 @@ TEST(glb_structure) {
 	CHECK(worst < 1e-6f);
 	CHECK(memcmp(base, positions, 12) == 0);
 	// Keyframe times: frame k at k × every × frame_dt.
-	const float* times = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 16));
+	const float* times = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 15));
 	CHECK_NEAR(times[0], 0.0, 0.0);
 	CHECK_NEAR(times[3], 6.0 / 60.0, 1e-6);
 	// Weights: key j puts 1 on target j − 1 only.
-	const float* weights = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 17));
+	const float* weights = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 16));
 	CHECK(weights[0] == 0.0f && weights[1] == 0.0f && weights[2] == 0.0f);
 	CHECK(weights[3] == 1.0f && weights[4] == 0.0f && weights[3 * 3 + 2] == 1.0f);
 	free(json);
@@ -212,7 +214,7 @@ TEST(unused_capacity_given_back) {
 	char* json = json_of(&sink);
 	const int32_t n = weft_world_particle_count(world);
 	const float* base = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 1));
-	const float* delta = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 12));
+	const float* delta = (const float*)(bin + 8 + nth_number(json, "\"byteOffset\":", 11));
 	float worst = 0.0f;
 	for (int32_t i = 0; i < 3 * n; ++i) worst = fmaxf(worst, fabsf(base[i] + delta[i] - positions[6 * (size_t)n + i]));
 	CHECK(worst < 1e-6f);
