@@ -20,8 +20,9 @@
 // most skin + margin. A cloth in free fall or at rest (all Δ alike) keeps its lists, and so does
 // one whose parts move only far from each other (a falling flap above a resting pile); a cloth
 // folding fast rebuilds every substep. The skin follows the motion: it starts at half a thickness
-// (the GPU's, weft_self_collision_view), grows by a quarter at each rebuild of lists that lasted
-// under 10 substeps, up to one thickness, and shrinks back after lists that lasted over 40 (a
+// (weft_self_collision_view's reach), grows by a quarter at each rebuild of lists that lasted under
+// 10 substeps, up to one thickness (its largest_reach: the GPU's lists keep that one), and shrinks
+// back after lists that lasted over 40 (a
 // resting pile then rebuilds once more to get the shortest lists): measured on the swinging `hang`
 // 64², 2.76 rebuilds a frame become 1.5. The same diagonals bound how far a listed pair can have
 // closed in, so a substep's contacts are the prefix of a list built within t + that bound: the
@@ -66,9 +67,9 @@ static inline void gather_xyzw(const float* a, const uint32_t* j, vf* x, vf* y, 
 #include "solver.h"
 #include "vec3.h"
 
-// Skin of the neighbour lists, in thicknesses: the GPU's, and the least of the CPU's, which grows
-// by SKIN_GROWTH at a rebuild while lists last fewer than SKIN_SHORT substeps, up to SKIN_MAX (or
-// less for a cloth thicker than a spacing: largest_skin), and
+// Skin of the neighbour lists, in thicknesses: the least of the CPU's, which grows by SKIN_GROWTH
+// at a rebuild while lists last fewer than SKIN_SHORT substeps, up to SKIN_MAX (or less for a
+// cloth thicker than a spacing: largest_skin, the GPU's throughout), and
 // shrinks back by the same factor at a rebuild after more than SKIN_LONG (forced then while it is
 // above SKIN: a resting pile returns to the shortest lists).
 #define SKIN 0.5f
@@ -250,14 +251,16 @@ uint32_t weft_self_cell_hash(int32_t cx, int32_t cy, int32_t cz, uint32_t table_
 	return ((uint32_t)cx + row_hash(cy, cz)) & (table_size - 1);
 }
 
-// The GPU's reach (weft_self_collision_view), and the reach of the CPU's current lists.
+// The least reach (weft_self_collision_view), and the reach of the CPU's current lists.
 static float reach(const weft_world* world) { return world->thickness * (1.0f + SKIN); }
 static float list_reach(const weft_world* world) { return world->thickness * (1.0f + world->self->skin); }
+static float largest_skin(const weft_world* world);
 
 void weft_self_collision_describe(const weft_world* world, weft_self_collision_view* out) {
 	out->enabled = world->def.self_collision;
 	out->thickness = world->thickness;
 	out->reach = reach(world);
+	out->largest_reach = world->thickness * (1.0f + largest_skin(world));
 	out->rest_distance = fmaxf(world->thickness, world->self_rest_distance);
 	out->max_step = MAX_STEP * world->thickness;
 	out->table_size = weft_self_collision_table_size(world->particle_count);

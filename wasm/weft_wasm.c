@@ -216,12 +216,12 @@ WASM_EXPORT(world_set_self_collision) int32_t wasm_world_set_self_collision(wasm
 }
 // The self-collision settings in force (weft_world_self_collision): out[0] enabled (1/0),
 // out[1] thickness, out[2] reach, out[3] rest distance, out[4] max step (m), out[5] table size
-// (a power of two: exact as a float).
+// (a power of two: exact as a float), out[6] largest reach (m).
 WASM_EXPORT(world_self_collision) float* wasm_world_self_collision(wasm_world* h) {
 	weft_self_collision_view v = weft_world_self_collision(h->world);
 	h->out[0] = v.enabled ? 1.0f : 0.0f;
 	h->out[1] = v.thickness, h->out[2] = v.reach, h->out[3] = v.rest_distance, h->out[4] = v.max_step;
-	h->out[5] = (float)v.table_size;
+	h->out[5] = (float)v.table_size, h->out[6] = v.largest_reach;
 	return h->out;
 }
 // The pins' scripted path: out[0..2] pin velocity (m/s), out[3] pin motion time (s).

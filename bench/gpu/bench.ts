@@ -39,6 +39,9 @@ const fold = scene === 'fold';
 /// SELF_GPU.cellEdge when not given), --self-buckets the table's buckets per particle.
 const selfCells = args.get('self-cells')?.split(',').map(Number) ?? [undefined];
 const selfBuckets = args.has('self-buckets') ? Number(args.get('self-buckets')) : undefined;
+/// --self-skins 0.5,1: the fold's on-runs once for each skin of the lists (in thicknesses; C's
+/// SELF_COLLISION.skin when not given).
+const selfSkins = args.get('self-skins')?.split(',').map(Number) ?? [undefined];
 /// --self-wg 64,256,256:128,64:64:128: the fold's on-runs once for each workgroup size of
 /// self_settle and self_scatter, after a colon of self_scan, after a second of the contacts'
 /// kernels (SELF_GPU.hashWorkgroupSize, .scanWorkgroupSize, .contactsWorkgroupSize when not given).
@@ -192,10 +195,10 @@ for (const grid of grids) {
   let stateBytes = 0;
   if (fold) {
     const cases = selfCells
-      .flatMap((cell) => selfSwitches.flatMap((sw) => selfWgs.map((wg) => ({ on: true, cell, sw, wg }))))
-      .concat([{ on: false, cell: undefined, sw: { name: undefined, policy: undefined }, wg: undefined }]);
+      .flatMap((cell) => selfSwitches.flatMap((sw) => selfWgs.flatMap((wg) => selfSkins.map((skin) => ({ on: true, cell, sw, wg, skin })))))
+      .concat([{ on: false, cell: undefined, sw: { name: undefined, policy: undefined }, wg: undefined, skin: undefined }]);
     for (const v of schedules) {
-      for (const { on: selfCollision, cell, sw, wg: selfWg } of cases) {
+      for (const { on: selfCollision, cell, sw, wg: selfWg, skin } of cases) {
         const config = kernelConfig(device, v.tile);
         if (v.tile && config.tileSize !== v.tile) continue;
         world.reset();
@@ -204,6 +207,7 @@ for (const grid of grids) {
           tileSize: v.tile,
           config,
           selfCellEdge: cell,
+          selfSkin: skin,
           selfBucketsPerParticle: selfBuckets,
           selfSwitch: sw.policy,
           selfWorkgroupSizes: selfWg?.sizes,
@@ -229,6 +233,7 @@ for (const grid of grids) {
         runs.push({
           self_collision: selfCollision,
           ...(selfCollision && cell !== undefined ? { self_cell_edge: cell } : {}),
+          ...(selfCollision && skin !== undefined ? { self_skin: skin } : {}),
           ...(selfCollision && sw.name !== undefined ? { self_switch: sw.name } : {}),
           ...(selfCollision && selfWg !== undefined ? { self_workgroups: selfWg.name } : {}),
           schedule: solver.schedule,
@@ -246,7 +251,7 @@ for (const grid of grids) {
         });
         solver.destroy();
         console.error(
-          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}${cell ? ' cell ' + cell : ''}${sw.name ? ' switch ' + sw.name : ''}${selfWg ? ' wg ' + selfWg.name : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
+          `fold ${grid} ${v.schedule}${v.tile ? ' tile ' + v.tile : ''} self ${selfCollision ? 'on' : 'off'}${cell ? ' cell ' + cell : ''}${skin ? ' skin ' + skin : ''}${sw.name ? ' switch ' + sw.name : ''}${selfWg ? ' wg ' + selfWg.name : ''}: ${runs[runs.length - 1].ms_per_frame.toFixed(4)} ms/frame`,
         );
       }
     }

@@ -460,12 +460,13 @@ weft_result weft_world_air_forces(weft_world* world, double time, float* out, in
 /// of the depths (Jacobi: every push reads the same positions): the mean of equal pushes, the whole
 /// of a lone one, and continuous as a contact opens (its push counts in proportion to its depth). A particle
 /// with any partner moves at most max_step from its position at the start of the substep. `reach`
-/// is the least reach: the CPU's lists widen it, up to 2 × thickness, while the cloth moves fast
-/// (fewer rebuilds; the pushes are the same).
+/// is the least reach: the CPU's lists widen it, up to `largest_reach`, while the cloth moves fast
+/// (fewer rebuilds; the pushes are the same). The GPU's lists reach `largest_reach` throughout.
 typedef struct weft_self_collision_view {
 	bool enabled;        ///< weft_world_def.self_collision
 	float thickness;     ///< m
 	float reach;         ///< m, partners are searched this far (1.5 × thickness)
+	float largest_reach; ///< m, the CPU's lists' widest reach: 2 × thickness, or less where that passes rest_distance
 	float rest_distance; ///< m, max(thickness, two grid spacings): closer at rest = never partners
 	float max_step;      ///< m, the most a particle with partners moves in one substep (0.4 × thickness)
 	uint32_t table_size; ///< buckets of the hash (a power of two ≥ 2 × particles)

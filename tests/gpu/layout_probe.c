@@ -42,10 +42,10 @@ int main(void) {
 			return 1;
 		}
 		weft_self_collision_view v = weft_world_self_collision(world);
-		printf("%s{\"grid\":%d,\"enabled\":%s,\"thickness\":%.9g,\"reach\":%.9g,\"restDistance\":%.9g,"
-		       "\"maxStep\":%.9g,\"tableSize\":%u}",
+		printf("%s{\"grid\":%d,\"enabled\":%s,\"thickness\":%.9g,\"reach\":%.9g,\"largestReach\":%.9g,"
+		       "\"restDistance\":%.9g,\"maxStep\":%.9g,\"tableSize\":%u}",
 		       k ? "," : "", (int)grids[k], v.enabled ? "true" : "false", (double)v.thickness, (double)v.reach,
-		       (double)v.rest_distance, (double)v.max_step, v.table_size);
+		       (double)v.largest_reach, (double)v.rest_distance, (double)v.max_step, v.table_size);
 		weft_world_destroy(world);
 	}
 	printf("]}\n");

@@ -54,7 +54,7 @@ interface GpuShape extends Shape {
 async function gpuFold(
   schedule: ScheduleKind,
   selfCollision: boolean,
-  self: { selfSwitch?: SelfSwitch; selfSplit?: boolean } = {},
+  self: { selfSwitch?: SelfSwitch; selfSplit?: boolean; selfSkin?: number } = {},
 ): Promise<GpuShape> {
   const world = new WeftWorld(core, 'fold', GRID);
   const settings = { ...physicsSettingsOf(world), selfCollision };
@@ -107,12 +107,28 @@ for (const schedule of ['tiled', 'plain'] as const) {
   });
 }
 
+let listsBuilt = 0; // by the next test, for the one after it
+
 test(`fold ${GRID}², lists in every substep (SELF_SWITCH.lists): matches C, the lists kept over substeps, no direct search`, async () => {
   const gpu = await gpuFold('tiled', true, { selfSwitch: SELF_SWITCH.lists, selfSplit: true });
   assertMatchesC(gpu);
   const c = gpu.counters!;
   assert.equal(c.direct, 0, 'no substep searched directly');
   assert.ok(c.rebuilds > 1 && c.rebuilds < (FRAMES * SUBSTEPS) / 2, `lists built in ${c.rebuilds} of ${FRAMES * SUBSTEPS} substeps`);
+  listsBuilt = c.rebuilds;
+});
+
+test(`fold ${GRID}², lists in every substep: they reach C's widest (largest_reach), built less often than with a skin of half a thickness`, async () => {
+  const world = new WeftWorld(core, 'fold', GRID);
+  const view = world.selfCollision;
+  world.destroy();
+  assert.ok(view.largestReach > view.reach, `largest reach ${view.largestReach} m, least ${view.reach} m`);
+  const half = await gpuFold('tiled', true, { selfSwitch: SELF_SWITCH.lists, selfSplit: true, selfSkin: 0.5 });
+  const c = half.counters!;
+  assert.ok(
+    listsBuilt > 0 && listsBuilt < c.rebuilds,
+    `lists built ${listsBuilt} times at the largest reach, ${c.rebuilds} at a skin of 0.5`,
+  );
 });
 
 test(`fold ${GRID}², a direct search in every substep (SELF_SWITCH.direct): matches C, no lists`, async () => {

@@ -1,6 +1,7 @@
 // Self-collision (self_collision.c): a folding cloth keeps its thickness between layers, a corner
 // dragged over a lying cloth does not pass through it, free motion is unchanged, and every path
 // (threads, SIMD) gives the same bits. The oracles (cloth_contacts.h) do not use the solver's hash.
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,10 @@ static void check_settled_fold(int32_t grid, float thickness) {
 	const weft_self_collision_view view = weft_world_self_collision(world);
 	CHECK(view.enabled);
 	CHECK_NEAR(view.thickness, (thickness > 0.0f ? thickness : 1.0) / (grid - 1), 1e-6); // default: the spacing
+	// The widest lists (the GPU's): 2 thicknesses, or up to the rest distance (two spacings) where
+	// that is nearer, never below the least reach.
+	CHECK_NEAR(view.largest_reach, fmax(view.reach, fmin(2.0 * view.thickness, view.rest_distance)), 1e-6);
+	CHECK(thickness > 1.0f ? view.largest_reach < 1.9f * view.thickness : view.largest_reach > 1.99f * view.thickness);
 	const double closest = closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * view.thickness);
 	CHECK(closest >= 0.5 * view.thickness);
 	CHECK(intersecting_triangle_pairs(world, 3.0 * view.thickness) == 0);

@@ -58,6 +58,8 @@ export interface SelfCollisionView {
   enabled: boolean;
   thickness: number;
   reach: number;
+  /** The CPU's lists' widest reach; the GPU's lists reach this far. */
+  largestReach: number;
   restDistance: number;
   maxStep: number;
   tableSize: number;
@@ -216,8 +218,16 @@ export class WeftWorld {
 
   /** The self-collision settings in force (weft_self_collision_view in weft.h). */
   get selfCollision(): SelfCollisionView {
-    const out = new Float32Array(this.core.memory, this.exports.world_self_collision(this.handle), 6);
-    return { enabled: out[0] !== 0, thickness: out[1], reach: out[2], restDistance: out[3], maxStep: out[4], tableSize: out[5] };
+    const out = new Float32Array(this.core.memory, this.exports.world_self_collision(this.handle), 7);
+    return {
+      enabled: out[0] !== 0,
+      thickness: out[1],
+      reach: out[2],
+      largestReach: out[6],
+      restDistance: out[3],
+      maxStep: out[4],
+      tableSize: out[5],
+    };
   }
   setSelfCollision(on: boolean): void {
     this.check(this.exports.world_set_self_collision(this.handle, on ? 1 : 0), 'self-collision');

@@ -89,12 +89,12 @@ export const STEP = structLayout('Step', [
   {
     name: 'self_lengths',
     type: 'vec4f',
-    doc: "x thickness m, y reach m, z 1 / reach (the lists' hash cell edge; as C computes it), w max step m",
+    doc: "x thickness m, y reach m (the lists': weft_self_collision_view.largest_reach), z 1 / reach (their hash cell edge), w max step m",
   },
   {
     name: 'self_rest',
     type: 'vec4f',
-    doc: "x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (thickness × SELF_COLLISION.skin), z 1 / the direct search's hash cell edge (thickness × SELF_GPU.cellEdge), w unused",
+    doc: "x rest limit m (rest distance × SELF_COLLISION.restTolerance), y skin m (reach − thickness: the lists are rebuilt when the displacements' box outgrows it), z 1 / the direct search's hash cell edge (thickness × SELF_GPU.cellEdge), w unused",
   },
   {
     name: 'self_hash',
@@ -116,15 +116,13 @@ export const GRAB_TETHER_SLACK = 0.01;
 /// The self-collision hash and response as C runs them (src/self_collision.c): the multipliers of
 /// the cell hash (WEFT_SELF_HASH_PRIME_* in weft.h), the most partners a particle takes (the nearest
 /// kept), the factor on the rest distance below which a pair is never a partner, the distance
-/// below which a pair has no direction, and the skin of the neighbour lists in thicknesses (they
-/// are rebuilt when the displacements' box outgrows it). The layout test checks each against the C
-/// sources.
+/// below which a pair has no direction. The layout test checks each against the C sources. (The
+/// lists' reach, and so their skin, comes from the core: weft_self_collision_view.largest_reach.)
 export const SELF_COLLISION = {
   primes: [92837111, 689287499, 283923481],
   maxPartners: 16,
   restTolerance: 1.01,
   minDistance: 1e-9,
-  skin: 0.5,
 } as const;
 
 /// Aerodynamics as C runs it (src/aerodynamics.c): the relative air speed below which a triangle

@@ -98,6 +98,9 @@ export interface GpuSolverOptions {
   config: KernelConfig & { tileSize: number };
   /// Self-collision's hash (benchmarks): cell edge in thicknesses, buckets per particle (SELF_GPU).
   selfCellEdge?: number;
+  /// Self-collision's skin of the lists in thicknesses (benchmarks; C's largest, from
+  /// weft_self_collision_view's largest_reach, when not given).
+  selfSkin?: number;
   selfBucketsPerParticle?: number;
   /// When self-collision keeps C's lists and when it searches directly (SELF_GPU.switch; SELF_SWITCH
   /// has the forced policies).
@@ -218,6 +221,7 @@ export class GpuSolver {
   private readonly colorOffsets: Int32Array;
   private readonly config: KernelConfig;
   private readonly selfCellEdge: number;
+  private readonly selfSkin: number | undefined;
   private readonly selfBucketsPerParticle: number;
   private readonly selfSwitch: SelfSwitch;
   private readonly selfSplit: boolean; // the contacts as two kernels (SELF_GPU.splitAt)
@@ -238,6 +242,7 @@ export class GpuSolver {
     const config = (this.config = options.config);
     this.fuse = options.fuse ?? true;
     this.selfCellEdge = options.selfCellEdge ?? SELF_GPU.cellEdge;
+    this.selfSkin = options.selfSkin;
     this.selfBucketsPerParticle = options.selfBucketsPerParticle ?? SELF_GPU.bucketsPerParticle;
     this.selfSwitch = options.selfSwitch ?? SELF_GPU.switch;
     this.selfSplit = options.selfSplit ?? core.particleCount >= SELF_GPU.splitAt;
@@ -946,11 +951,11 @@ export class GpuSolver {
     if (view) {
       const fr = Math.fround;
       const edge = fr(view.thickness * this.selfCellEdge);
-      f.set([view.thickness, view.reach, fr(1 / view.reach), view.maxStep], o('self_lengths'));
-      f.set(
-        [fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), fr(view.thickness * SELF_COLLISION.skin), fr(1 / edge), 0],
-        o('self_rest'),
-      );
+      // The lists reach as far as C's widest (bench/gpu/README.md: fold 256², 5 to 20× fewer rebuilds).
+      const reach = this.selfSkin === undefined ? view.largestReach : fr(view.thickness * fr(1 + this.selfSkin));
+      const skin = fr(reach - view.thickness);
+      f.set([view.thickness, reach, fr(1 / reach), view.maxStep], o('self_lengths'));
+      f.set([fr(view.restDistance * fr(SELF_COLLISION.restTolerance)), skin, fr(1 / edge), 0], o('self_rest'));
       // The hash ensureSelf made (its sizes, not computed again every frame).
       const { toLists, toDirect } = this.selfSwitch;
       u.set([this.selfState?.tableSize ?? 0, this.selfState?.blocks ?? 0, toLists, toDirect], o('self_hash'));

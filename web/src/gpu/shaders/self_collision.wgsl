@@ -16,9 +16,11 @@
 //     the next substep hashes in cells of reach and builds them.
 // A search within the thickness reads ≈3.4× fewer candidates than a list build within reach, with
 // no insertion and no list to write or read; a substep that keeps its lists reads 16 entries a
-// particle and no hash. bench/gpu/README.md has the measurements. Thickness, reach, skin, max
-// step and rest distance are C's (weft_self_collision_view); the direct cell edge, the table size
-// (SELF_GPU.bucketsPerParticle) and the switch (SELF_GPU.switch) the GPU's own.
+// particle and no hash. bench/gpu/README.md has the measurements. Thickness, max step and rest
+// distance are C's (weft_self_collision_view), and so is the lists' reach: C's widest
+// (largest_reach, 2 × thickness at most; C's lists widen to it while they last few substeps), so
+// the skin is reach − thickness; the direct cell edge, the table size (SELF_GPU.bucketsPerParticle)
+// and the switch (SELF_GPU.switch) are the GPU's own.
 //
 // The hash is C's form (weft_self_cell_hash): a hash linear in the cell's x,
 // h = (cx + (cy·P_Y ^ cz·P_Z)) mod table, so the cells of a row are consecutive buckets and a query
