@@ -224,6 +224,7 @@ void weft_world_reset(weft_world* world) {
 	world->time = 0.0;
 	world->clock = 0.0;
 	world->frame = 0;
+	world->tether_scale = 1.0f;
 	weft_world_update_render_data(world);
 }
 

@@ -413,7 +413,16 @@ weft_vec3 weft_world_grab_position(const weft_world* world);
 /// pinned q of |x_q − held| / |rest_q − rest_g| (at most WEFT_GRAB_OVERREACH), so the stretch that
 /// reach asks for spreads over the cloth. 1 if nothing is grabbed.
 float weft_world_grab_tether_scale(const weft_world* world, weft_vec3 held, double pin_time);
-/// That factor in the last frame stepped (held = weft_world_grab_position).
+/// How fast the tethers' scale may come down, per s: each frame's scale is the larger of
+/// weft_world_grab_tether_scale and the last frame's less WEFT_TETHER_RELAX_RATE × dt. The tethers
+/// are hard limits, so a scale that dropped at once (a release at the hand's reach: 1.02 → 1) would
+/// move every particle beyond its new limit there in one substep, at that distance / h (up to
+/// 14 m/s in `hang` 64²): the overreach now comes back over 0.5 s, the farthest tether's end moving
+/// 0.04 × its length a second (0.11 m/s in `hang`). Rising, the scale follows at once.
+#define WEFT_TETHER_RELAX_RATE 0.04f
+/// The factor in the last frame stepped: weft_world_grab_tether_scale for the hand at
+/// weft_world_grab_position (1 if nothing is grabbed), coming down at most WEFT_TETHER_RELAX_RATE
+/// a second. A solver that steps the state elsewhere (the GPU solver) keeps it so too.
 float weft_world_tether_scale(const weft_world* world);
 /// That factor for a hand at the aim, weft_world_grab_position_at(pin_time).
 float weft_world_tether_scale_at(const weft_world* world, double pin_time);

@@ -107,4 +107,52 @@ test('grab pulls the cloth: hang 64², settled, bottom middle pulled 0.5 m forwa
   assert.ok(pulled > 0.1, `the middle of the cloth followed the hand (${pulled} m)`);
 });
 
+// The release that flung the page's cloth (tests/unit/test_interaction.c
+// release_after_pull_does_not_fling): the hand held at its reach from the pins loosens every tether
+// to WEFT_GRAB_OVERREACH; a scale back at 1 in the release's first substep snapped the cloth in at
+// up to 14 m/s, 1.7 m above its pins. The GPU keeps the scale coming down at C's rate.
+test("a release at the hand's reach does not fling the cloth: hang 64², centre pulled 0.3 m down, held, let go; as C (plain ≤ 1e-5 m), below its pins", async () => {
+  const world = new WeftWorld(core, 'hang', 64);
+  world.setSubsteps(10, world.iterations);
+  world.setDamping(5);
+  world.stepFrames(600);
+  world.setDamping(0.5);
+  const gpu = new GpuSolver(device, world, physicsSettingsOf(world), [], { schedule: 'plain', config: kernelConfig(device, 8) });
+  const rest = world.restPositions();
+  let pins = -Infinity;
+  for (let p = 0; p < world.particleCount; ++p) pins = Math.max(pins, rest[4 * p + 1]);
+  const centre = 32 * 64 + 32;
+  const x = world.positions();
+  const start = { x: x[4 * centre], y: x[4 * centre + 1], z: x[4 * centre + 2] };
+  for (let f = 1; f <= 57; ++f) {
+    const down = f < 12 ? Math.fround(0.3 * Math.fround(f / 12)) : 0.3;
+    const target = { x: start.x, y: Math.fround(start.y - down), z: start.z };
+    if (f === 1) {
+      world.grab(centre, target);
+      gpu.grab(centre, target);
+    } else {
+      world.grabMove(target);
+      gpu.grabMove(target);
+    }
+    world.stepFrames(1);
+    gpu.step(world.frameDt, 1);
+  }
+  world.release();
+  gpu.release();
+  let highest = -Infinity;
+  for (let f = 0; f < 30; ++f) {
+    world.stepFrames(1);
+    gpu.step(world.frameDt, 1);
+    const g = await gpu.read();
+    for (let p = 0; p < world.particleCount; ++p) highest = Math.max(highest, g[4 * p + 1]);
+  }
+  const [g, c] = [await gpu.read(), world.positions()];
+  let diff = 0;
+  for (let i = 0; i < c.length; ++i) diff = Math.max(diff, Math.abs(g[i] - c[i]));
+  gpu.destroy();
+  world.destroy();
+  assert.ok(highest < pins + 0.1, `the GPU cloth rose to y ${highest} m, its pins at ${pins} m`);
+  assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
+});
+
 test.after(() => device.destroy());

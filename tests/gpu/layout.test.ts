@@ -11,6 +11,7 @@ import {
   AIR,
   CONSTRAINT_LAYOUT,
   GRAB_TETHER_SLACK,
+  TETHER_RELAX_RATE,
   LINK_LAYOUT,
   MAX_SPHERES,
   MESH_CELL,
@@ -50,9 +51,11 @@ test('constants shared with C', () => {
   assert.deepEqual(probe.constraint_types, { STRETCH, SHEAR, BEND });
 });
 
-test("the grab tethers' slack is grab.c's (the GPU solver computes the grab limits with it)", () => {
+test("the grab tethers' slack is grab.c's and their scale's relaxing rate weft.h's (the GPU solver keeps the grab limits with them)", () => {
   const define = /#define\s+GRAB_TETHER_SLACK\s+([0-9.e+-]+)f?\b/.exec(readFileSync('src/grab.c', 'utf8'));
   assert.equal(Number(define?.[1]), GRAB_TETHER_SLACK);
+  const rate = /#define\s+WEFT_TETHER_RELAX_RATE\s+([0-9.e+-]+)f?\b/.exec(readFileSync('include/weft/weft.h', 'utf8'));
+  assert.equal(Number(rate?.[1]), TETHER_RELAX_RATE);
 });
 
 test("the mesh collider's cell classes and triangle regions (mesh_collide.wgsl) are the C ones", () => {

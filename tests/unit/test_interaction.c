@@ -156,6 +156,45 @@ TEST(grab_beyond_reach_holds_taut) {
 	weft_world_destroy(world);
 }
 
+// The reviewer's drag: `hang` 64² settled 3 s, its centre pulled 0.3 m down over 0.2 s (the hand
+// stops at its reach from the pins, the tethers' scale at WEFT_GRAB_OVERREACH), held 0.75 s and let
+// go. The cloth sat up to 2.4 cm beyond its pins' tethers at scale 1; with the scale back at 1 in the
+// first substep after the release, the tethers snapped it in at up to 14 m/s and it flew to y 4.3 m,
+// 1.7 m above its pins. The tethers' limits now shorten at most WEFT_TETHER_RELAX_RATE a second.
+TEST(release_after_pull_does_not_fling) {
+	weft_world* world = NULL;
+	CHECK(weft_world_create_scene("hang", 64, &world) == WEFT_OK);
+	const float dt = 1.0f / 60.0f, pins = 2.6f;
+	for (int f = 0; f < 180; ++f) CHECK(weft_world_step(world, dt) == WEFT_OK);
+	const int32_t n = weft_world_particle_count(world), centre = 32 * 64 + 32;
+	const float* x = weft_world_positions(world);
+	const float* v = weft_world_velocities(world);
+	const weft_vec3 start = {x[4 * centre], x[4 * centre + 1], x[4 * centre + 2]};
+	CHECK(weft_world_grab(world, centre, start) == WEFT_OK);
+	for (int f = 1; f <= 12 + 45; ++f) {
+		const float down = f < 12 ? 0.3f * (float)f / 12.0f : 0.3f;
+		CHECK(weft_world_grab_move(world, (weft_vec3){start.x, start.y - down, start.z}) == WEFT_OK);
+		CHECK(weft_world_step(world, dt) == WEFT_OK);
+	}
+	CHECK_NEAR(weft_world_tether_scale(world), WEFT_GRAB_OVERREACH, 1e-4f); // held at its reach
+	weft_world_release(world);
+	float highest = -INFINITY, fastest = 0.0f;
+	for (int f = 0; f < 30; ++f) {
+		CHECK(weft_world_step(world, dt) == WEFT_OK);
+		for (int32_t p = 0; p < n; ++p) {
+			highest = fmaxf(highest, x[4 * p + 1]);
+			fastest =
+			    fmaxf(fastest, sqrtf(v[4 * p] * v[4 * p] + v[4 * p + 1] * v[4 * p + 1] + v[4 * p + 2] * v[4 * p + 2]));
+		}
+	}
+	printf("released after a 0.3 m pull: highest y %.3f m (pins at %.2f), fastest %.2f m/s, tether scale %.4f\n",
+	       (double)highest, (double)pins, (double)fastest, (double)weft_world_tether_scale(world));
+	CHECK(highest < pins + 0.1f);
+	CHECK(fastest < 4.0f);
+	CHECK_NEAR(weft_world_tether_scale(world), 1.0f, 1e-4f); // the overreach back within 0.5 s
+	weft_world_destroy(world);
+}
+
 // Self-collision (its hash and lists), the air's per-triangle forces and the pole's mesh are all
 // allocated when the world is made: stepping fold and flag allocates nothing, on any thread count.
 TEST(new_phases_allocate_nothing) {
@@ -187,5 +226,6 @@ int main(int argc, char** argv) {
 	RUN_TEST(grab_and_release);
 	RUN_TEST(grab_beyond_reach_holds_taut);
 	RUN_TEST(hand_moves_at_grab_speed);
+	RUN_TEST(release_after_pull_does_not_fling);
 	return TEST_SUMMARY();
 }

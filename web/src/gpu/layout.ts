@@ -113,6 +113,11 @@ export const STEP = structLayout('Step', [
 /// particle may be |rest_p − rest_g| × (1 + slack) × tether scale from the grabbed particle g.
 export const GRAB_TETHER_SLACK = 0.01;
 
+/// How fast the tethers' scale comes down, per s (WEFT_TETHER_RELAX_RATE in weft.h; checked by the
+/// layout test): each frame's scale is the larger of the core's (weft_world_grab_step) and the last
+/// frame's less this × dt, so a release at the hand's reach does not snap the cloth in at once.
+export const TETHER_RELAX_RATE = 0.04;
+
 /// The self-collision hash and response as C runs them (src/self_collision.c): the multipliers of
 /// the cell hash (WEFT_SELF_HASH_PRIME_* in weft.h), the most partners a particle takes (the nearest
 /// kept), the factor on the rest distance below which a pair is never a partner, the distance

@@ -44,6 +44,7 @@ import {
   CONSTRAINT_LAYOUT,
   FLAGS,
   GRAB_TETHER_SLACK,
+  TETHER_RELAX_RATE,
   LINK_LAYOUT,
   MAX_SPHERES,
   MESH_CLEARANCE,
@@ -217,6 +218,7 @@ export class GpuSolver {
   private grabbed = -1;
   private grabTarget: Vec3 = { x: 0, y: 0, z: 0 };
   private heldAt: Vec3 = { x: 0, y: 0, z: 0 }; // where the hand holds the grabbed particle this substep
+  private tetherScale = 1; // the last frame's (weft_world_tether_scale: it comes down at a bounded rate)
   private hand: Vec3 = { x: 0, y: 0, z: 0 }; // ... and where it held it at the end of the last frame
   private readonly colorOffsets: Int32Array;
   private readonly config: KernelConfig;
@@ -597,6 +599,7 @@ export class GpuSolver {
 
   /// Replaces positions, velocities and residuals (xyzw per particle), e.g. after the core was reset.
   upload(positions: Float32Array, velocities: Float32Array, residuals: Float32Array): void {
+    this.tetherScale = 1; // as weft_world_reset
     // Views on wasm memory: an ArrayBuffer, never shared, in this build.
     this.device.queue.writeBuffer(this.buffers.positions, 0, positions as Float32Array<ArrayBuffer>);
     this.device.queue.writeBuffer(this.buffers.velocities, 0, velocities as Float32Array<ArrayBuffer>);
@@ -688,7 +691,12 @@ export class GpuSolver {
       // ... and the hand's path through the frame (towards the target, within reach of the pins).
       const start = this.hand;
       const move = this.grabbed >= 0 ? this.core.grabStep(start, this.pinTime, Math.fround(dt)) : null;
-      const tetherScale = move ? move.tetherScale : 1;
+      // ... coming down at most TETHER_RELAX_RATE a second, as weft_grab_advance_frame keeps it: a
+      // scale that fell at once on a release at the hand's reach snapped the cloth above its pins.
+      const fdt = Math.fround(dt);
+      const least = Math.fround(this.tetherScale - Math.fround(Math.fround(TETHER_RELAX_RATE) * fdt));
+      const scale = move ? move.tetherScale : 1;
+      const tetherScale = (this.tetherScale = scale > least ? scale : least);
       if (move) this.hand = move.end;
       for (let sub = 0; sub < substeps; ++sub) {
         // A fused pass A finishes the previous substep: it collides with that substep's spheres.
