@@ -1,0 +1,89 @@
+// Grabbing the hanging cloth with the mouse and letting go (headless Chromium, WebGL2, real mouse
+// events): the cloth falls back under its pins. A drag past the hand's reach widens every tether
+// (the core's tether scale); that scale used to snap back to 1 in one substep on release, and the
+// snap flung the cloth 1.7 m above its pins (src/grab.c, weft_grab_advance_frame). The simulation is
+// paused and stepped through window.weft, so the frames between the mouse events are the same on
+// every run, however fast the machine.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, useBrowser } from './harness.mjs';
+import { clothCentre } from './pixels.mjs';
+
+const session = useBrowser({ webgpu: false });
+
+const FPS = 60; // the hang scene's frame_dt is 1/60 s
+const SETTLE = 3 * FPS; // frames to let the cloth hang
+const MOVES = 10; // the drag's mouse moves, a frame each
+const HOLD = Math.round(0.7 * FPS); // frames the drag is held still
+/** Steps n frames; returns the positions (xyzw: w is the inverse mass, 0 for a pin). */
+const stepAndRead = (page, n) =>
+  page.evaluate(async (frames) => {
+    await window.weft.step(frames);
+    return Array.from(await window.weft.positions());
+  }, n);
+
+test('hang: a drag 60 px down from the centre, held 0.7 s and released, leaves the cloth under its pins', async () => {
+  const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&mode=normal', { width: 1280, height: 800 });
+  try {
+    // The pins' height from the first frame's positions (the pinned particles: w = 0).
+    const start = await page.evaluate(async () => {
+      window.weft.pause();
+      await window.weft.reset();
+      return Array.from(await window.weft.positions());
+    });
+    let pins = 0,
+      pinY = -Infinity;
+    for (let i = 0; i < start.length; i += 4) if (start[i + 3] === 0) ((pins += 1), (pinY = Math.max(pinY, start[i + 1])));
+    assert.ok(pins >= 2, `the hang scene has its pins (${pins})`);
+    // Where the cloth is, untouched, when the hold below ends (the wasm step is deterministic).
+    const untouched = await stepAndRead(page, SETTLE + 1 + MOVES + HOLD);
+
+    // Let it hang (3 s) from the start again, then find the cloth's centre on screen.
+    await page.evaluate(() => window.weft.reset());
+    const before = await stepAndRead(page, SETTLE);
+    const highest = (x) => x.reduce((m, v, i) => (i % 4 === 1 ? Math.max(m, v) : m), -Infinity);
+    assert.ok(highest(before) < pinY + 0.01, `the settled cloth hangs under its pins (${highest(before).toFixed(3)} m)`);
+    const centre = await clothCentre(page, await page.evaluate(() => window.weft.capture()));
+    assert.ok(centre && centre.count > 200, 'the cloth is on screen');
+
+    // Press on the centre, drag 60 px down in 10 moves (a frame each), hold 0.7 s.
+    await page.mouse.move(centre.x, centre.y);
+    await page.mouse.down();
+    await stepAndRead(page, 1);
+    for (let i = 1; i <= MOVES; i++) {
+      await page.mouse.move(centre.x, centre.y + (i * 60) / MOVES);
+      await stepAndRead(page, 1);
+    }
+    const held = await stepAndRead(page, HOLD);
+    // The grab held something: a region of the cloth is lower than it would be untouched.
+    let drop = 0,
+      grabbed = -1;
+    for (let i = 0; i < held.length; i += 4) {
+      if (untouched[i + 1] - held[i + 1] > drop) ((drop = untouched[i + 1] - held[i + 1]), (grabbed = i / 4));
+    }
+    assert.ok(drop > 0.05, `the grab pulled the cloth down ${drop.toFixed(3)} m (particle ${grabbed})`);
+
+    // Release; for 1 s the cloth's highest point stays under the pins (+ 0.1 m).
+    await page.mouse.up();
+    const peaks = await page.evaluate(async (frames) => {
+      const out = [];
+      for (let f = 0; f < frames; f++) {
+        await window.weft.step(1);
+        const x = await window.weft.positions();
+        let top = -Infinity;
+        for (let i = 1; i < x.length; i += 4) top = Math.max(top, x[i]);
+        out.push(top);
+      }
+      return out;
+    }, FPS);
+    const peak = Math.max(...peaks);
+    const at = peaks.indexOf(peak) + 1;
+    assert.ok(
+      peak < pinY + 0.1,
+      `after the release the cloth rose to y ${peak.toFixed(3)} m (frame ${at}), above its pins at ${pinY.toFixed(3)} m + 0.1`,
+    );
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
