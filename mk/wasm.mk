@@ -17,6 +17,7 @@ wasm:
 	@mkdir -p web/public
 	@cmp -s $(WASM_DIR)/weft.wasm web/public/weft.wasm || cp $(WASM_DIR)/weft.wasm web/public/weft.wasm
 web/public/weft.wasm: wasm
+	@:
 
 test-wasm: wasm
 	@node --no-warnings tests/wasm/run-unit.mjs $(WASM_UNIT_TESTS)
