@@ -22,9 +22,8 @@
 // folding fast rebuilds every substep. The skin follows the motion: it starts at half a thickness
 // (weft_self_collision_view's reach), grows by a quarter at each rebuild of lists that lasted under
 // 10 substeps, up to one thickness (its largest_reach: the GPU's lists keep that one), and shrinks
-// back after lists that lasted over 40 (a
-// resting pile then rebuilds once more to get the shortest lists): measured on the swinging `hang`
-// 64², 2.76 rebuilds a frame become 1.5. The same diagonals bound how far a listed pair can have
+// back after lists that lasted over 40 (a resting pile then rebuilds once more to get the shortest
+// lists): measured on the swinging `hang` 64², 2.76 rebuilds a frame become 1.5. The same diagonals bound how far a listed pair can have
 // closed in, so a substep's contacts are the prefix of a list built within t + that bound: the
 // rest are no contact and are not read (at rest, about half of the listed pairs). Candidates,
 // contacts and the patch boxes go four at a time (SSE2 or SIMD128, simd4.h; the contacts 8 at a
