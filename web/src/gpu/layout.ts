@@ -105,7 +105,7 @@ export const STEP = structLayout('Step', [
   {
     name: 'motion',
     type: 'vec4f',
-    doc: 'x tether scale this frame (weft_world_tether_scale_at), y velocity kick s (h, h/2 on the first substep since reset), z stretch limit (1 + strain limit, 0 = none), w unused',
+    doc: "x tether scale this frame (weft_world_tether_scale: the core's for the hand, weft_world_grab_step, coming down at most TETHER_RELAX_RATE a second), y velocity kick s (h, h/2 on the first substep since reset), z stretch limit (1 + strain limit, 0 = none), w unused",
   },
 ]);
 
