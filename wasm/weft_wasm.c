@@ -322,8 +322,8 @@ WASM_EXPORT(world_grab_move) int32_t wasm_world_grab_move(wasm_world* h, float x
 }
 WASM_EXPORT(world_release) void wasm_world_release(wasm_world* h) { weft_world_release(h->world); }
 WASM_EXPORT(world_grabbed) int32_t wasm_world_grabbed(const wasm_world* h) { return weft_world_grabbed(h->world); }
-WASM_EXPORT(world_tether_scale_at) float wasm_world_tether_scale_at(const wasm_world* h, double pin_time) {
-	return weft_world_tether_scale_at(h->world, pin_time);
+WASM_EXPORT(world_tether_scale) float wasm_world_tether_scale(const wasm_world* h) {
+	return weft_world_tether_scale(h->world);
 }
 // The hand's move through a frame of dt s that begins with it at (x, y, z) and the pins' clock at
 // pin_time s (weft_world_grab_step): out[0..2] where it ends, out[3] the tether scale there.

@@ -111,36 +111,42 @@ test('grab pulls the cloth: hang 64², settled, bottom middle pulled 0.5 m forwa
 // release_after_pull_does_not_fling): the hand held at its reach from the pins loosens every tether
 // to WEFT_GRAB_OVERREACH; a scale back at 1 in the release's first substep snapped the cloth in at
 // up to 14 m/s, 1.7 m above its pins. The GPU keeps the scale coming down at C's rate.
-test("a release at the hand's reach does not fling the cloth: hang 64², centre pulled 0.3 m down, held, let go; as C (plain ≤ 1e-5 m), below its pins", async () => {
-  const world = new WeftWorld(core, 'hang', 64);
+
+/// `hang` 64² settled on the C core, then its centre pulled 0.3 m down and held at the hand's reach
+/// for 57 frames by the C core and, with `onGpu`, by a GPU solver created from the settled world too
+/// (returned).
+function pullToReach(world: WeftWorld, onGpu: boolean): GpuSolver | null {
   world.setSubsteps(10, world.iterations);
   world.setDamping(5);
   world.stepFrames(600);
   world.setDamping(0.5);
-  const gpu = new GpuSolver(device, world, physicsSettingsOf(world), [], { schedule: 'plain', config: kernelConfig(device, 8) });
-  const rest = world.restPositions();
-  let pins = -Infinity;
-  for (let p = 0; p < world.particleCount; ++p) pins = Math.max(pins, rest[4 * p + 1]);
+  const gpu = onGpu
+    ? new GpuSolver(device, world, physicsSettingsOf(world), [], { schedule: 'plain', config: kernelConfig(device, 8) })
+    : null;
   const centre = 32 * 64 + 32;
   const x = world.positions();
   const start = { x: x[4 * centre], y: x[4 * centre + 1], z: x[4 * centre + 2] };
   for (let f = 1; f <= 57; ++f) {
     const down = f < 12 ? Math.fround(0.3 * Math.fround(f / 12)) : 0.3;
     const target = { x: start.x, y: Math.fround(start.y - down), z: start.z };
-    if (f === 1) {
-      world.grab(centre, target);
-      gpu.grab(centre, target);
-    } else {
-      world.grabMove(target);
-      gpu.grabMove(target);
+    for (const solver of gpu ? [world, gpu] : [world]) {
+      if (f === 1) solver.grab(centre, target);
+      else solver.grabMove(target);
     }
     world.stepFrames(1);
-    gpu.step(world.frameDt, 1);
+    gpu?.step(world.frameDt, 1);
   }
-  world.release();
-  gpu.release();
+  return gpu;
+}
+
+/// Steps the C world and the GPU solver `frames` frames side by side: the highest y the GPU's cloth
+/// reached, its pins' height, and the largest |gpu − cpu| at the end.
+async function sideBySide(world: WeftWorld, gpu: GpuSolver, frames: number): Promise<{ highest: number; pins: number; diff: number }> {
+  const rest = world.restPositions();
+  let pins = -Infinity;
+  for (let p = 0; p < world.particleCount; ++p) if (rest[4 * p + 3] === 0) pins = Math.max(pins, world.positions()[4 * p + 1]);
   let highest = -Infinity;
-  for (let f = 0; f < 30; ++f) {
+  for (let f = 0; f < frames; ++f) {
     world.stepFrames(1);
     gpu.step(world.frameDt, 1);
     const g = await gpu.read();
@@ -149,8 +155,35 @@ test("a release at the hand's reach does not fling the cloth: hang 64², centre 
   const [g, c] = [await gpu.read(), world.positions()];
   let diff = 0;
   for (let i = 0; i < c.length; ++i) diff = Math.max(diff, Math.abs(g[i] - c[i]));
+  return { highest, pins, diff };
+}
+
+test("a release at the hand's reach does not fling the cloth: hang 64², centre pulled 0.3 m down, held, let go; as C (plain ≤ 1e-5 m), below its pins", async () => {
+  const world = new WeftWorld(core, 'hang', 64);
+  const gpu = pullToReach(world, true)!;
+  world.release();
+  gpu.release();
+  const { highest, pins, diff } = await sideBySide(world, gpu, 30);
   gpu.destroy();
   world.destroy();
+  assert.ok(highest < pins + 0.1, `the GPU cloth rose to y ${highest} m, its pins at ${pins} m`);
+  assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
+});
+
+// The page's solver switch mid-relax: a world let go at the hand's reach on the C core and handed to
+// a new GPU solver 3 frames later, its tethers still loosened (scale > 1). A GPU solver that started
+// its scale at 1 snapped the cloth in, as the release did before the relax.
+test('a world handed to the GPU while its tethers relax after a release keeps relaxing: as C (plain ≤ 1e-5 m), below its pins', async () => {
+  const world = new WeftWorld(core, 'hang', 64);
+  pullToReach(world, false);
+  world.release();
+  world.stepFrames(3);
+  const loosened = world.tetherScale;
+  const gpu = new GpuSolver(device, world, physicsSettingsOf(world), [], { schedule: 'plain', config: kernelConfig(device, 8) });
+  const { highest, pins, diff } = await sideBySide(world, gpu, 30);
+  gpu.destroy();
+  world.destroy();
+  assert.ok(loosened > 1.001, `the tethers were still loosened at the hand-over (scale ${loosened})`);
   assert.ok(highest < pins + 0.1, `the GPU cloth rose to y ${highest} m, its pins at ${pins} m`);
   assert.ok(diff <= 1e-5, `max |gpu − cpu| = ${diff} m`);
 });

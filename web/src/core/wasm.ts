@@ -54,7 +54,7 @@ export interface WeftExports extends LayoutExports {
   world_grab_move(world: Handle, x: number, y: number, z: number): number;
   world_release(world: Handle): void;
   world_grabbed(world: Handle): number;
-  world_tether_scale_at(world: Handle, pinTime: number): number;
+  world_tether_scale(world: Handle): number;
   world_grab_position_at(world: Handle, pinTime: number): Ptr;
   world_stretch_limit(world: Handle): number;
   world_strain_limit(world: Handle): number;

@@ -323,10 +323,10 @@ export class WeftWorld {
   get grabbed(): number {
     return this.exports.world_grabbed(this.handle);
   }
-  /** weft_world_tether_scale_at: the factor on every tether's limit for a frame that starts with
-   *  the pins' clock at pinTime s (the grab and its target are the world's). */
-  tetherScale(pinTime: number): number {
-    return this.exports.world_tether_scale_at(this.handle, pinTime);
+  /** weft_world_tether_scale: the factor on every tether's limit in the last frame stepped (after
+   *  a release it comes back to 1 at WEFT_TETHER_RELAX_RATE a second). */
+  get tetherScale(): number {
+    return this.exports.world_tether_scale(this.handle);
   }
   /** weft_world_grab_step: where the hand holds the grabbed particle at the end of a frame of dt s
    *  that begins with it at `held` and the pins' clock at pinTime s (towards the target, within the

@@ -44,10 +44,13 @@ export interface CoreArrays {
   restPositions?(): Float32Array;
   /// The self-collision settings (weft_self_collision_view): thickness, reach, table size...
   readonly selfCollision?: SelfCollisionView;
-  /// s simulated since creation or reset (where the GPU's pin clock starts).
   /// The wind (gusts included) a substep starting at `time` s feels (weft_world_air_wind).
   airWind?(time: number): Vec3;
+  /// s simulated since creation or reset (where the GPU's pin clock starts).
   readonly time?: number;
+  /// The tethers' scale in the last frame stepped (weft_world_tether_scale), where the GPU's starts:
+  /// a world handed over while it relaxes after a release keeps relaxing.
+  readonly tetherScale?: number;
   /// The grab, mirrored into the core by the GPU solver: weft_world_grab_step reads it.
   grab(particle: number, target: Vec3): void;
   grabMove(target: Vec3): void;

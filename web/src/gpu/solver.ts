@@ -260,6 +260,7 @@ export class GpuSolver {
     this.mesh = meshGrid ? packMeshCollider(meshGrid) : null;
     this.pinTime = core.time ?? 0;
     this.substepsRun = core.substepsRun;
+    this.tetherScale = core.tetherScale ?? 1;
     this.selfView = core.selfCollision ?? null;
     this.pinsMove = settings.pinMotionTime > 0;
     if (this.pinsMove && !core.restPositions) throw new Error("moving pins need the core's rest positions");
@@ -599,7 +600,7 @@ export class GpuSolver {
 
   /// Replaces positions, velocities and residuals (xyzw per particle), e.g. after the core was reset.
   upload(positions: Float32Array, velocities: Float32Array, residuals: Float32Array): void {
-    this.tetherScale = 1; // as weft_world_reset
+    this.tetherScale = this.core.tetherScale ?? 1; // the core's: 1 after weft_world_reset
     // Views on wasm memory: an ArrayBuffer, never shared, in this build.
     this.device.queue.writeBuffer(this.buffers.positions, 0, positions as Float32Array<ArrayBuffer>);
     this.device.queue.writeBuffer(this.buffers.velocities, 0, velocities as Float32Array<ArrayBuffer>);
