@@ -611,9 +611,6 @@ static inline __attribute__((always_inline)) uint32_t scan_four(const weft_self_
 		vf ez = vsub(vsplat(xi[2]), vload(&s->sorted[2][k]));
 		vf d2 = vadd(vadd(vmul(ex, ex), vmul(ey, ey)), vmul(ez, ez));
 		mask = (uint32_t)vless_bits(d2, vsplat(r2));
-		if (mask == 0) {
-			return 0;
-		}
 		vf rx = vsub(vsplat(ri[0]), vload(&s->sorted_rest[0][k]));
 		vf ry = vsub(vsplat(ri[1]), vload(&s->sorted_rest[1][k]));
 		vf rz = vsub(vsplat(ri[2]), vload(&s->sorted_rest[2][k]));
@@ -667,31 +664,65 @@ static int32_t row_ranges(const weft_world* world, const int32_t cell[3], slot_r
 	return count;
 }
 
-// The candidates in slots [from, to) of one row of cells around particle i's (at slot `slot`,
-// its cell `cell`) within reach and not close in the rest pose: into i's list, and i into the
-// partner's where the partner's slot is below `mutual_end` (its list is this call's, and its own
-// scan does not look back at i).
-static inline __attribute__((always_inline)) void scan_slots(weft_self_collision* s, uint32_t i, const float* xi,
-                                                             const float ri[3], const int32_t cell[3],
-                                                             const slot_range* range, uint32_t from, uint32_t to,
-                                                             float r2, float rest_limit2, uint32_t mutual_end) {
-	for (uint32_t k = from; k < to; k += 4) {
-		// Four slots within reach at a time; keep those of this row's cells (not others sharing the
-		// buckets: no pair twice).
-		for (uint32_t mask = scan_four(s, xi, ri, r2, rest_limit2, k, to); mask != 0; mask &= mask - 1) {
-			const uint32_t slot_j = k + (uint32_t)__builtin_ctz(mask);
-			const int32_t* cj = &s->sorted_cell[3 * slot_j];
-			if (cj[1] == range->y && cj[2] == range->z && cj[0] >= cell[0] - 1 && cj[0] <= cell[0] + 1) {
-				const uint32_t j = s->particles[slot_j];
-				float ex = xi[0] - s->sorted[0][slot_j], ey = xi[1] - s->sorted[1][slot_j],
-				      ez = xi[2] - s->sorted[2][slot_j];
-				const float d2 = ex * ex + ey * ey + ez * ez; // the same bits from j's side
-				list_insert(s, i, j, d2);
-				if (slot_j < mutual_end) {
-					list_insert(s, j, i, d2);
-				}
+// A particle's candidates within reach and not close in the rest pose, as the scan finds them: each
+// its slot and (above FOUND_SLOT_BITS) the row range it came from. Appended without a branch (all
+// four lanes' entries are written, the found ones first, and the count grows by how many), then
+// put in the lists together: the scan's tests four at a time no longer branch on what they found
+// (`fold` 128², 150 frames, callgrind: the lists' mispredicted branches 68 M → 33 M; 300 frames
+// 8.4 → 7.9 ms a frame).
+#define FOUND_MAX 256
+#define FOUND_SLOT_BITS 27 // slots below 2^27: particles (a world has fewer than 2^24)
+_Static_assert(MAX_RANGES < 1 << (32 - FOUND_SLOT_BITS), "a range index fits above the slot");
+typedef struct found_candidates {
+	uint32_t entry[FOUND_MAX];
+	uint32_t count;
+} found_candidates;
+// For each mask of four lanes: its set lanes in order, then the others (written past the count).
+static const uint8_t FOUND_LANES[16][4] = {
+    {0, 1, 2, 3}, {0, 1, 2, 3}, {1, 0, 2, 3}, {0, 1, 2, 3}, {2, 0, 1, 3}, {0, 2, 1, 3}, {1, 2, 0, 3}, {0, 1, 2, 3},
+    {3, 0, 1, 2}, {0, 3, 1, 2}, {1, 3, 0, 2}, {0, 1, 3, 2}, {2, 3, 0, 1}, {0, 2, 3, 1}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+static const uint8_t FOUND_COUNT[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+// Puts the found candidates of particle i (cell `cell`) in its list, those of this row's cells only
+// (not others sharing the buckets: no pair twice), and i in the partner's where the partner's slot
+// is this call's, [begin, end) (its list is this call's, and its own scan does not look back at i).
+static void list_found(weft_self_collision* s, uint32_t i, const float* xi, const int32_t cell[3],
+                       const slot_range* ranges, found_candidates* found, uint32_t begin, uint32_t end) {
+	for (uint32_t e = 0; e < found->count; ++e) {
+		const uint32_t slot_j = found->entry[e] & ((1u << FOUND_SLOT_BITS) - 1u);
+		const slot_range* range = &ranges[found->entry[e] >> FOUND_SLOT_BITS];
+		const int32_t* cj = &s->sorted_cell[3 * slot_j];
+		if (cj[1] == range->y && cj[2] == range->z && cj[0] >= cell[0] - 1 && cj[0] <= cell[0] + 1) {
+			const uint32_t j = s->particles[slot_j];
+			float ex = xi[0] - s->sorted[0][slot_j], ey = xi[1] - s->sorted[1][slot_j],
+			      ez = xi[2] - s->sorted[2][slot_j];
+			const float d2 = ex * ex + ey * ey + ez * ez; // the same bits from j's side
+			list_insert(s, i, j, d2);
+			if (slot_j >= begin && slot_j < end) {
+				list_insert(s, j, i, d2);
 			}
 		}
+	}
+	found->count = 0;
+}
+
+// The candidates in slots [from, to) of row range ranges[r] within reach of xi and not close in the rest
+// pose, appended to `found` (put in the lists first when it might overflow).
+static inline __attribute__((always_inline)) void scan_slots(weft_self_collision* s, uint32_t i, const float* xi,
+                                                             const float ri[3], const int32_t cell[3],
+                                                             const slot_range* ranges, uint8_t r, uint32_t from,
+                                                             uint32_t to, float r2, float rest_limit2,
+                                                             found_candidates* found, uint32_t begin, uint32_t end) {
+	for (uint32_t k = from; k < to; k += 4) {
+		if (found->count > FOUND_MAX - 4) {
+			list_found(s, i, xi, cell, ranges, found, begin, end);
+		}
+		const uint32_t mask = scan_four(s, xi, ri, r2, rest_limit2, k, to);
+		const uint32_t base = (uint32_t)r << FOUND_SLOT_BITS | k;
+		for (uint32_t q = 0; q < 4; ++q) {
+			found->entry[found->count + q] = base + FOUND_LANES[mask][q];
+		}
+		found->count += FOUND_COUNT[mask];
 	}
 }
 
@@ -767,6 +798,8 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 	int32_t cell[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
 	slot_range ranges[MAX_RANGES];
 	int32_t range_count = 0;
+	found_candidates found;
+	found.count = 0;
 	// In bucket order: neighbouring queries then read the same buckets (the slices are of slots).
 	for (int32_t slot = begin; slot < end; ++slot) {
 		const uint32_t i = s->particles[slot];
@@ -783,15 +816,19 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 		for (const slot_range* range = ranges; range < ranges + range_count; ++range) {
 			// Slots of earlier calls: i's side only (their particles find i themselves).
 			const uint32_t earlier_end = range->end < (uint32_t)begin ? range->end : (uint32_t)begin;
+			const uint8_t range_index = (uint8_t)(range - ranges);
 			if (range->begin < earlier_end) {
-				scan_slots(s, i, xi, ri, cell, range, range->begin, earlier_end, r2, rest_limit2, 0);
+				scan_slots(s, i, xi, ri, cell, ranges, range_index, range->begin, earlier_end, r2, rest_limit2, &found,
+				           (uint32_t)begin, (uint32_t)end);
 			}
 			// Slots after i's: both sides while the partner is this call's.
 			const uint32_t after = range->begin > (uint32_t)slot + 1 ? range->begin : (uint32_t)slot + 1;
 			if (after < range->end) {
-				scan_slots(s, i, xi, ri, cell, range, after, range->end, r2, rest_limit2, (uint32_t)end);
+				scan_slots(s, i, xi, ri, cell, ranges, range_index, after, range->end, r2, rest_limit2, &found,
+				           (uint32_t)begin, (uint32_t)end);
 			}
 		}
+		list_found(s, i, xi, cell, ranges, &found, (uint32_t)begin, (uint32_t)end);
 		// i's list is complete: the lower slots of this call put themselves in it before, its own
 		// scan took the rest, and no later scan looks back at it. Sorted now, while it is in the cache.
 		finish_list(s, i);
