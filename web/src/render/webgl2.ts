@@ -6,6 +6,7 @@ import groundGlsl from '../shaders/gl/ground.glsl?raw';
 import sphereGlsl from '../shaders/gl/sphere.glsl?raw';
 import meshGlsl from '../shaders/gl/mesh.glsl?raw';
 import type { WeftWorld } from '../core/world';
+import { colliderInset, insetVertices } from './collider-inset';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
 import { BACKGROUND_RGBA, MAX_DRAWN_SPHERES, shaderConstants } from './modes';
 import { rgbaToPng, type FrameInput, type Renderer } from './renderer';
@@ -151,7 +152,7 @@ export class WebGl2Renderer implements Renderer {
     if (mesh) {
       const meshVao = gl.createVertexArray()!;
       gl.bindVertexArray(meshVao);
-      const meshVertices = attribute(0, 4, mesh.vertices, gl.STATIC_DRAW);
+      const meshVertices = attribute(0, 4, insetVertices(mesh.vertices, mesh.normals, colliderInset(world)), gl.STATIC_DRAW);
       const meshNormals = attribute(1, 4, mesh.normals, gl.STATIC_DRAW);
       const meshIndices = gl.createBuffer()!;
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, meshIndices);

@@ -9,6 +9,7 @@ import sphereWgsl from '../shaders/sphere.wgsl?raw';
 import meshWgsl from '../shaders/mesh.wgsl?raw';
 import type { WeftWorld } from '../core/world';
 import { requiredLimits } from '../gpu/device';
+import { colliderInset, insetVertices } from './collider-inset';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
 import { BACKGROUND_RGBA, MAX_DRAWN_SPHERES, shaderConstants } from './modes';
 import { rgbaToPng, type FrameInput, type Renderer } from './renderer';
@@ -220,7 +221,11 @@ export class WebGpuRenderer implements Renderer {
     const mesh = world.meshCollider();
     if (mesh) {
       this.mesh = {
-        vertices: this.staticBuffer('mesh collider vertices', mesh.vertices, GPUBufferUsage.VERTEX),
+        vertices: this.staticBuffer(
+          'mesh collider vertices',
+          insetVertices(mesh.vertices, mesh.normals, colliderInset(world)),
+          GPUBufferUsage.VERTEX,
+        ),
         normals: this.staticBuffer('mesh collider normals', mesh.normals, GPUBufferUsage.VERTEX),
         indices: this.staticBuffer('mesh collider indices', mesh.indices, GPUBufferUsage.INDEX),
         indexCount: mesh.indices.length,
