@@ -313,6 +313,12 @@ describe('panel numbers', () => {
       assert.ok(Math.abs(Math.hypot(wind.x, wind.z) - 30) < 1e-3, `wind ${JSON.stringify(wind)}`);
       await typeIntoPanel(page, 'wind m/s', '12');
       assert.equal(await shown('wind m/s'), '12.0');
+      // Something that is not a number leaves the value as it was, and the page says so too.
+      await typeIntoPanel(page, 'wind m/s', 'abc');
+      await waitFor(page, () => [...document.querySelectorAll('#messages .message')].some((m) => m.textContent.includes('not a number')));
+      const kept = await page.locator('#messages .message', { hasText: 'not a number' }).first().textContent();
+      assert.match(kept, /wind m\/s: "abc" is not a number; kept 12/);
+      assert.equal(await shown('wind m/s'), '12.0');
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

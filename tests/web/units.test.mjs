@@ -64,7 +64,13 @@ test('URL parameters: valid values are taken, bad ones fall back with a sentence
   assert.equal(twice.scene, 'sphere');
   assert.deepEqual(twice.problems, ['scene is given 2 times; using the first']);
   const many = web.parseParams(`?${Array.from({ length: 50 }, (_, i) => `p${i}=1`).join('&')}`);
-  assert.equal(many.problems.length, 3, 'at most three sentences about names');
+  assert.deepEqual(many.problems, [
+    '"p0", "p1", "p2" and 47 more are unknown (the page takes solver, scene, grid, mode, renderer); ignored',
+  ]);
+  assert.deepEqual(web.parseParams('?a=1&b=2&grid=32').problems, [
+    '"a", "b" are unknown (the page takes solver, scene, grid, mode, renderer); ignored',
+  ]);
+  assert.match(web.parseParams('?renderer=foo').problems[0], /\(use auto, webgpu or webgl2\)/);
   assert.equal(web.parseParams(`?grid=${web.GRID_MAX}`).grid, web.GRID_MAX);
   assert.equal(web.parseParams(`?grid=${web.GRID_MIN}`).grid, web.GRID_MIN);
 });

@@ -20,6 +20,8 @@ export const DEFAULT_PARAMS = { solver: 'wasm', scene: 'sphere', grid: 64, mode:
 export const PARAM_NAMES = Object.keys(DEFAULT_PARAMS) as readonly (keyof typeof DEFAULT_PARAMS)[];
 /** At most this many sentences about the parameters' names (a URL may carry any number of them). */
 const MAX_NAME_PROBLEMS = 3;
+/** Unknown names quoted in their sentence (the rest counted). */
+const MAX_UNKNOWN_SHOWN = 3;
 export const GRID_MIN = 4;
 export const GRID_MAX = 512;
 /** Grid sizes the panel offers. */
@@ -30,16 +32,23 @@ export function parseParams(search: string): Params {
   const problems: string[] = [];
   const params: Params = { ...DEFAULT_PARAMS, problems };
 
-  // Names the page does not know, and known ones given twice (the first counts), are said too.
+  // Names the page does not know (one sentence for all of them), and known ones given twice (the
+  // first counts), are said too.
   const seen = new Set<string>();
+  const unknown: string[] = [];
   for (const name of query.keys()) {
     if (seen.has(name)) continue;
     seen.add(name);
-    const shown = `"${name.slice(0, 20)}"`;
-    if (!(PARAM_NAMES as readonly string[]).includes(name))
-      problems.push(`${shown} is unknown (the page takes ${PARAM_NAMES.join(', ')}); ignored`);
-    else if (query.getAll(name).length > 1) problems.push(`${name} is given ${query.getAll(name).length} times; using the first`);
-    if (problems.length >= MAX_NAME_PROBLEMS) break;
+    if (!(PARAM_NAMES as readonly string[]).includes(name)) unknown.push(name);
+    else if (query.getAll(name).length > 1 && problems.length < MAX_NAME_PROBLEMS)
+      problems.push(`${name} is given ${query.getAll(name).length} times; using the first`);
+  }
+  if (unknown.length > 0) {
+    const shown = unknown.slice(0, MAX_UNKNOWN_SHOWN).map((name) => `"${name.slice(0, 20)}"`);
+    const more = unknown.length > MAX_UNKNOWN_SHOWN ? ` and ${unknown.length - MAX_UNKNOWN_SHOWN} more` : '';
+    problems.unshift(
+      `${shown.join(', ')}${more} ${unknown.length === 1 ? 'is' : 'are'} unknown (the page takes ${PARAM_NAMES.join(', ')}); ignored`,
+    );
   }
   const solver = query.get('solver');
   if (solver !== null) {
@@ -65,7 +74,7 @@ export function parseParams(search: string): Params {
   const renderer = query.get('renderer');
   if (renderer !== null) {
     if (renderer === 'webgpu' || renderer === 'webgl2' || renderer === 'auto') params.renderer = renderer;
-    else problems.push(`unknown renderer "${renderer.slice(0, 20)}" (use webgpu or webgl2); choosing automatically`);
+    else problems.push(`unknown renderer "${renderer.slice(0, 20)}" (use auto, webgpu or webgl2); choosing automatically`);
   }
   return params;
 }

@@ -213,13 +213,22 @@ export class Panel {
     this.refresh();
   }
 
-  /** A warning when the number typed in `controller`'s box lies outside its range (lil-gui clamped it). */
+  /** A warning when what was typed in `controller`'s box is not a number (lil-gui kept the value) or lies
+   *  outside its range (lil-gui clamped it). */
   private reportClamped(controller: NumberController): void {
     const text = controller.$input.value.trim(),
       typed = Number(text);
     const min = controller._min as number,
       max = controller._max as number;
-    if (text === '' || !Number.isFinite(typed) || (typed >= min && typed <= max)) return;
+    if (text === '' || (typed >= min && typed <= max)) return;
+    if (!Number.isFinite(typed)) {
+      this.messages.show(
+        `${controller._name}: "${text.slice(0, 20)}" is not a number; kept ${controller.getValue()}.`,
+        'warning',
+        'panel-range',
+      );
+      return;
+    }
     this.messages.show(
       `${controller._name}: ${text} is outside ${min} … ${max}; set to ${controller.getValue()}.`,
       'warning',
