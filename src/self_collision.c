@@ -668,8 +668,8 @@ static int32_t row_ranges(const weft_world* world, const int32_t cell[3], slot_r
 // its slot and (above FOUND_SLOT_BITS) the row range it came from. Appended without a branch (all
 // four lanes' entries are written, the found ones first, and the count grows by how many), then
 // put in the lists together: the scan's tests four at a time no longer branch on what they found
-// (`fold` 128², 150 frames, callgrind: the lists' mispredicted branches 68 M → 33 M; 300 frames
-// 8.4 → 7.9 ms a frame).
+// (`fold` 128², 150 frames, callgrind: the lists' mispredicted branches 68 M → 33 M; alternated,
+// 300 frames, 8.29 → 7.68 ms a frame; at 256² its stores cost what its branches saved, 75.9 → 76.3).
 #define FOUND_MAX 256
 #define FOUND_SLOT_BITS 27 // slots below 2^27: particles (a world has fewer than 2^24)
 _Static_assert(MAX_RANGES < 1 << (32 - FOUND_SLOT_BITS), "a range index fits above the slot");
@@ -734,7 +734,8 @@ static inline __attribute__((always_inline)) void order_pair(uint64_t* list, int
 }
 
 // Batcher's odd–even merge sort of 4, 8 or 16 entries: each half sorted, then merged by a fixed
-// network of pairs (5, 19 and 63 pairs in all; checked on every 0–1 input, the 0–1 principle).
+// network of pairs (5, 19 and 63 pairs in all; checked offline on every 0–1 input, the 0–1
+// principle; the golden state hashes of test_determinism pin the lists' order).
 // Branch-free: an insertion sort's comparisons go either way at random here, and their
 // mispredictions made it a fifth of the lists' time at `fold` 256².
 _Static_assert(MAX_NEIGHBOURS == 16, "the sorting networks go up to 16 entries");
