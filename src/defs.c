@@ -8,6 +8,7 @@ weft_world_def weft_default_world_def(void) {
 	weft_world_def def = {0};
 	def.gravity = (weft_vec3){0.0f, -9.81f, 0.0f};
 	def.substeps = 10;
+	def.max_substeps = 32;
 	def.iterations = 1;
 	def.damping = 0.5f;
 	def.wind = (weft_vec3){0.0f, 0.0f, 0.0f};
@@ -124,6 +125,8 @@ weft_result weft_validate_world_def(const weft_world_def* def) {
 	REQUIRE_MAGNITUDE(def->gravity, MAX_GRAVITY, "gravity", "m/s^2");
 	REQUIRE_MAGNITUDE(def->wind, MAX_WIND, "wind", "m/s");
 	REQUIRE(def->substeps >= 1 && def->substeps <= 1000, "substeps must be in 1..1000 (got %d)", (int)def->substeps);
+	REQUIRE(def->max_substeps >= 0 && def->max_substeps <= 1000, "max_substeps must be in 0..1000 (got %d)",
+	        (int)def->max_substeps);
 	REQUIRE(def->iterations >= 1 && def->iterations <= 1000, "iterations must be in 1..1000 (got %d)",
 	        (int)def->iterations);
 	REQUIRE_COMPONENTS(def->pin_velocity, MAX_PIN_SPEED, "pin_velocity", "m/s");

@@ -149,7 +149,7 @@ void weft_grab_advance_frame(weft_world* world, float dt) {
 
 weft_vec3 weft_grab_substep_position(const weft_world* world) {
 	// start (1 − t) + end t: exactly the end at t = 1, so the frame ends where weft_world_grab_position says.
-	const float t = (float)(world->substeps_run - world->grab_first_substep) / (float)world->def.substeps;
+	const float t = (float)(world->substeps_run - world->grab_first_substep) / (float)world->frame_substeps;
 	const weft_vec3 a = world->grab_start, b = world->grab_position;
 	return (weft_vec3){a.x * (1.0f - t) + b.x * t, a.y * (1.0f - t) + b.y * t, a.z * (1.0f - t) + b.z * t};
 }

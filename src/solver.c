@@ -433,7 +433,7 @@ static void run_stages(weft_world* world, const weft_stage_list* list, int32_t f
 
 void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, float h, weft_thread_pool* pool,
                            int32_t thread, int32_t thread_count) {
-	const int32_t substeps = world->def.substeps, iterations = world->def.iterations;
+	const int32_t substeps = world->frame_substeps, iterations = world->def.iterations;
 	const int32_t tethers = stages->solve_end - 1, scripted = stages->count, fused = stages->count + 1;
 	for (int32_t substep = 0; substep < substeps; ++substep) {
 		const bool fuse = substep + 1 < substeps && stages->fused;
@@ -504,9 +504,10 @@ weft_result weft_world_step(weft_world* world, float dt) {
 	if (world->non_finite && weft_check_finite(world) != WEFT_OK) {
 		return WEFT_ERROR_NON_FINITE; // left as it was for inspection; the message names what is bad
 	}
-	const float h = dt / (float)world->def.substeps;
 	weft_grab_advance_frame(world, dt); // the hand's path through this frame, the tethers' scale
-	weft_stage_list stages;             // the settings may change between frames, never inside one
+	world->frame_substeps = weft_frame_substeps(world, dt);
+	const float h = dt / (float)world->frame_substeps;
+	weft_stage_list stages; // the settings may change between frames, never inside one
 	weft_solver_build_stages(world, &stages);
 	world->simd_width = weft_simd_width();
 	const int32_t thread_count = world->pool != NULL ? world->def.thread_count : 1;

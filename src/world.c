@@ -217,6 +217,7 @@ void weft_world_reset(weft_world* world) {
 	memset(world->velocities, 0, p4);
 	memset(world->residuals, 0, p4);
 	world->substeps_run = 0;
+	world->frame_substeps = world->def.substeps;
 	world->strain_sweeps = 0;
 	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
 	weft_spheres_reset(world);
@@ -320,6 +321,7 @@ int64_t weft_world_strain_sweeps(const weft_world* world) { return world ? world
 double weft_world_time(const weft_world* world) { return world ? world->time : 0.0; }
 int64_t weft_world_frame(const weft_world* world) { return world ? world->frame : 0; }
 int64_t weft_world_substeps_run(const weft_world* world) { return world ? world->substeps_run : 0; }
+int32_t weft_world_frame_substeps(const weft_world* world) { return world ? world->frame_substeps : 0; }
 
 weft_constraints_view weft_world_constraints(const weft_world* world) {
 	weft_constraints_view view = {0};

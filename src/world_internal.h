@@ -108,9 +108,10 @@ struct weft_world {
 	weft_vec3 grab_position;    // ...and where it holds it when the frame ends (weft_world_grab_position)
 	int64_t grab_first_substep; // substeps_run before this frame: the hand's path is cut per substep
 
-	int64_t substeps_run; // since creation or reset
-	bool stepped;         // this substep is not the first one (the leapfrog's half kick)
-	bool non_finite;      // the last step found the state NaN or infinite (steps refuse until it is finite)
+	int64_t substeps_run;   // since creation or reset
+	int32_t frame_substeps; // the substeps of the frame being stepped, or of the last one (frame_substeps.c)
+	bool stepped;           // this substep is not the first one (the leapfrog's half kick)
+	bool non_finite;        // the last step found the state NaN or infinite (steps refuse until it is finite)
 	// The frame-end checks of each thread's slice of the particles (solver.c): FRAME_CHECK_* bits.
 	uint8_t frame_checks[WEFT_MAX_THREADS];
 	double clock;       // s simulated since creation or reset, at the start of this substep
@@ -164,6 +165,8 @@ void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const
 // Once a frame: the hand's path through the frame about to be stepped, and the stretch every tether
 // allows (1, or more while a hand pulls beyond reach).
 void weft_grab_advance_frame(weft_world* world, float dt);
+// frame_substeps.c: the substeps of the next frame of dt s (after weft_grab_advance_frame).
+int32_t weft_frame_substeps(const weft_world* world, float dt);
 // Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
 weft_vec3 weft_grab_substep_position(const weft_world* world);
 

@@ -374,6 +374,9 @@ WASM_EXPORT(world_time) double wasm_world_time(const wasm_world* h) { return wef
 WASM_EXPORT(world_substeps_run) double wasm_world_substeps_run(const wasm_world* h) {
 	return (double)weft_world_substeps_run(h->world);
 }
+WASM_EXPORT(world_frame_substeps) int32_t wasm_world_frame_substeps(const wasm_world* h) {
+	return weft_world_frame_substeps(h->world);
+}
 WASM_EXPORT(world_max_stretch) float wasm_world_max_stretch(const wasm_world* h) {
 	return weft_world_max_stretch(h->world);
 }

@@ -15,9 +15,9 @@ static int compare_doubles(const void* a, const void* b) {
 }
 
 int command_bench(int argc, char** argv) {
-	static const char* const allowed[] = {"scene",       "grid",    "substeps", "iterations",     "frames",
-	                                      "threads",     "simd",    "collider", "self-collision", "spheres",
-	                                      "ridge-lifts", "damping", NULL};
+	static const char* const allowed[] = {
+	    "scene",    "grid",           "substeps", "iterations",  "frames",  "threads",      "simd",
+	    "collider", "self-collision", "spheres",  "ridge-lifts", "damping", "max-substeps", NULL};
 	args a;
 	int64_t frames, simd;
 	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 600, 1, 1000000, &frames) ||
@@ -61,20 +61,23 @@ int command_bench(int argc, char** argv) {
 	qsort(frame_ms, (size_t)frames, sizeof(double), compare_doubles);
 	weft_world_def def = weft_world_get_def(world);
 	weft_constraints_view view = weft_world_constraints(world);
-	double solves = (double)view.count * def.substeps * def.iterations * (double)frames;
+	// The substeps the frames took (more than def.substeps near a mesh, up to max_substeps).
+	const int64_t substeps_run = weft_world_substeps_run(world);
+	double solves = (double)view.count * (double)substeps_run * def.iterations;
 	printf("{\"scene\":\"%s\",\"grid\":%d,\"particles\":%d,\"constraints\":%d,\"colors\":%d,\"substeps\":%d,"
-	       "\"iterations\":%d,\"frames\":%lld,\"threads\":%d,\"simd\":%s,\"simd_width\":%d,\"self_collision\":%s,"
+	       "\"max_substeps\":%d,\"substeps_per_frame\":%.3f,\"iterations\":%d,\"frames\":%lld,\"threads\":%d,\"simd\":%"
+	       "s,\"simd_width\":%d,\"self_collision\":%s,"
 	       "\"self_collision_"
 	       "rebuilds\":%lld,\"ridge_lifts\":%s,\"ms_per_frame\":%.4f,\"ms_median\":%.4f,"
 	       "\"ms_min\":%.4f,\"constraint_solves_per_second\":%.4e,\"max_stretch\":%.6f,\"nan\":%s,"
 	       "\"state_hash\":\"%016" PRIx64 "\"}\n",
 	       setup.scene, (int)setup.grid, (int)weft_world_particle_count(world), (int)view.count, (int)view.color_count,
-	       (int)def.substeps, (int)def.iterations, (long long)frames, (int)def.thread_count,
-	       weft_simd_active() ? "true" : "false", (int)weft_simd_width(), def.self_collision ? "true" : "false",
-	       (long long)weft_world_self_collision(world).rebuilds, weft_world_mesh_ridge_lifts(world) ? "true" : "false",
-	       1e3 * seconds / (double)frames, frame_ms[frames / 2], frame_ms[0], solves / seconds,
-	       (double)weft_world_max_stretch(world), weft_world_is_finite(world) ? "false" : "true",
-	       weft_world_state_hash(world));
+	       (int)def.substeps, (int)def.max_substeps, (double)substeps_run / (double)frames, (int)def.iterations,
+	       (long long)frames, (int)def.thread_count, weft_simd_active() ? "true" : "false", (int)weft_simd_width(),
+	       def.self_collision ? "true" : "false", (long long)weft_world_self_collision(world).rebuilds,
+	       weft_world_mesh_ridge_lifts(world) ? "true" : "false", 1e3 * seconds / (double)frames, frame_ms[frames / 2],
+	       frame_ms[0], solves / seconds, (double)weft_world_max_stretch(world),
+	       weft_world_is_finite(world) ? "false" : "true", weft_world_state_hash(world));
 	free(frame_ms);
 	weft_world_destroy(world);
 	return 0;

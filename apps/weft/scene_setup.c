@@ -32,9 +32,10 @@ static weft_result user_collider_setup(const char* path, weft_world* world) {
 int scene_setup_create(const args* a, scene_setup* out) {
 	memset(out, 0, sizeof *out);
 	out->scene = args_get(a, "scene") ? args_get(a, "scene") : "hang";
-	int64_t grid, substeps, iterations, threads, self_collision, spheres, ridge_lifts;
+	int64_t grid, substeps, max_substeps, iterations, threads, self_collision, spheres, ridge_lifts;
 	double damping;
 	if (!args_int(a, "grid", 64, 2, 4096, &grid) || !args_int(a, "substeps", 0, 1, 1000, &substeps) ||
+	    !args_int(a, "max-substeps", 0, 0, 1000, &max_substeps) ||
 	    !args_int(a, "iterations", 0, 1, 1000, &iterations) ||
 	    !args_int(a, "threads", 1, 1, WEFT_MAX_THREADS, &threads) ||
 	    !args_int(a, "self-collision", 0, 0, 1, &self_collision) || !args_int(a, "spheres", 1, 0, 1, &spheres) ||
@@ -47,6 +48,7 @@ int scene_setup_create(const args* a, scene_setup* out) {
 		return EXIT_BAD_INPUT;
 	}
 	if (args_get(a, "substeps")) scene.world.substeps = (int32_t)substeps;
+	if (args_get(a, "max-substeps")) scene.world.max_substeps = (int32_t)max_substeps;
 	if (args_get(a, "iterations")) scene.world.iterations = (int32_t)iterations;
 	if (args_get(a, "damping")) scene.world.damping = (float)damping;
 	scene.world.thread_count = (int32_t)threads;

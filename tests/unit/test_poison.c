@@ -111,6 +111,7 @@ static void set_ground(setup* s, float v) {
 static void set_friction(setup* s, float v) { s->scene.world.friction = v; }
 static void set_margin(setup* s, float v) { s->scene.world.collision_margin = v; }
 static void set_substeps(setup* s, float v) { s->scene.world.substeps = (int32_t)v; }
+static void set_max_substeps(setup* s, float v) { s->scene.world.max_substeps = (int32_t)v; }
 static void set_iterations(setup* s, float v) { s->scene.world.iterations = (int32_t)v; }
 static void set_pin_velocity(setup* s, float v) {
 	s->scene.world.pin_velocity = (weft_vec3){v, -v, v};
@@ -384,6 +385,7 @@ static const range ranges[] = {
     {"friction", set_friction, 0.0f, 1.0f, -0.01f, 1.01f},
     {"collision_margin", set_margin, 0.0f, 0.99f, -0.01f, 1.0f},
     {"substeps", set_substeps, 1.0f, 1000.0f, 0.0f, 1001.0f},
+    {"max_substeps", set_max_substeps, 0.0f, 1000.0f, -1.0f, 1001.0f},
     {"iterations", set_iterations, 1.0f, 1000.0f, 0.0f, 1001.0f},
     {"pin_velocity", set_pin_velocity, -1000.0f, 1000.0f, -1001.0f, 1001.0f},
     {"pin_motion_time", set_pin_time, 0.0f, 1e4f, -1.0f, 1.001e4f},

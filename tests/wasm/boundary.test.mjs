@@ -33,6 +33,36 @@ test('the frame-end strain sweeps: none at 10 substeps, some at 1 substep on a f
   }
 });
 
+test("frameSubsteps: near a mesh a fast frame takes more substeps (up to max_substeps, 32), elsewhere the world's", () => {
+  const bunny = new WeftWorld(core, 'bunny', 64);
+  try {
+    bunny.setSubsteps(2, 1);
+    bunny.stepFrames(1);
+    assert.equal(bunny.frameSubsteps, 2, 'the first frame of the fall: no speed yet');
+    let most = 0;
+    let run = bunny.substepsRun;
+    for (let f = 0; f < 60; f++) {
+      bunny.stepFrames(1);
+      assert.equal(bunny.substepsRun - run, bunny.frameSubsteps, "substepsRun grows by the frame's substeps");
+      run = bunny.substepsRun;
+      most = Math.max(most, bunny.frameSubsteps);
+    }
+    assert.ok(most > 2 && most <= 32, `landing on the bunny: up to ${most} substeps a frame`);
+  } finally {
+    bunny.destroy();
+  }
+  const sphere = new WeftWorld(core, 'sphere', 32);
+  try {
+    sphere.setSubsteps(1, 1);
+    for (let f = 0; f < 60; f++) {
+      sphere.stepFrames(1);
+      assert.equal(sphere.frameSubsteps, 1, `frame ${f}: no mesh, the world's substeps`);
+    }
+  } finally {
+    sphere.destroy();
+  }
+});
+
 test('scene names include the documented scenes', () => {
   const names = core.sceneNames();
   for (const name of ['hang', 'sphere', 'flag']) assert.ok(names.includes(name), `${name} in ${names}`);

@@ -57,6 +57,9 @@ export interface Stats {
   /** Frame-end strain sweeps run so far (the wasm solver's; null on the gpu solver, which has none):
    *  0 while the solve alone holds the strain limit, growing at 1 substep on a fine cloth. */
   strainSweeps: number | null;
+  /** Substeps the last frame took: the wasm solver's, more than the panel's substeps where the cloth
+   *  near a mesh collider moves fast (the world's max_substeps, 32); the gpu solver's fixed count. */
+  frameSubsteps: number;
   /** The mesh collider's ridge lifts in force (the panel's switch; the wasm solver's; null on the gpu
    *  solver, which has none, and without a mesh collider). */
   ridgeLifts: boolean | null;
@@ -505,6 +508,7 @@ export class App implements Grabber {
       selfCollision: this.solver.settings().selfCollision,
       strainLimit: this.solver.settings().strainLimit,
       strainSweeps: this.solver.kind === 'wasm' ? world.strainSweeps : null,
+      frameSubsteps: this.solver.kind === 'wasm' ? world.frameSubsteps : this.solver.settings().substeps,
       ridgeLifts: this.solver.kind === 'wasm' && world.meshTriangleCount > 0 ? world.meshRidgeLifts : null,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
       mesh: this.meshStats(world),

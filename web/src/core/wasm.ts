@@ -71,6 +71,7 @@ export interface WeftExports extends LayoutExports {
   world_frame(world: Handle): number;
   world_time(world: Handle): number;
   world_substeps_run(world: Handle): number;
+  world_frame_substeps(world: Handle): number;
   world_max_stretch(world: Handle): number;
   world_is_finite(world: Handle): number;
   world_state_hash(world: Handle): bigint;

@@ -147,6 +147,10 @@ export class WeftWorld {
   get substepsRun(): number {
     return this.exports.world_substeps_run(this.handle);
   }
+  /** Substeps the last frame took: substeps, or more where the cloth near a mesh collider moved fast (max_substeps). */
+  get frameSubsteps(): number {
+    return this.exports.world_frame_substeps(this.handle);
+  }
   maxStretch(): number {
     return this.exports.world_max_stretch(this.handle);
   }

@@ -1,0 +1,41 @@
+// The page reports the substeps a frame took (stats().frameSubsteps, headless Chromium): on the
+// wasm solver a frame where the cloth near the bunny falls or slides fast takes more than the
+// panel's substeps (up to the world's max_substeps, 32: src/frame_substeps.c); without a mesh
+// every frame takes the panel's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp, typeIntoPanel, useBrowser } from './harness.mjs';
+
+const session = useBrowser();
+
+for (const [scene, adapts] of [
+  ['bunny', true],
+  ['sphere', false],
+]) {
+  test(`?scene=${scene}&grid=48, substeps typed to 2: stats().frameSubsteps ${adapts ? 'grows near the mesh' : 'stays 2'}`, async () => {
+    const { page, errors } = await openApp(session, `?scene=${scene}&grid=48`);
+    try {
+      await typeIntoPanel(page, 'substeps', '2');
+      const taken = await page.evaluate(async () => {
+        window.weft.pause();
+        await window.weft.reset();
+        const frames = [];
+        for (let f = 0; f < 50; f++) {
+          await window.weft.step(1);
+          frames.push(window.weft.stats().frameSubsteps);
+        }
+        return frames;
+      });
+      assert.equal(taken[0], 2, `the first frame: ${taken[0]} substeps`);
+      const most = Math.max(...taken);
+      if (adapts) {
+        assert.ok(most > 2 && most <= 32, `landing on the bunny: up to ${most} substeps a frame (${taken.join(' ')})`);
+      } else {
+        assert.equal(most, 2, `no mesh: ${taken.join(' ')}`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+}
