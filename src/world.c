@@ -218,6 +218,9 @@ void weft_world_reset(weft_world* world) {
 	memset(world->residuals, 0, p4);
 	world->substeps_run = 0;
 	world->frame_substeps = world->def.substeps;
+	if (world->mesh != NULL) {
+		memcpy(world->mesh->frame_start, world->rest_positions, p4); // no motion before the first frame
+	}
 	world->strain_sweeps = 0;
 	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
 	weft_spheres_reset(world);

@@ -165,8 +165,9 @@ void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const
 // Once a frame: the hand's path through the frame about to be stepped, and the stretch every tether
 // allows (1, or more while a hand pulls beyond reach).
 void weft_grab_advance_frame(weft_world* world, float dt);
-// frame_substeps.c: the substeps of the next frame of dt s (after weft_grab_advance_frame).
-int32_t weft_frame_substeps(const weft_world* world, float dt);
+// frame_substeps.c: the substeps of the next frame of dt s (after weft_grab_advance_frame); keeps
+// where each particle begins it (the mesh collider's frame_start).
+int32_t weft_frame_substeps(weft_world* world, float dt);
 // Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
 weft_vec3 weft_grab_substep_position(const weft_world* world);
 

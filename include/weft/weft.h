@@ -93,7 +93,7 @@ typedef struct weft_world_def {
 	int32_t substeps;       ///< substeps per frame, 1..1000, default 10
 	int32_t max_substeps;   ///< with a mesh collider, a frame where the cloth near it moves fast takes more
 	                        ///< substeps, up to this many: enough that none of those particles moves more
-	                        ///< than 0.3 grid spacings in one (frame_substeps.c). 0..1000, default 32; at
+	                        ///< than 0.1 grid spacings in one (frame_substeps.c). 0..1000, default 32; at
 	                        ///< or below substeps, every frame takes substeps
 	int32_t iterations;     ///< solver iterations per substep, 1..1000, default 1
 	float damping;          ///< linear velocity damping in 1/s, [0, 1000], default 0.5
