@@ -348,6 +348,9 @@ export class App implements Grabber {
         max[k] = Math.max(max[k], rest[i * 4 + k]);
       }
     }
+    // A mesh collider taller than the cloth (the flag's pole) is in the picture too.
+    const mesh = world.meshCollider();
+    for (let i = 0; mesh && i < mesh.vertices.length; i += 4) max[1] = Math.max(max[1], mesh.vertices[i + 1]);
     const ground = world.groundHeight ?? min[1];
     // Pinned particles are where the cloth will hang from: look at their depth (hang, flag).
     let pinnedZ = 0,
