@@ -1,7 +1,8 @@
 // Stability sweep: every scene across compliance, substeps, iterations, grid size and damping, with
 // a violent drag (a particle pulled 1 m in 5 frames and back, then let go) in the second second.
 // Per run: whether the world stayed finite (and every step returned WEFT_OK), and the largest max
-// stretch over the frames after the first second. Prints one JSON document (bench/sweep.sh writes
+// stretch over the frames after the first second. Grids 4, 32 and 96 across every setting, and
+// 512² (the largest grid the issue names) at a few. Prints one JSON document (bench/sweep.sh writes
 // it to bench/results/<machine>/sweep.json). A run passes when it stays finite and below 100%.
 //   weft_sweep [--quick]
 #include <math.h>
@@ -43,6 +44,21 @@ static run_result run(const char* scene_name, int32_t grid, float compliance, in
 	return out;
 }
 
+// Runs one setting and prints its row (after the first, with a comma); counts it.
+static void sweep_one(const char* scene, int32_t grid, float compliance, int32_t substeps, int32_t iterations,
+                      float damping, int32_t* runs, int32_t* passed) {
+	const run_result r = run(scene, grid, compliance, substeps, iterations, damping, 120);
+	const bool ok = r.finite && r.worst_stretch < 1.0f;
+	printf("%s{\"scene\":\"%s\",\"grid\":%d,\"compliance\":%g,\"substeps\":%d,\"iterations\":%d,"
+	       "\"damping\":%g,\"finite\":%s,\"max_stretch_after_1s\":%.4g,\"pass\":%s}\n",
+	       *runs ? "," : "", scene, (int)grid, (double)compliance, (int)substeps, (int)iterations, (double)damping,
+	       r.finite ? "true" : "false", isfinite(r.worst_stretch) ? (double)r.worst_stretch : -1.0,
+	       ok ? "true" : "false");
+	fflush(stdout);
+	*runs += 1;
+	*passed += ok;
+}
+
 int main(int argc, char** argv) {
 	const bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
 	const char* const scenes[] = {"hang", "sphere", "flag", "bunny", "fold"};
@@ -62,18 +78,15 @@ int main(int argc, char** argv) {
 							// 1000 substeps only on small grids; the quick sweep keeps the corners.
 							if (substeps[k] == 1000 && grids[g] > 4) continue;
 							if (quick && (c % 3 != 0 || i != 0 || d != 0 || grids[g] == 96)) continue;
-							const run_result r =
-							    run(scenes[s], grids[g], compliances[c], substeps[k], iterations[i], dampings[d], 120);
-							const bool ok = r.finite && r.worst_stretch < 1.0f;
-							printf(
-							    "%s{\"scene\":\"%s\",\"grid\":%d,\"compliance\":%g,\"substeps\":%d,\"iterations\":%d,"
-							    "\"damping\":%g,\"finite\":%s,\"max_stretch_after_1s\":%.4g,\"pass\":%s}\n",
-							    runs ? "," : "", scenes[s], (int)grids[g], (double)compliances[c], (int)substeps[k],
-							    (int)iterations[i], (double)dampings[d], r.finite ? "true" : "false",
-							    isfinite(r.worst_stretch) ? (double)r.worst_stretch : -1.0, ok ? "true" : "false");
-							runs++;
-							passed += ok;
+							sweep_one(scenes[s], grids[g], compliances[c], substeps[k], iterations[i], dampings[d],
+							          &runs, &passed);
 						}
+	// The issue's largest grid, 512², as a spot check (a run takes up to a minute there): every
+	// scene, compliance 0, 1 and 10 substeps, 1 iteration, no damping. Not in the quick sweep.
+	for (size_t s = 0; s < sizeof scenes / sizeof scenes[0] && !quick; ++s)
+		for (int32_t k = 0; k < 2; ++k) {
+			sweep_one(scenes[s], 512, 0.0f, substeps[k], 1, 0.0f, &runs, &passed);
+		}
 	printf("],\"runs_total\":%d,\"passed\":%d}\n", (int)runs, (int)passed);
 	fprintf(stderr, "sweep: %d of %d runs stayed finite and below 100%% stretch after the first second\n", (int)passed,
 	        (int)runs);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Stability sweep (bench/sweep.c): every scene × compliance 0…1 × substeps 1…1000 × iterations 1, 10
-# × grids 4, 32, 96 × damping 0, 1, with a violent drag in the second second. Writes
+# × grids 4, 32, 96 × damping 0, 1, and 512² at compliance 0, 1 and 10 substeps, 1 iteration,
+# damping 0 (a spot check), with a violent drag in the second second. Writes
 # bench/results/<machine>/sweep.json (per run: finite, max stretch after the first second, pass).
 # `bash bench/sweep.sh build/weft_sweep --quick` runs the corners only.
 set -euo pipefail
