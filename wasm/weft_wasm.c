@@ -143,6 +143,11 @@ WASM_EXPORT(world_set_substeps) int32_t wasm_world_set_substeps(wasm_world* h, i
 	def.iterations = iterations;
 	return apply_def(h, def);
 }
+WASM_EXPORT(world_set_max_substeps) int32_t wasm_world_set_max_substeps(wasm_world* h, int32_t max_substeps) {
+	weft_world_def def = weft_world_get_def(h->world);
+	def.max_substeps = max_substeps;
+	return apply_def(h, def);
+}
 WASM_EXPORT(world_set_damping) int32_t wasm_world_set_damping(wasm_world* h, float damping) {
 	weft_world_def def = weft_world_get_def(h->world);
 	def.damping = damping;

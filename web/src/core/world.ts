@@ -201,6 +201,11 @@ export class WeftWorld {
   compliance(type: number): number {
     return this.exports.world_get_compliance(this.handle, type);
   }
+  /** The most substeps a frame near a mesh collider may take (weft_world_def.max_substeps; at or
+   *  below the substeps, every frame takes the substeps). */
+  setMaxSubsteps(maxSubsteps: number): void {
+    this.check(this.exports.world_set_max_substeps(this.handle, maxSubsteps), 'max substeps');
+  }
   setSubsteps(substeps: number, iterations: number): void {
     this.check(this.exports.world_set_substeps(this.handle, substeps, iterations), 'substeps/iterations');
   }
