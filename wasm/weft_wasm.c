@@ -125,6 +125,9 @@ static int32_t apply_def(wasm_world* h, weft_world_def def) { return weft_world_
 WASM_EXPORT(world_get_substeps) int32_t wasm_world_get_substeps(const wasm_world* h) {
 	return weft_world_get_def(h->world).substeps;
 }
+WASM_EXPORT(world_get_max_substeps) int32_t wasm_world_get_max_substeps(const wasm_world* h) {
+	return weft_world_get_def(h->world).max_substeps;
+}
 WASM_EXPORT(world_get_iterations) int32_t wasm_world_get_iterations(const wasm_world* h) {
 	return weft_world_get_def(h->world).iterations;
 }

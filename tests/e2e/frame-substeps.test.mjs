@@ -1,7 +1,7 @@
 // The page reports the substeps a frame took (stats().frameSubsteps, headless Chromium): on the
 // wasm solver a frame where the cloth near the bunny falls or slides fast takes more than the
 // panel's substeps (up to the world's max_substeps, 32: src/frame_substeps.c); without a mesh
-// every frame takes the panel's.
+// every frame takes the panel's, and so does the bunny's with the panel's "max substeps" at 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, typeIntoPanel, useBrowser } from './harness.mjs';
@@ -30,6 +30,18 @@ for (const [scene, adapts] of [
       const most = Math.max(...taken);
       if (adapts) {
         assert.ok(most > 2 && most <= 32, `landing on the bunny: up to ${most} substeps a frame (${taken.join(' ')})`);
+        // The panel's "max substeps" at 0: every frame takes the panel's substeps.
+        await typeIntoPanel(page, 'max substeps', '0');
+        const fixed = await page.evaluate(async () => {
+          await window.weft.reset();
+          const frames = [];
+          for (let f = 0; f < 30; f++) {
+            await window.weft.step(1);
+            frames.push(window.weft.stats().frameSubsteps);
+          }
+          return frames;
+        });
+        assert.deepEqual([...new Set(fixed)], [2], `max substeps 0: ${fixed.join(' ')}`);
       } else {
         assert.equal(most, 2, `no mesh: ${taken.join(' ')}`);
       }

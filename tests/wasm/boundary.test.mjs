@@ -51,7 +51,7 @@ test("frameSubsteps: near a mesh a fast frame takes more substeps (up to max_sub
     bunny.setMaxSubsteps(0); // every frame at the substeps
     for (let f = 0; f < 10; f++) {
       bunny.stepFrames(1);
-      assert.equal(bunny.frameSubsteps, 2, 'max_substeps 0: the world\'s substeps');
+      assert.equal(bunny.frameSubsteps, 2, "max_substeps 0: the world's substeps");
     }
     assert.throws(() => bunny.setMaxSubsteps(1001), /max_substeps/);
   } finally {

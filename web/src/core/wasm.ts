@@ -24,6 +24,7 @@ export interface WeftExports extends LayoutExports {
   world_reset(world: Handle): void;
   world_update_render_data(world: Handle): void;
   world_get_substeps(world: Handle): number;
+  world_get_max_substeps(world: Handle): number;
   world_get_iterations(world: Handle): number;
   world_get_damping(world: Handle): number;
   world_get_drag(world: Handle): number;

@@ -165,6 +165,10 @@ export class WeftWorld {
   get substeps(): number {
     return this.exports.world_get_substeps(this.handle);
   }
+  /** weft_world_def.max_substeps: the most substeps a frame near a mesh collider may take. */
+  get maxSubsteps(): number {
+    return this.exports.world_get_max_substeps(this.handle);
+  }
   get iterations(): number {
     return this.exports.world_get_iterations(this.handle);
   }

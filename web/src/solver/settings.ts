@@ -20,6 +20,7 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
     selfCollision: w.selfCollision.enabled,
     strainLimit: w.strainLimit,
     ridgeLifts: w.meshRidgeLifts,
+    maxSubsteps: w.maxSubsteps,
   };
 }
 
@@ -30,6 +31,7 @@ export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettin
   }
   const compliance = [settings.stretchCompliance, settings.shearCompliance, settings.bendCompliance];
   [STRETCH, SHEAR, BEND].forEach((type, i) => compliance[i] !== undefined && w.setCompliance(type, compliance[i]!));
+  if (settings.maxSubsteps !== undefined) w.setMaxSubsteps(settings.maxSubsteps);
   if (settings.damping !== undefined) w.setDamping(settings.damping);
   const { drag, lift, airDensity, gustStrength } = settings;
   if (drag !== undefined || lift !== undefined || airDensity !== undefined || gustStrength !== undefined)

@@ -37,6 +37,7 @@ export class Panel {
   private readonly controllers: Controller[] = [];
   private sphereMoving!: Controller; // shown only where the scene has a sphere
   private ridgeLifts!: Controller; // shown only where the wasm solver has a mesh collider
+  private maxSubsteps!: Controller; // likewise
   /** The wind's vertical component as the scene set it (the panel edits the horizontal one). */
   private windY = 0;
   private readonly model = {
@@ -53,6 +54,7 @@ export class Panel {
     strainLimit: 0.2,
     selfCollision: false,
     ridgeLifts: true,
+    maxSubsteps: 32,
     windSpeed: 0,
     windHeading: 0,
     gusts: 0,
@@ -137,6 +139,10 @@ export class Panel {
         .add(m, 'ridgeLifts')
         .name('ridge lifts')
         .onChange(live(() => app.solver.apply({ ridgeLifts: m.ridgeLifts })))),
+      (this.maxSubsteps = solver
+        .add(m, 'maxSubsteps', 0, 64, 1)
+        .name('max substeps')
+        .onChange(live(() => app.solver.apply({ maxSubsteps: m.maxSubsteps })))),
     );
     const air = this.gui.addFolder('Air');
     // The wind as a horizontal speed and a heading (degrees from +x towards +z); the core keeps the
@@ -266,6 +272,7 @@ export class Panel {
       strainLimit: settings.strainLimit,
       selfCollision: settings.selfCollision,
       ridgeLifts: settings.ridgeLifts,
+      maxSubsteps: settings.maxSubsteps,
       windSpeed,
       // A calm has no heading of its own: the one chosen for the wind to come stays, until another
       // scene brings its own air (a calm one heads along +x, as on a fresh page).
@@ -280,5 +287,6 @@ export class Panel {
     this.controllers.forEach((controller) => controller.updateDisplay());
     this.sphereMoving.show(app.hasSphere);
     this.ridgeLifts.show(app.solver.kind === 'wasm' && app.solver.world.meshTriangleCount > 0);
+    this.maxSubsteps.show(app.solver.kind === 'wasm' && app.solver.world.meshTriangleCount > 0);
   }
 }
