@@ -52,9 +52,9 @@ int32_t weft_frame_substeps(weft_world* world, float dt) {
 	}
 	float* start = world->mesh->frame_start;
 	const float* x = world->positions;
-	const size_t bytes = sizeof(float) * 4 * (size_t)world->particle_count;
 	if (most <= least) {
-		memcpy(start, x, bytes);
+		// Kept up to date for a later frame with a larger max_substeps.
+		memcpy(start, x, sizeof(float) * 4 * (size_t)world->particle_count);
 		return least;
 	}
 	const float limit = MOTION_PER_SUBSTEP * 0.5f * world->self_rest_distance; // self_rest_distance: 2 spacings
@@ -66,12 +66,12 @@ int32_t weft_frame_substeps(weft_world* world, float dt) {
 	for (int32_t p = 0; p < world->particle_count; ++p) {
 		const float dx = x[4 * p] - start[4 * p], dy = x[4 * p + 1] - start[4 * p + 1],
 		            dz = x[4 * p + 2] - start[4 * p + 2];
+		memcpy(&start[4 * p], &x[4 * p], 4 * sizeof(float)); // where it begins this frame, in the same pass
 		const float motion = sqrtf(dx * dx + dy * dy + dz * dz) + gained;
 		if (motion > fastest && may_reach_mesh(world->mesh, &x[4 * p], motion)) {
 			fastest = motion;
 		}
 	}
-	memcpy(start, x, bytes);
 	if (world->grabbed >= 0) {
 		const float hand = weft_length(weft_sub(world->grab_position, world->grab_start));
 		if (hand > fastest && may_reach_mesh(world->mesh, &x[4 * world->grabbed], hand)) {

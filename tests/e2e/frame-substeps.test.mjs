@@ -8,6 +8,19 @@ import { openApp, typeIntoPanel, useBrowser } from './harness.mjs';
 
 const session = useBrowser();
 
+/** Pauses, resets and steps `frames` frames one at a time: stats().frameSubsteps after each. */
+const substepsOfFrames = (page, frames) =>
+  page.evaluate(async (count) => {
+    window.weft.pause();
+    await window.weft.reset();
+    const taken = [];
+    for (let f = 0; f < count; f++) {
+      await window.weft.step(1);
+      taken.push(window.weft.stats().frameSubsteps);
+    }
+    return taken;
+  }, frames);
+
 for (const [scene, adapts] of [
   ['bunny', true],
   ['sphere', false],
@@ -16,31 +29,14 @@ for (const [scene, adapts] of [
     const { page, errors } = await openApp(session, `?scene=${scene}&grid=48`);
     try {
       await typeIntoPanel(page, 'substeps', '2');
-      const taken = await page.evaluate(async () => {
-        window.weft.pause();
-        await window.weft.reset();
-        const frames = [];
-        for (let f = 0; f < 50; f++) {
-          await window.weft.step(1);
-          frames.push(window.weft.stats().frameSubsteps);
-        }
-        return frames;
-      });
+      const taken = await substepsOfFrames(page, 50);
       assert.equal(taken[0], 2, `the first frame: ${taken[0]} substeps`);
       const most = Math.max(...taken);
       if (adapts) {
         assert.ok(most > 2 && most <= 32, `landing on the bunny: up to ${most} substeps a frame (${taken.join(' ')})`);
         // The panel's "max substeps" at 0: every frame takes the panel's substeps.
         await typeIntoPanel(page, 'max substeps', '0');
-        const fixed = await page.evaluate(async () => {
-          await window.weft.reset();
-          const frames = [];
-          for (let f = 0; f < 30; f++) {
-            await window.weft.step(1);
-            frames.push(window.weft.stats().frameSubsteps);
-          }
-          return frames;
-        });
+        const fixed = await substepsOfFrames(page, 30);
         assert.deepEqual([...new Set(fixed)], [2], `max substeps 0: ${fixed.join(' ')}`);
       } else {
         assert.equal(most, 2, `no mesh: ${taken.join(' ')}`);
