@@ -17,6 +17,12 @@
 // A pinned cloth reaches only so far: a hand beyond that would tear it. The held particle stays
 // within WEFT_GRAB_OVERREACH of its rest distance from every pin (weft_world_grab_position); the
 // little overreach left is shared by every tether (weft_world_tether_scale), not piled up at a pin.
+// A hand is not a collider's equal: where its path runs into a sphere or below the ground, the
+// particle it holds stays out of them, on the surface plus the collision margin where the colliders
+// leave any free particle (weft_grab_held_position, each substep against that substep's spheres),
+// and slides over it as the hand moves on. Held inside, it pulled its neighbours, which the sphere
+// pushed out, into a needle (`sphere` 96² at 1 substep, the sweep's drag: 3 cm deep, 100.5%).
+//
 // On release (or as the hand comes back) that scale comes down at most WEFT_TETHER_RELAX_RATE a
 // second, never in one substep (weft_grab_advance_frame).
 #include <math.h>
@@ -152,6 +158,28 @@ weft_vec3 weft_grab_substep_position(const weft_world* world) {
 	const float t = (float)(world->substeps_run - world->grab_first_substep) / (float)world->frame_substeps;
 	const weft_vec3 a = world->grab_start, b = world->grab_position;
 	return (weft_vec3){a.x * (1.0f - t) + b.x * t, a.y * (1.0f - t) + b.y * t, a.z * (1.0f - t) + b.z * t};
+}
+
+weft_vec3 weft_grab_held_position(const weft_world* world) {
+	weft_vec3 held = weft_grab_substep_position(world);
+	// As collide.c leaves a free particle: the spheres in order, then the ground.
+	for (int32_t k = 0; k < world->sphere_count; ++k) {
+		const weft_sphere* sphere = &world->spheres[k];
+		const float reach = sphere->def.radius + world->def.collision_margin;
+		const weft_vec3 c = sphere->center;
+		const float dx = held.x - c.x, dy = held.y - c.y, dz = held.z - c.z;
+		const float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 < reach * reach) {
+			const float d = sqrtf(d2);
+			const weft_vec3 n = d > 1e-9f ? (weft_vec3){dx / d, dy / d, dz / d} : (weft_vec3){0.0f, 1.0f, 0.0f};
+			held = (weft_vec3){c.x + n.x * reach, c.y + n.y * reach, c.z + n.z * reach};
+		}
+	}
+	const float floor_y = world->def.ground_height + world->def.collision_margin;
+	if (world->def.ground_enabled && held.y < floor_y) {
+		held.y = floor_y;
+	}
+	return held;
 }
 
 void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,

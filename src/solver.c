@@ -114,9 +114,10 @@ static inline void integrate_particle(weft_world* world, const integration* c, i
 // The end of integrate over [begin, end): the grabbed particle, then the solve's rows.
 static void integrated(weft_world* world, int32_t begin, int32_t end) {
 	if (world->grabbed >= begin && world->grabbed < end) {
-		// The grabbed particle is kinematic (inverse mass 0): it sits where the hand holds it.
+		// The grabbed particle is kinematic (inverse mass 0): it sits where the hand holds it,
+		// outside the spheres and the ground.
 		float* g = &world->positions[4 * world->grabbed];
-		const weft_vec3 held = weft_grab_substep_position(world);
+		const weft_vec3 held = weft_grab_held_position(world);
 		g[0] = held.x;
 		g[1] = held.y;
 		g[2] = held.z;

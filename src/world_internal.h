@@ -170,6 +170,9 @@ void weft_grab_advance_frame(weft_world* world, float dt);
 int32_t weft_frame_substeps(weft_world* world, float dt);
 // Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
 weft_vec3 weft_grab_substep_position(const weft_world* world);
+// Where the grabbed particle sits this substep: the hand's position (weft_grab_substep_position)
+// kept out of the spheres and above the ground by the collision margin.
+weft_vec3 weft_grab_held_position(const weft_world* world);
 
 // The frame-end strain limit (strain_sweeps.c). The check: true if a grid edge that starts at a
 // particle of [begin, end) (to the next in its row or its column) ended the frame well beyond the

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { WeftCore } from '../../web/src/core/wasm';
 import { WeftWorld } from '../../web/src/core/world';
 import { kernelConfig } from '../../web/src/gpu/device';
-import { physicsSettingsOf } from '../../web/src/gpu/from-world';
+import { physicsSettingsOf, sphereDefsOf } from '../../web/src/gpu/from-world';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
 import { nodeDevice } from './node-gpu';
 
@@ -189,3 +189,48 @@ test('a world handed to the GPU while its tethers relax after a release keeps re
 });
 
 test.after(() => device.destroy());
+
+// tests/unit/test_interaction.c grab_keeps_out_of_colliders on both solvers: a hand pulled into the
+// moving sphere and then under the floor; the held particle stays on the sphere's surface and the
+// floor (plus the margin) and slides over them, the GPU's hand as the core's (heldOutside). The hand
+// and the sphere follow the same paths on both, so the held particle does too; the rest of the
+// cloth parts ways in the frame the C core's strain sweeps first run (the GPU has none).
+test('a hand pulled into the sphere and under the floor holds the cloth on their surface, as C (held particle ≤ 1e-5 m)', async () => {
+  const world = new WeftWorld(core, 'sphere', 16);
+  world.stepFrames(60); // on the sphere (the sphere sways)
+  const settings = physicsSettingsOf(world);
+  const gpu = new GpuSolver(device, world, settings, sphereDefsOf(world), { schedule: 'plain', config: kernelConfig(device, 8) });
+  const centre = 8 * 16 + 8;
+  const x = world.positions();
+  world.grab(centre, { x: x[4 * centre], y: x[4 * centre + 1], z: x[4 * centre + 2] });
+  gpu.grab(centre, { x: x[4 * centre], y: x[4 * centre + 1], z: x[4 * centre + 2] });
+  const reach = world.sphere(0).radius + settings.collisionMargin;
+  const floor = settings.groundHeight + settings.collisionMargin;
+  let nearest = Infinity,
+    lowest = Infinity,
+    apart = 0,
+    finite = true;
+  for (let f = 0; f < 90; ++f) {
+    const c = world.sphere(0).center;
+    const target = f < 45 ? c : { x: c.x, y: settings.groundHeight - 1, z: c.z };
+    world.grabMove(target);
+    gpu.grabMove(target);
+    world.stepFrames(1);
+    gpu.step(world.frameDt, 1);
+    const g = await gpu.read();
+    finite &&= g.every(Number.isFinite);
+    const s = world.sphere(0).center; // the same scripted motion on both
+    const held = [world.positions().slice(4 * centre, 4 * centre + 3), g.slice(4 * centre, 4 * centre + 3)];
+    for (const h of held) {
+      nearest = Math.min(nearest, Math.hypot(h[0] - s.x, h[1] - s.y, h[2] - s.z));
+      lowest = Math.min(lowest, h[1]);
+    }
+    apart = Math.max(apart, Math.hypot(held[0][0] - held[1][0], held[0][1] - held[1][1], held[0][2] - held[1][2]));
+  }
+  gpu.destroy();
+  world.destroy();
+  assert.ok(finite, 'the GPU cloth stayed finite');
+  assert.ok(nearest >= reach - 1e-5, `the held particle came ${nearest} m from the sphere's centre (radius + margin ${reach})`);
+  assert.ok(lowest >= floor - 1e-6, `the held particle went down to y ${lowest} (floor + margin ${floor})`);
+  assert.ok(apart <= 1e-5, `the held particle ${apart} m apart on the two solvers`);
+});

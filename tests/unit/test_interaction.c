@@ -200,6 +200,47 @@ TEST(release_after_pull_does_not_fling) {
 	weft_world_destroy(world);
 }
 
+// A hand pulled into a sphere, then below the ground: the particle it holds stays on the sphere's
+// surface and on the floor (plus the collision margin), as the colliders leave every free particle,
+// and slides over them as the hand moves on. Kinematic, it used to go wherever the hand went: to the
+// sphere's centre, its neighbours pushed out around it.
+TEST(grab_keeps_out_of_colliders) {
+	weft_world* world = NULL;
+	CHECK(weft_world_create_scene("sphere", 16, &world) == WEFT_OK);
+	CHECK(weft_world_set_sphere_moving(world, (weft_sphere_id){0}, false) == WEFT_OK);
+	const weft_world_def def = weft_world_get_def(world);
+	const float dt = 1.0f / 60.0f;
+	for (int f = 0; f < 60; ++f) CHECK(weft_world_step(world, dt) == WEFT_OK); // on the sphere
+	weft_vec3 c;
+	float r;
+	CHECK(weft_world_get_sphere(world, (weft_sphere_id){0}, &c, &r, NULL) == WEFT_OK);
+	const int32_t centre = 8 * 16 + 8;
+	const float* x = weft_world_positions(world);
+	const weft_vec3 start = {x[4 * centre], x[4 * centre + 1], x[4 * centre + 2]};
+	CHECK(weft_world_grab(world, centre, start) == WEFT_OK);
+	const weft_vec3 targets[2] = {c, {c.x, def.ground_height - 1.0f, c.z}}; // the centre, then under the floor
+	float nearest = INFINITY, lowest = INFINITY;
+	for (int t = 0; t < 2; ++t) {
+		CHECK(weft_world_grab_move(world, targets[t]) == WEFT_OK);
+		for (int f = 0; f < 45; ++f) {
+			CHECK(weft_world_step(world, dt) == WEFT_OK);
+			const float* h = &x[4 * centre];
+			nearest = fminf(nearest, sqrtf((h[0] - c.x) * (h[0] - c.x) + (h[1] - c.y) * (h[1] - c.y) +
+			                               (h[2] - c.z) * (h[2] - c.z)));
+			lowest = fminf(lowest, h[1]);
+		}
+	}
+	printf("hand into the sphere and under the floor: held particle at least %.4f m from the centre (radius + "
+	       "margin %.4f), lowest y %.4f (floor + margin %.4f), ends at y %.4f\n",
+	       (double)nearest, (double)(r + def.collision_margin), (double)lowest,
+	       (double)(def.ground_height + def.collision_margin), (double)x[4 * centre + 1]);
+	CHECK(nearest >= r + def.collision_margin - 1e-5f);
+	CHECK(lowest >= def.ground_height + def.collision_margin - 1e-6f);
+	CHECK(x[4 * centre + 1] < def.ground_height + def.collision_margin + 1e-3f); // on the floor, not stuck above
+	CHECK(weft_world_is_finite(world));
+	weft_world_destroy(world);
+}
+
 // Self-collision (its hash and lists), the air's per-triangle forces and the pole's mesh are all
 // allocated when the world is made: stepping fold and flag allocates nothing, on any thread count.
 TEST(new_phases_allocate_nothing) {
@@ -232,5 +273,6 @@ int main(int argc, char** argv) {
 	RUN_TEST(grab_beyond_reach_holds_taut);
 	RUN_TEST(hand_moves_at_grab_speed);
 	RUN_TEST(release_after_pull_does_not_fling);
+	RUN_TEST(grab_keeps_out_of_colliders);
 	return TEST_SUMMARY();
 }

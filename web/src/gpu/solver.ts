@@ -157,6 +157,29 @@ function handAt(start: Vec3, end: Vec3, k: number, substeps: number): Vec3 {
   return { x: at(start.x, end.x), y: at(start.y, end.y), z: at(start.z, end.z) };
 }
 
+/// Where the grabbed particle sits when the hand is at `at`: out of the spheres (in order) and above
+/// the ground by the collision margin, against this substep's sphere centres (grab.c:
+/// weft_grab_held_position, in its float order).
+function heldOutside(at: Vec3, spheres: readonly SphereMotion[], s: PhysicsSettings): Vec3 {
+  const f = Math.fround;
+  let held = at;
+  for (const sphere of spheres) {
+    const reach = f(sphere.def.radius + s.collisionMargin);
+    const c = sphere.center;
+    const dx = f(held.x - c.x),
+      dy = f(held.y - c.y),
+      dz = f(held.z - c.z);
+    const d2 = f(f(f(dx * dx) + f(dy * dy)) + f(dz * dz));
+    if (d2 < f(reach * reach)) {
+      const d = f(Math.sqrt(d2));
+      const n = d > f(1e-9) ? { x: f(dx / d), y: f(dy / d), z: f(dz / d) } : { x: 0, y: 1, z: 0 };
+      held = { x: f(c.x + f(n.x * reach)), y: f(c.y + f(n.y * reach)), z: f(c.z + f(n.z * reach)) };
+    }
+  }
+  const floorY = f(s.groundHeight + s.collisionMargin);
+  return s.groundEnabled && held.y < floorY ? { ...held, y: floorY } : held;
+}
+
 export class GpuSolver {
   readonly schedule: ScheduleKind;
   readonly tiled: TiledSchedule | null;
@@ -709,7 +732,7 @@ export class GpuSolver {
         // solver.c: the first substep since reset kicks by h/2.
         const kick = this.substepsRun > 0 ? h : Math.fround(0.5 * h);
         this.substepsRun++;
-        this.heldAt = move ? handAt(start, move.end, sub + 1, substeps) : this.grabTarget;
+        this.heldAt = move ? heldOutside(handAt(start, move.end, sub + 1, substeps), this.spheres, s) : this.grabTarget;
         base = this.baseRecord(h, air, wind, tetherScale, kick);
         if (this.tiled) {
           // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
