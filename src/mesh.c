@@ -30,7 +30,6 @@ void weft_mesh_collider_destroy(weft_mesh_collider* mesh, const weft_allocator* 
 	weft_free(allocator, mesh->touched);
 	weft_free(allocator, mesh->stretch_lists);
 	weft_free(allocator, mesh->sweep_clearance);
-	weft_free(allocator, mesh->frame_start);
 	weft_free(allocator, mesh);
 }
 
@@ -298,16 +297,13 @@ weft_result weft_world_set_mesh_collider(weft_world* world, const float* positio
 	mesh->clearance = weft_alloc(&world->allocator, sizeof(float) * 4 * (size_t)world->particle_count);
 	mesh->clearance_triangle = weft_alloc(&world->allocator, sizeof(uint32_t) * (size_t)world->particle_count);
 	mesh->sweep_clearance = weft_alloc(&world->allocator, sizeof(float) * 4 * (size_t)world->particle_count);
-	mesh->frame_start = weft_alloc(&world->allocator, sizeof(float) * 4 * (size_t)world->particle_count);
-	if (mesh->clearance == NULL || mesh->clearance_triangle == NULL || mesh->sweep_clearance == NULL ||
-	    mesh->frame_start == NULL) {
+	if (mesh->clearance == NULL || mesh->clearance_triangle == NULL || mesh->sweep_clearance == NULL) {
 		weft_mesh_collider_destroy(mesh, &world->allocator);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "mesh collider: out of memory");
 	}
 	memset(mesh->clearance, 0, sizeof(float) * 4 * (size_t)world->particle_count);
 	memset(mesh->clearance_triangle, 0xff, sizeof(uint32_t) * (size_t)world->particle_count);
 	mesh->clearance_count = world->particle_count;
-	memcpy(mesh->frame_start, world->positions, sizeof(float) * 4 * (size_t)world->particle_count);
 	mesh->ridge_lifts = true;
 	result = weft_mesh_ridge_lifts_prepare(mesh, world);
 	if (result != WEFT_OK) {

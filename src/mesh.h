@@ -106,9 +106,6 @@ struct weft_mesh_collider {
 	// (strain_sweeps.c): per particle, during a frame's sweeps, where it was last looked at (xyz) and
 	// a lower bound then on its distance to the surface (w; negative: not looked at).
 	float* sweep_clearance;
-	// Also set on a world's collider: float4 per particle, its position when the last frame began
-	// (frame_substeps.c: how far it moved in that frame).
-	float* frame_start;
 };
 
 // Builds a collider from world-space positions (3 floats per vertex); cell_size_hint ≤ 0 picks one.

@@ -62,21 +62,14 @@ weft_result weft_cloth_census_of(const weft_cloth_def* cloth_def, weft_cloth_cen
 
 static void free_arrays(weft_world* world) {
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {world->positions,
-	                  world->previous_positions,
-	                  world->velocities,
-	                  world->residuals,
-	                  world->constraints,
-	                  world->lambdas,
-	                  world->types,
-	                  world->tether_anchor,
-	                  world->tether_max_distance,
-	                  world->rest_positions,
-	                  world->uvs,
-	                  world->indices,
-	                  world->normals,
-	                  world->strain,
-	                  world->triangle_forces,
+	void* arrays[] = {world->positions,      world->previous_positions,
+	                  world->velocities,     world->residuals,
+	                  world->frame_start,    world->constraints,
+	                  world->lambdas,        world->types,
+	                  world->tether_anchor,  world->tether_max_distance,
+	                  world->rest_positions, world->uvs,
+	                  world->indices,        world->normals,
+	                  world->strain,         world->triangle_forces,
 	                  world->strain_counts};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
@@ -146,6 +139,7 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->previous_positions = weft_alloc(&allocator, p4);
 	world->velocities = weft_alloc(&allocator, p4);
 	world->residuals = weft_alloc(&allocator, p4);
+	world->frame_start = weft_alloc(&allocator, p4);
 	world->rest_positions = weft_alloc(&allocator, p4);
 	world->normals = weft_alloc(&allocator, p4);
 	world->uvs = weft_alloc(&allocator, (size_t)particles * 2 * sizeof(float));
@@ -158,9 +152,9 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->types = weft_alloc(&allocator, (size_t)constraints);
 	world->indices = weft_alloc(&allocator, (size_t)indices * sizeof(uint32_t));
 	if (!world->positions || !world->previous_positions || !world->velocities || !world->residuals ||
-	    !world->rest_positions || !world->normals || !world->uvs || !world->strain || !world->strain_counts ||
-	    !world->tether_anchor || !world->tether_max_distance || !world->constraints || !world->lambdas ||
-	    !world->types || !world->indices) {
+	    !world->frame_start || !world->rest_positions || !world->normals || !world->uvs || !world->strain ||
+	    !world->strain_counts || !world->tether_anchor || !world->tether_max_distance || !world->constraints ||
+	    !world->lambdas || !world->types || !world->indices) {
 		weft_world_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for a %d x %d cloth", (int)cloth_def->width,
 		                 (int)cloth_def->height);
@@ -218,9 +212,7 @@ void weft_world_reset(weft_world* world) {
 	memset(world->residuals, 0, p4);
 	world->substeps_run = 0;
 	world->frame_substeps = world->def.substeps;
-	if (world->mesh != NULL) {
-		memcpy(world->mesh->frame_start, world->rest_positions, p4); // no motion before the first frame
-	}
+	memcpy(world->frame_start, world->rest_positions, p4); // no motion before the first frame
 	world->strain_sweeps = 0;
 	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
 	weft_spheres_reset(world);

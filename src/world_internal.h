@@ -43,7 +43,8 @@ struct weft_world {
 	float* positions;
 	float* previous_positions;
 	float* velocities;
-	float* residuals; // float4 per particle: what rounding kept out of the last prediction (solver.c)
+	float* frame_start; // float4 per particle: where it was when the last frame began (frame_substeps.c)
+	float* residuals;   // float4 per particle: what rounding kept out of the last prediction (solver.c)
 
 	// constraints sorted by colour
 	weft_constraint* constraints;
@@ -166,7 +167,7 @@ void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const
 // allows (1, or more while a hand pulls beyond reach).
 void weft_grab_advance_frame(weft_world* world, float dt);
 // frame_substeps.c: the substeps of the next frame of dt s (after weft_grab_advance_frame); keeps
-// where each particle begins it (the mesh collider's frame_start).
+// where each particle begins it (frame_start).
 int32_t weft_frame_substeps(weft_world* world, float dt);
 // Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
 weft_vec3 weft_grab_substep_position(const weft_world* world);

@@ -91,10 +91,11 @@ typedef enum weft_constraint_type {
 typedef struct weft_world_def {
 	weft_vec3 gravity;      ///< m/s², magnitude ≤ 1000, default (0, -9.81, 0)
 	int32_t substeps;       ///< substeps per frame, 1..1000, default 10
-	int32_t max_substeps;   ///< with a mesh collider, a frame where the cloth near it moves fast takes more
-	                        ///< substeps, up to this many: enough that none of those particles moves more
-	                        ///< than 0.1 grid spacings in one (frame_substeps.c). 0..1000, default 32; at
-	                        ///< or below substeps, every frame takes substeps
+	int32_t max_substeps;   ///< a frame where the cloth near a collider or the hand moves fast takes more
+	                        ///< substeps, up to this many: enough that no particle near a mesh collider
+	                        ///< moves more than 0.1 grid spacings in one, none near a sphere more than
+	                        ///< one, and the hand no more than one (frame_substeps.c). 0..1000, default
+	                        ///< 32; at or below substeps, every frame takes substeps
 	int32_t iterations;     ///< solver iterations per substep, 1..1000, default 1
 	float damping;          ///< linear velocity damping in 1/s, [0, 1000], default 0.5
 	weft_vec3 wind;         ///< wind velocity in m/s, magnitude ≤ 1000, default 0
@@ -547,8 +548,8 @@ double weft_world_time(const weft_world* world);
 int64_t weft_world_frame(const weft_world* world);
 /// Substeps run since creation or reset (the first one kicks the velocities by h/2).
 int64_t weft_world_substeps_run(const weft_world* world);
-/// Substeps the last frame took: substeps, or more near a mesh collider (max_substeps); before the
-/// first frame, substeps.
+/// Substeps the last frame took: substeps, or more near a collider or for a fast hand
+/// (max_substeps); before the first frame, substeps.
 int32_t weft_world_frame_substeps(const weft_world* world);
 
 /// Largest |L−L0|/L0 over the stretch constraints now (NaN if any of them is NaN).

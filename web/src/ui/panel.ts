@@ -287,6 +287,6 @@ export class Panel {
     this.controllers.forEach((controller) => controller.updateDisplay());
     this.sphereMoving.show(app.hasSphere);
     this.ridgeLifts.show(app.solver.kind === 'wasm' && app.solver.world.meshTriangleCount > 0);
-    this.maxSubsteps.show(app.solver.kind === 'wasm' && app.solver.world.meshTriangleCount > 0);
+    this.maxSubsteps.show(app.solver.kind === 'wasm'); // the GPU solver keeps the panel's substeps
   }
 }
