@@ -4,9 +4,11 @@
 // stretch over the frames after the first second. Grids 4, 32 and 96 across every setting, and
 // 512² (the largest grid the issue names) at a few. Prints one JSON document (bench/sweep.sh writes
 // it to bench/results/<machine>/sweep.json). A run passes when it stays finite and below 100%.
-//   weft_sweep [--quick] [--scene NAME]   (--scene: that scene's runs only)
+//   weft_sweep [--quick] [--scene NAME] [--grid N]   (only that scene's, or that grid's, runs: the
+//   runs are deterministic, so a sweep can be run in parts)
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../tests/unit/sweep_drag.h"
@@ -62,13 +64,16 @@ static void sweep_one(const char* scene, int32_t grid, float compliance, int32_t
 int main(int argc, char** argv) {
 	bool quick = false;
 	const char* only = NULL;
+	int32_t only_grid = 0;
 	for (int a = 1; a < argc; ++a) {
 		if (strcmp(argv[a], "--quick") == 0) {
 			quick = true;
 		} else if (strcmp(argv[a], "--scene") == 0 && a + 1 < argc) {
 			only = argv[++a];
+		} else if (strcmp(argv[a], "--grid") == 0 && a + 1 < argc) {
+			only_grid = (int32_t)atoi(argv[++a]);
 		} else {
-			fprintf(stderr, "weft_sweep: unknown argument '%s' (--quick, --scene NAME)\n", argv[a]);
+			fprintf(stderr, "weft_sweep: unknown argument '%s' (--quick, --scene NAME, --grid N)\n", argv[a]);
 			return 2;
 		}
 	}
@@ -90,13 +95,15 @@ int main(int argc, char** argv) {
 							if (substeps[k] == 1000 && grids[g] > 4) continue;
 							if (quick && (c % 3 != 0 || i != 0 || d != 0 || grids[g] == 96)) continue;
 							if (only != NULL && strcmp(only, scenes[s]) != 0) continue;
+							if (only_grid != 0 && only_grid != grids[g]) continue;
 							sweep_one(scenes[s], grids[g], compliances[c], substeps[k], iterations[i], dampings[d],
 							          &runs, &passed);
 						}
 	// The issue's largest grid, 512², as a spot check (a run takes up to a minute there): every
 	// scene, compliance 0, 1 and 10 substeps, 1 iteration, no damping. Not in the quick sweep.
 	for (size_t s = 0; s < sizeof scenes / sizeof scenes[0] && !quick; ++s)
-		for (int32_t k = 0; k < 2 && (only == NULL || strcmp(only, scenes[s]) == 0); ++k) {
+		for (int32_t k = 0;
+		     k < 2 && (only == NULL || strcmp(only, scenes[s]) == 0) && (only_grid == 0 || only_grid == 512); ++k) {
 			sweep_one(scenes[s], 512, 0.0f, substeps[k], 1, 0.0f, &runs, &passed);
 		}
 	printf("],\"runs_total\":%d,\"passed\":%d}\n", (int)runs, (int)passed);

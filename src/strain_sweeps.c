@@ -8,7 +8,7 @@
 //
 // So the frame ends with a check: if a stretch constraint (a grid edge) is longer than its rest
 // length × (1 + TRIGGER × strain limit), sweeps run until the longest edge a sweep finds is within
-// that or MAX_SWEEPS have run. A sweep takes every grid edge in space order, alternately from the
+// that or the most sweeps a frame (MIN_SWEEPS, more on a large grid) have run. A sweep takes every grid edge in space order, alternately from the
 // first particle to the last and back (a correction travels across the cloth in the sweep's
 // direction; an order by colour moves it one edge a sweep), each edge longer than rest × (1 + strain limit) shortened to that
 // length (inverse-mass weighted, most of it on the end the sweep reaches second: DOWNSTREAM_SHARE). After each sweep the particles it moved into a
@@ -40,15 +40,18 @@
 // The check's strain, in strain limits: a cloth that sits at its limit somewhere (a rubber sheet, a
 // drape over the bunny's ears) never sweeps; a frame that left an edge at twice it does.
 #define TRIGGER 2.0f
-// Most sweeps in one frame.
-#define MAX_SWEEPS 64
+// Most sweeps in one frame: MIN_SWEEPS, or a quarter of the grid's width plus height where that is
+// more (128 at 256², 256 at 512²). A finer cloth needs more: `hang` 512² at 1 substep × 1 iteration,
+// its bottom edge whipping after the sweep's drag, ran out of 64 sweeps in every frame and ended
+// frames at 2.68 × its rest length; with 256, 1.60 ×. Grids up to 128² keep 64.
+#define MIN_SWEEPS 64
 // The share of an edge's correction (by inverse mass) that goes to the end a sweep reaches second.
 // Split evenly, a correction spreads both ways, as heat does: a chain of n edges needs of the order
 // of n² sweeps, and 64 of them left the longest edge of `sphere` 256² (1 iteration, the sweep's drag)
 // at 82.6 × its rest length at 1 substep and 2.7 × at 10. Weighted to the far end, a sweep carries
 // the excess along in its direction to the cloth's border or a kinematic particle (as
 // follow-the-leader does for hair), and as the sweeps alternate direction neither side is favoured
-// for long: 1.52 × and 1.39 × (test_stability.c fine_cloth_holds), in fewer sweeps. All of it to
+// for long: 1.37 × and 1.39 × (test_stability.c fine_cloth_holds), in fewer sweeps. All of it to
 // the far end (1.0) stretches the edge behind again with the next edge's correction (`hang` 512² at
 // 1 substep, no drag: 4.95 ×).
 #define DOWNSTREAM_SHARE 0.9f
@@ -204,8 +207,9 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 			world->mesh->sweep_clearance[4 * p + 3] = -1.0f; // not looked at yet
 		}
 	}
+	const int32_t max_sweeps = larger(MIN_SWEEPS, (world->width + world->height) / 4);
 	int32_t sweeps = 0;
-	while (sweeps < MAX_SWEEPS) {
+	while (sweeps < max_sweeps) {
 		const float worst2 = sweep(world, moved, sweeps + 1);
 		sweeps++;
 		if (closed_mesh) {
