@@ -100,55 +100,56 @@ TEST(fine_cloth_takes_more_substeps) {
 	CHECK(fixed.worst_stretch > 1.0f);
 }
 
+// The sweep's drag on `hang` at grid² and `substeps`: the substeps each of 80 frames took; false if
+// the world could not be made or a step failed.
+static bool hang_drag_substeps(int32_t grid, int32_t substeps, int32_t taken[80]) {
+	weft_scene_def scene;
+	CHECK(weft_scene("hang", grid, &scene) == WEFT_OK);
+	scene.world.substeps = substeps;
+	weft_world* world = NULL;
+	CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
+	if (world == NULL) return false;
+	const int32_t dragged = sweep_drag_particle(weft_world_particle_count(world), grid);
+	weft_vec3 start = {0.0f, 0.0f, 0.0f};
+	bool stepped = true;
+	int64_t sum = 0;
+	for (int32_t f = 0; f < 80; ++f) {
+		stepped = stepped && sweep_drag_frame(world, dragged, f, &start);
+		stepped = stepped && weft_world_step(world, scene.frame_dt) == WEFT_OK;
+		taken[f] = weft_world_frame_substeps(world);
+		sum += taken[f];
+	}
+	CHECK(weft_world_substeps_run(world) == sum);
+	weft_world_destroy(world);
+	return stepped;
+}
+
 // Without a mesh collider or a sphere, and with the hand within a spacing a substep, every frame
 // takes the world's substeps, however fast the cloth moves (the same drag on `hang` 32² at 2
 // substeps: the hand at 3 m/s moves 2.5 cm a substep, the spacing is 3.2 cm).
 TEST(no_mesh_keeps_the_substeps) {
-	weft_scene_def scene;
-	CHECK(weft_scene("hang", 32, &scene) == WEFT_OK);
-	scene.world.substeps = 2;
-	weft_world* world = NULL;
-	CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
-	if (world == NULL) return;
-	const int32_t n = weft_world_particle_count(world), dragged = sweep_drag_particle(n, 32);
-	weft_vec3 start = {0.0f, 0.0f, 0.0f};
-	for (int32_t f = 0; f < 80; ++f) {
-		CHECK(sweep_drag_frame(world, dragged, f, &start));
-		CHECK(weft_world_step(world, scene.frame_dt) == WEFT_OK);
-		CHECK(weft_world_frame_substeps(world) == 2);
-	}
-	CHECK(weft_world_substeps_run(world) == 2 * 80);
-	weft_world_destroy(world);
+	int32_t taken[80];
+	CHECK(hang_drag_substeps(32, 2, taken));
+	for (int32_t f = 0; f < 80; ++f) CHECK(taken[f] == 2);
 }
 
 // A hand faster than a spacing a substep: the same drag on `hang` 128² at 1 substep (the hand up to
 // 3 cm a frame, held within reach of the pins; the spacing 7.9 mm) takes 4 substeps in the frames
 // the hand moves, 1 in the others.
 TEST(fast_hand_takes_more_substeps) {
-	weft_scene_def scene;
-	CHECK(weft_scene("hang", 128, &scene) == WEFT_OK);
-	scene.world.substeps = 1;
-	weft_world* world = NULL;
-	CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
-	if (world == NULL) return;
-	const int32_t dragged = sweep_drag_particle(weft_world_particle_count(world), 128);
-	weft_vec3 start = {0.0f, 0.0f, 0.0f};
-	int32_t still = 0, moving = 0;
+	int32_t taken[80], still = 0, moving = 0;
+	CHECK(hang_drag_substeps(128, 1, taken));
 	for (int32_t f = 0; f < 80; ++f) {
-		CHECK(sweep_drag_frame(world, dragged, f, &start));
-		CHECK(weft_world_step(world, scene.frame_dt) == WEFT_OK);
-		const int32_t substeps = weft_world_frame_substeps(world);
 		if (f > 60 && f < 70) { // the hand on its way out and back
-			moving = substeps > moving ? substeps : moving;
-			CHECK(substeps > 1 && substeps <= scene.world.max_substeps);
+			moving = taken[f] > moving ? taken[f] : moving;
+			CHECK(taken[f] > 1 && taken[f] <= weft_default_world_def().max_substeps);
 		} else {
-			still = substeps > still ? substeps : still;
+			still = taken[f] > still ? taken[f] : still;
 		}
 	}
 	printf("hang 128², 1 substep, the drag: %d substeps a frame while the hand moves, at most %d otherwise\n",
 	       (int)moving, (int)still);
 	CHECK(still == 1);
-	weft_world_destroy(world);
 }
 
 int main(int argc, char** argv) {
