@@ -21,13 +21,14 @@
 // keeps a velocity of 16 m/s without going anywhere).
 //
 // Spheres are thick and round, but a fine cloth at 1 substep still tore on one: `sphere` 512² (1
-// iteration) lands 12 spacings a substep, and its frame-end strain sweeps ended the landing at 231%.
-// Near a sphere the bound is SPHERE_MOTION_PER_SUBSTEP, one spacing. And the hand, with or without
-// a collider, moves at most HAND_MOTION_PER_SUBSTEP, one spacing, a substep: at 512² the sweep's
-// drag moves it 13 spacings a frame, and at 1 substep the cloth on the floor behind it, held by the
-// floor's friction, did not follow (the edges at the hand 462%). Both are far from what the scenes'
-// own settings ask (`sphere` 64² at 10 substeps lands at a fifth of a spacing a substep; the hand at
-// its fastest, 3 m/s, moves 0.17 spacing), so there the count stays `substeps`.
+// iteration) lands 12 spacings a substep, and its frame-end strain sweeps ended the landing with an
+// edge at 2.31 × its rest length. Near a sphere the bound is SPHERE_MOTION_PER_SUBSTEP, one
+// spacing. And the hand, with or without a collider, moves at most HAND_MOTION_PER_SUBSTEP, one
+// spacing, a substep: at 512² the sweep's drag moves it 13 spacings a frame, and at 1 substep the
+// cloth on the floor behind it, held by the floor's friction, did not follow (the edges at the hand
+// 4.62 × their rest length). Both are far from what the scenes' own settings ask (`sphere` 64² at
+// 10 substeps lands at a fifth of a spacing a substep; the hand at its fastest, 3 m/s, moves 0.17
+// spacing), so there the count stays `substeps`.
 //
 // The count depends only on positions (the largest motion: no order), so any thread count and
 // SIMD width take the same substeps.

@@ -8,17 +8,18 @@
 //
 // So the frame ends with a check: if a stretch constraint (a grid edge) is longer than its rest
 // length × (1 + TRIGGER × strain limit), sweeps run until the longest edge a sweep finds is within
-// that or the most sweeps a frame (MIN_SWEEPS, more on a large grid) have run. A sweep takes every grid edge in space order, alternately from the
-// first particle to the last and back (a correction travels across the cloth in the sweep's
-// direction; an order by colour moves it one edge a sweep), each edge longer than rest × (1 + strain limit) shortened to that
-// length (inverse-mass weighted, most of it on the end the sweep reaches second: DOWNSTREAM_SHARE). After each sweep the particles it moved into a
-// closed mesh are pushed out, and after the last the colliders push out (without friction) every
-// particle the sweeps moved into them or within their margin: no frame ends inside a collider. A
-// closed mesh pushes such a particle to its nearest surface point, not back along its path: where
-// an edge hooks on a feature thinner than the cloth's spacing (a bunny's ear between its two ends,
-// which the particles' push-out cannot see), the path back would restore the stretch every frame
-// (bunny 32² dragged at 100 substeps: 155%, held after the release); a sweep that pulls an end past
-// the middle of the feature brings it out on the far side, and the cloth slips off it instead.
+// that or the most sweeps a frame (MIN_SWEEPS, more on a large grid) have run. A sweep takes every
+// grid edge in space order, alternately from the first particle to the last and back (a correction
+// travels across the cloth in the sweep's direction; an order by colour moves it one edge a sweep),
+// each edge longer than rest × (1 + strain limit) shortened to that length (inverse-mass weighted,
+// most of it on the end the sweep reaches second: DOWNSTREAM_SHARE). After each sweep the particles
+// it moved into a closed mesh are pushed out, and after the last the colliders push out (without
+// friction) every particle the sweeps moved into them or within their margin: no frame ends inside a
+// collider. A closed mesh pushes such a particle to its nearest surface point, not back along its
+// path: where an edge hooks on a feature thinner than the cloth's spacing (a bunny's ear between its
+// two ends, which the particles' push-out cannot see), the path back would restore the stretch every
+// frame (bunny 32² dragged at 100 substeps: 155%, held after the release); a sweep that pulls an end
+// past the middle of the feature brings it out on the far side, and the cloth slips off it instead.
 // Pushed out only after the last sweep, a particle pulled into something thick went past its middle
 // as well: at 1 substep the sweeps pulled the part of a 32² cloth on the bunny's head down into the
 // head, half of it came out on the far side, the edges between the halves ran through the head for
