@@ -407,11 +407,14 @@ weft_vec3 weft_world_grab_position_at(const weft_world* world, double pin_time);
 /// Where the hand holds the grabbed particle at the end of a frame of dt s that begins with it at
 /// `held` and the pins' clock at pin_time s: the aim above, or grab_speed × dt along the straight
 /// line towards it. weft_world_step moves the hand so (from weft_world_grab_position), and substep k
-/// of S holds the particle at held × (1 − t) + end × t, t = (float)k / S. `held` if nothing is
-/// grabbed. For a solver that steps the state elsewhere (the GPU solver) and keeps its own hand.
+/// of S holds the particle at held × (1 − t) + end × t, t = (float)k / S, kept out of the spheres
+/// and above the ground by the collision margin (the substep's spheres: the particle slides over a
+/// collider the hand goes into). `held` if nothing is grabbed. For a solver that steps the state
+/// elsewhere (the GPU solver) and keeps its own hand.
 weft_vec3 weft_world_grab_step(const weft_world* world, weft_vec3 held, double pin_time, float dt);
 /// Where the hand holds the grabbed particle: at the end of the last frame stepped (on the frame
-/// of the grab, the grab's target). The target if nothing is grabbed.
+/// of the grab, the grab's target). The particle sits there unless a sphere or the ground keeps it
+/// out. The target if nothing is grabbed.
 weft_vec3 weft_world_grab_position(const weft_world* world);
 /// The factor on every tether's limit (the pins' and the grab's) for a hand at `held` with the pins'
 /// clock at pin_time s: 1, or while the hand holds the cloth beyond its reach from a pin, max over
