@@ -165,7 +165,7 @@ export class WeftWorld {
   get substeps(): number {
     return this.exports.world_get_substeps(this.handle);
   }
-  /** weft_world_def.max_substeps: the most substeps a frame near a mesh collider may take. */
+  /** weft_world_def.max_substeps: the most substeps a fast frame near a collider or under a fast hand may take. */
   get maxSubsteps(): number {
     return this.exports.world_get_max_substeps(this.handle);
   }
@@ -205,8 +205,8 @@ export class WeftWorld {
   compliance(type: number): number {
     return this.exports.world_get_compliance(this.handle, type);
   }
-  /** The most substeps a frame near a mesh collider may take (weft_world_def.max_substeps; at or
-   *  below the substeps, every frame takes the substeps). */
+  /** The most substeps a fast frame near a collider or under a fast hand may take
+   *  (weft_world_def.max_substeps; at or below the substeps, every frame takes the substeps). */
   setMaxSubsteps(maxSubsteps: number): void {
     this.check(this.exports.world_set_max_substeps(this.handle, maxSubsteps), 'max substeps');
   }

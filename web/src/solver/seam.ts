@@ -57,7 +57,7 @@ export interface SolverSettings {
   /// Stretch edges run through the mesh collider lifted back over its ridge (weft_world_set_mesh_ridge_lifts;
   /// the wasm solver only; false and ignored without a mesh collider).
   ridgeLifts: boolean;
-  /// The most substeps a frame may take where the cloth near a mesh collider moves fast
+  /// The most substeps a frame may take where the cloth near a collider or the hand moves fast
   /// (weft_world_def.max_substeps, 32; at or below substeps, every frame takes substeps; the wasm
   /// solver only: the gpu solver keeps substeps).
   maxSubsteps: number;

@@ -37,7 +37,7 @@ export class Panel {
   private readonly controllers: Controller[] = [];
   private sphereMoving!: Controller; // shown only where the scene has a sphere
   private ridgeLifts!: Controller; // shown only where the wasm solver has a mesh collider
-  private maxSubsteps!: Controller; // likewise
+  private maxSubsteps!: Controller; // shown only on the wasm solver
   /** The wind's vertical component as the scene set it (the panel edits the horizontal one). */
   private windY = 0;
   private readonly model = {
