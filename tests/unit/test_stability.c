@@ -187,6 +187,7 @@ TEST(fine_cloth_holds) {
 	}
 }
 
+#if !defined(__wasm__) // see main
 // The largest grid the issue names, landing on the sphere at 1 substep × 1 iteration (the sweep's
 // 512² spot check, its first second): the cloth falls 12 spacings a frame onto the sphere and the
 // frame-end strain sweeps cannot hold it (the longest edge 2.31 × its rest length). Near a sphere a
@@ -215,6 +216,8 @@ TEST(fine_cloth_lands_on_the_sphere) {
 	CHECK(most > 1 && most <= scene.world.max_substeps);
 	weft_world_destroy(world);
 }
+
+#endif
 
 int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
