@@ -77,9 +77,9 @@ int32_t weft_frame_substeps(weft_world* world, float dt) {
 	float* start = world->frame_start;
 	const float* x = world->positions;
 	const weft_mesh_collider* mesh = world->mesh;
-	if (most <= least || (mesh == NULL && world->sphere_count == 0 && world->grabbed < 0)) {
-		// Kept up to date for a later frame with a larger max_substeps, a collider or a hand.
-		memcpy(start, x, sizeof(float) * 4 * (size_t)world->particle_count);
+	const bool colliders = mesh != NULL || world->sphere_count > 0;
+	if (most <= least || (!colliders && world->grabbed < 0)) {
+		world->frame_start_stale = true; // not read: no copy a frame (a later frame with colliders takes it)
 		return least;
 	}
 	const float spacing = 0.5f * world->self_rest_distance; // self_rest_distance: 2 spacings
@@ -91,7 +91,15 @@ int32_t weft_frame_substeps(weft_world* world, float dt) {
 	// bound is not looked at further.
 	float needed = (float)least;
 	const float smallest = mesh != NULL ? mesh_limit : sphere_limit;
-	for (int32_t p = 0; p < world->particle_count; ++p) {
+	// Without colliders only the hand counts. With them, after frames that did not keep the start
+	// (max_substeps raised above the substeps, a collider added), this frame's
+	// start is taken and the particles' own motion counts from the next frame on.
+	const bool measured = colliders && !world->frame_start_stale;
+	if (colliders && !measured) {
+		memcpy(start, x, sizeof(float) * 4 * (size_t)world->particle_count);
+	}
+	world->frame_start_stale = !colliders;
+	for (int32_t p = 0; p < world->particle_count && measured; ++p) {
 		const float dx = x[4 * p] - start[4 * p], dy = x[4 * p + 1] - start[4 * p + 1],
 		            dz = x[4 * p + 2] - start[4 * p + 2];
 		memcpy(&start[4 * p], &x[4 * p], 4 * sizeof(float)); // where it begins this frame, in the same pass

@@ -213,6 +213,7 @@ void weft_world_reset(weft_world* world) {
 	world->substeps_run = 0;
 	world->frame_substeps = world->def.substeps;
 	memcpy(world->frame_start, world->rest_positions, p4); // no motion before the first frame
+	world->frame_start_stale = false;
 	world->strain_sweeps = 0;
 	memset(world->lambdas, 0, (size_t)world->constraint_count * sizeof(float));
 	weft_spheres_reset(world);

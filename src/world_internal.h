@@ -43,8 +43,9 @@ struct weft_world {
 	float* positions;
 	float* previous_positions;
 	float* velocities;
-	float* frame_start; // float4 per particle: where it was when the last frame began (frame_substeps.c)
-	float* residuals;   // float4 per particle: what rounding kept out of the last prediction (solver.c)
+	float* frame_start;     // float4 per particle: where it was when the last frame began (frame_substeps.c)
+	bool frame_start_stale; // frame_start was not kept up to date (no collider): the next frame takes it afresh
+	float* residuals;       // float4 per particle: what rounding kept out of the last prediction (solver.c)
 
 	// constraints sorted by colour
 	weft_constraint* constraints;
