@@ -33,28 +33,41 @@ static inline void collide_ground(weft_world* world, int32_t p, float friction) 
 	}
 }
 
+// Point x (xyz) pushed out of one sphere, onto its surface plus `margin` where it is nearer the
+// centre than that: whether it was, the push's direction in *n and its length in *push.
+static inline bool sphere_push_out(const weft_sphere* sphere, float margin, float* x, weft_vec3* n, float* push) {
+	const float reach = sphere->def.radius + margin;
+	const weft_vec3 c = sphere->center;
+	float dx = x[0] - c.x, dy = x[1] - c.y, dz = x[2] - c.z;
+	float d2 = dx * dx + dy * dy + dz * dz;
+	if (d2 >= reach * reach) {
+		return false;
+	}
+	float d = sqrtf(d2);
+	// A particle exactly at the centre is pushed up: any direction is as good, up is stable.
+	*n = d > 1e-9f ? (weft_vec3){dx / d, dy / d, dz / d} : (weft_vec3){0.0f, 1.0f, 0.0f};
+	x[0] = c.x + n->x * reach;
+	x[1] = c.y + n->y * reach;
+	x[2] = c.z + n->z * reach;
+	*push = reach - d;
+	return true;
+}
+
 // Particle p against one sphere.
 static inline void collide_sphere(weft_world* world, const weft_sphere* sphere, int32_t p, float friction) {
 	float* xp = &world->positions[4 * p];
 	if (xp[3] == 0.0f) {
 		return;
 	}
-	const float reach = sphere->def.radius + world->def.collision_margin;
-	const weft_vec3 c = sphere->center;
-	float dx = xp[0] - c.x, dy = xp[1] - c.y, dz = xp[2] - c.z;
-	float d2 = dx * dx + dy * dy + dz * dz;
-	if (d2 >= reach * reach) {
+	weft_vec3 n;
+	float push;
+	if (!sphere_push_out(sphere, world->def.collision_margin, xp, &n, &push)) {
 		return;
 	}
+	const weft_vec3 c = sphere->center;
 	const weft_vec3 motion = {c.x - sphere->previous_center.x, c.y - sphere->previous_center.y,
 	                          c.z - sphere->previous_center.z};
-	float d = sqrtf(d2);
-	// A particle exactly at the centre is pushed up: any direction is as good, up is stable.
-	weft_vec3 n = d > 1e-9f ? (weft_vec3){dx / d, dy / d, dz / d} : (weft_vec3){0.0f, 1.0f, 0.0f};
-	xp[0] = c.x + n.x * reach;
-	xp[1] = c.y + n.y * reach;
-	xp[2] = c.z + n.z * reach;
-	apply_friction(xp, &world->previous_positions[4 * p], motion, n, friction, reach - d);
+	apply_friction(xp, &world->previous_positions[4 * p], motion, n, friction, push);
 }
 
 // Particle p against the spheres in order, then the ground.
@@ -158,6 +171,20 @@ void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end) {
 }
 
 void weft_collide_primitives_push_out(weft_world* world, int32_t p) { collide_particle(world, p, 0.0f); }
+
+weft_vec3 weft_collide_point_push_out(const weft_world* world, weft_vec3 point) {
+	float x[3] = {point.x, point.y, point.z};
+	for (int32_t k = 0; k < world->sphere_count; ++k) {
+		weft_vec3 n;
+		float push;
+		sphere_push_out(&world->spheres[k], world->def.collision_margin, x, &n, &push);
+	}
+	const float floor_y = world->def.ground_height + world->def.collision_margin;
+	if (world->def.ground_enabled && x[1] < floor_y) {
+		x[1] = floor_y;
+	}
+	return (weft_vec3){x[0], x[1], x[2]};
+}
 
 void weft_collide_ground(weft_world* world, int32_t p) {
 	if (world->def.ground_enabled) {

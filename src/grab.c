@@ -161,25 +161,7 @@ weft_vec3 weft_grab_substep_position(const weft_world* world) {
 }
 
 weft_vec3 weft_grab_held_position(const weft_world* world) {
-	weft_vec3 held = weft_grab_substep_position(world);
-	// As collide.c leaves a free particle: the spheres in order, then the ground.
-	for (int32_t k = 0; k < world->sphere_count; ++k) {
-		const weft_sphere* sphere = &world->spheres[k];
-		const float reach = sphere->def.radius + world->def.collision_margin;
-		const weft_vec3 c = sphere->center;
-		const float dx = held.x - c.x, dy = held.y - c.y, dz = held.z - c.z;
-		const float d2 = dx * dx + dy * dy + dz * dz;
-		if (d2 < reach * reach) {
-			const float d = sqrtf(d2);
-			const weft_vec3 n = d > 1e-9f ? (weft_vec3){dx / d, dy / d, dz / d} : (weft_vec3){0.0f, 1.0f, 0.0f};
-			held = (weft_vec3){c.x + n.x * reach, c.y + n.y * reach, c.z + n.z * reach};
-		}
-	}
-	const float floor_y = world->def.ground_height + world->def.collision_margin;
-	if (world->def.ground_enabled && held.y < floor_y) {
-		held.y = floor_y;
-	}
-	return held;
+	return weft_collide_point_push_out(world, weft_grab_substep_position(world));
 }
 
 void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,

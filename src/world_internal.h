@@ -205,6 +205,8 @@ static inline void weft_ground_contact(float* x, float* y, float* z, const float
 void weft_collide_primitives(weft_world* world, int32_t begin, int32_t end); // particles [begin, end)
 void weft_collide_ground(weft_world* world, int32_t p);                      // particle p, the ground only
 void weft_collide_primitives_push_out(weft_world* world, int32_t p);         // particle p, no friction
+// Where the spheres (in order) and the ground put a free particle at `point`, friction aside.
+weft_vec3 weft_collide_point_push_out(const weft_world* world, weft_vec3 point);
 void weft_spheres_advance(weft_world* world, float dt);
 void weft_sphere_place(weft_sphere* sphere);
 void weft_spheres_reset(weft_world* world);
