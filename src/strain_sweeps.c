@@ -9,8 +9,9 @@
 // So the frame ends with a check: if a stretch constraint (a grid edge) is longer than its rest
 // length × (1 + TRIGGER × strain limit), sweeps run until the longest edge a sweep finds is within
 // that or the most sweeps a frame (MIN_SWEEPS, more on a large grid) have run. A sweep takes every
-// grid edge in space order, alternately from the first particle to the last and back (a correction
-// travels across the cloth in the sweep's direction; an order by colour moves it one edge a sweep),
+// grid edge in space order, alternately from the first particle to the last and back, the last one
+// a frame can run away from the pins and the hand (a correction travels across the cloth in the
+// sweep's direction; an order by colour moves it one edge a sweep),
 // each edge longer than rest × (1 + strain limit) shortened to that length (inverse-mass weighted,
 // most of it on the end the sweep reaches second: DOWNSTREAM_SHARE). After each sweep the particles
 // it moved into a closed mesh are pushed out, and after the last the colliders push out (without
@@ -133,14 +134,34 @@ static inline float limit_edge(float* x, const float* rest, float* moved, float 
 	return now2 / rest2;
 }
 
+// Whether the frame's last sweep (if it runs them all) goes from the first particle to the last:
+// away from the kinematic particles (pins, the hand), whose mean index is then in the first half.
+// A sweep carries the excess in its direction; one towards a pin leaves it all in the edge next to
+// the pin, which cannot take any of it (`hang` 512² at 10 substeps, the sweep's drag: in the frame
+// the hand pulled, 256 sweeps ended with the edge under a pinned corner at 2.18 × its rest length;
+// ending away from the pins, 1.62 ×). Without any, the first sweep goes forward.
+static bool last_sweep_forward(const weft_world* world, int32_t max_sweeps) {
+	double sum = 0.0;
+	int32_t count = 0;
+	for (int32_t p = 0; p < world->particle_count; ++p) {
+		if (world->positions[4 * p + 3] == 0.0f) {
+			sum += (double)p;
+			count++;
+		}
+	}
+	if (count == 0) {
+		return max_sweeps % 2 == 1;
+	}
+	return sum / (double)count < 0.5 * (double)(world->particle_count - 1);
+}
+
 // One sweep: the grid's edges in space order, from the first particle to the last or back (a
 // correction travels across the cloth in the sweep's direction; an order by colour moves it one
 // edge a sweep). Sweep k (from 1) looks only at edges with an end moved in sweep k − 1
 // or k (moved: the sweep each particle last moved in, 0 for all before the first), so a few
 // stretched edges cost a few edges a sweep. Returns the largest (length / rest)² it found before
 // correcting.
-static float sweep(weft_world* world, float* moved, int32_t k) {
-	const bool forward = k % 2 == 1;
+static float sweep(weft_world* world, float* moved, int32_t k, bool forward) {
 	const float sweep_index = (float)k;
 	float* x = world->positions;
 	const float* rest = world->rest_positions;
@@ -209,9 +230,12 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 		}
 	}
 	const int32_t max_sweeps = larger(MIN_SWEEPS, (world->width + world->height) / 4);
+	// The directions alternate, the last (sweep max_sweeps) away from the kinematic particles.
+	const bool last_forward = last_sweep_forward(world, max_sweeps);
 	int32_t sweeps = 0;
 	while (sweeps < max_sweeps) {
-		const float worst2 = sweep(world, moved, sweeps + 1);
+		const bool forward = ((max_sweeps - (sweeps + 1)) % 2 == 0) == last_forward;
+		const float worst2 = sweep(world, moved, sweeps + 1, forward);
 		sweeps++;
 		if (closed_mesh) {
 			hold_out_of_mesh(world, moved, sweeps);
