@@ -151,6 +151,19 @@ static float max_elongation(weft_world* world) {
 	return worst;
 }
 
+// `scene` at grid² with the sweep's cheapest settings (compliance 0, 1 iteration, no damping) at
+// `substeps`; NULL if the world was refused.
+static weft_world* cheapest(const char* name, int32_t grid, int32_t substeps, weft_scene_def* scene) {
+	CHECK(weft_scene(name, grid, scene) == WEFT_OK);
+	scene->world.substeps = substeps;
+	scene->world.iterations = 1;
+	scene->world.damping = 0.0f;
+	scene->cloth.stretch_compliance = scene->cloth.shear_compliance = 0.0f;
+	weft_world* world = NULL;
+	CHECK(weft_world_create_from_scene(scene, &world) == WEFT_OK);
+	return world;
+}
+
 // A fine cloth at the cheapest settings (256², compliance 0, 1 iteration, no damping: the sweep's
 // 512² spot check, at a size a test can run) under the drag. The frame-end strain sweeps split an
 // edge's correction evenly, so a stretch spread across the cloth like heat and 64 sweeps did not
@@ -164,13 +177,8 @@ TEST(fine_cloth_holds) {
 	} runs[] = {{"sphere", 1}, {"sphere", 10}, {"fold", 1}};
 	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
 		weft_scene_def scene;
-		CHECK(weft_scene(runs[r].scene, 256, &scene) == WEFT_OK);
-		scene.world.substeps = runs[r].substeps;
-		scene.world.iterations = 1;
-		scene.world.damping = 0.0f;
-		scene.cloth.stretch_compliance = scene.cloth.shear_compliance = 0.0f;
-		weft_world* world = NULL;
-		CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
+		weft_world* world = cheapest(runs[r].scene, 256, runs[r].substeps, &scene);
+		if (world == NULL) continue;
 		const int32_t dragged = sweep_drag_particle(weft_world_particle_count(world), 256);
 		weft_vec3 start = {0.0f, 0.0f, 0.0f};
 		float worst = 0.0f;
@@ -195,13 +203,7 @@ TEST(fine_cloth_holds) {
 // (frame_substeps.c, at most max_substeps).
 TEST(fine_cloth_lands_on_the_sphere) {
 	weft_scene_def scene;
-	CHECK(weft_scene("sphere", 512, &scene) == WEFT_OK);
-	scene.world.substeps = 1;
-	scene.world.iterations = 1;
-	scene.world.damping = 0.0f;
-	scene.cloth.stretch_compliance = scene.cloth.shear_compliance = 0.0f;
-	weft_world* world = NULL;
-	CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
+	weft_world* world = cheapest("sphere", 512, 1, &scene);
 	if (world == NULL) return;
 	float worst = 0.0f;
 	int32_t most = 0;
@@ -224,13 +226,7 @@ TEST(fine_cloth_lands_on_the_sphere) {
 // runs away from the pins and the hand (strain_sweeps.c).
 TEST(pinned_corners_hold_the_drag) {
 	weft_scene_def scene;
-	CHECK(weft_scene("hang", 512, &scene) == WEFT_OK);
-	scene.world.substeps = 10;
-	scene.world.iterations = 1;
-	scene.world.damping = 0.0f;
-	scene.cloth.stretch_compliance = scene.cloth.shear_compliance = 0.0f;
-	weft_world* world = NULL;
-	CHECK(weft_world_create_from_scene(&scene, &world) == WEFT_OK);
+	weft_world* world = cheapest("hang", 512, 10, &scene);
 	if (world == NULL) return;
 	const int32_t dragged = sweep_drag_particle(weft_world_particle_count(world), 512);
 	weft_vec3 start = {0.0f, 0.0f, 0.0f};
