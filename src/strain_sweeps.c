@@ -9,9 +9,9 @@
 // So the frame ends with a check: if a stretch constraint (a grid edge) is longer than its rest
 // length × (1 + TRIGGER × strain limit), sweeps run until the longest edge a sweep finds is within
 // that or the most sweeps a frame (MIN_SWEEPS, more on a large grid) have run. A sweep takes every
-// grid edge in space order, alternately from the first particle to the last and back, the last one
-// a frame can run away from the pins and the hand (a correction travels across the cloth in the
-// sweep's direction; an order by colour moves it one edge a sweep),
+// grid edge in space order, alternately from the first particle to the last and back, phased so
+// that the last a frame may run goes away from the pins and the hand (a correction travels across
+// the cloth in the sweep's direction; an order by colour moves it one edge a sweep),
 // each edge longer than rest × (1 + strain limit) shortened to that length (inverse-mass weighted,
 // most of it on the end the sweep reaches second: DOWNSTREAM_SHARE). After each sweep the particles
 // it moved into a closed mesh are pushed out, and after the last the colliders push out (without

@@ -196,6 +196,10 @@ TEST(fine_cloth_holds) {
 	}
 }
 
+// The 512² tests take about 40 s natively and 8 min under ASan + UBSan, the most of any test in
+// `make test` (43 min); they cover no code the smaller grids leave out, so the sanitizer run leaves
+// them to the native one.
+#if !defined(__SANITIZE_ADDRESS__)
 // The largest grid the issue names, landing on the sphere at 1 substep × 1 iteration (the sweep's
 // 512² spot check, its first second): the cloth falls 12 spacings a frame onto the sphere and the
 // frame-end strain sweeps cannot hold it (the longest edge 2.31 × its rest length). Near a sphere a
@@ -241,6 +245,7 @@ TEST(pinned_corners_hold_the_drag) {
 	CHECK(worst < 1.0f);
 	weft_world_destroy(world);
 }
+#endif
 
 #endif
 
@@ -254,8 +259,10 @@ int main(int argc, char** argv) {
 	// The 256² and 512² worlds under wasm32 in Node: growing the memory for them ended Node's process
 	// (a fatal out-of-memory, once a SIGSEGV) in CI's test-wasm; the native and sanitizer runs keep them.
 	RUN_TEST(fine_cloth_holds);
+#if !defined(__SANITIZE_ADDRESS__)
 	RUN_TEST(fine_cloth_lands_on_the_sphere);
 	RUN_TEST(pinned_corners_hold_the_drag);
+#endif
 #endif
 	return TEST_SUMMARY();
 }
