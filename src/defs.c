@@ -124,9 +124,10 @@ weft_result weft_validate_world_def(const weft_world_def* def) {
 	REQUIRE(def != NULL, "world def is NULL");
 	REQUIRE_MAGNITUDE(def->gravity, MAX_GRAVITY, "gravity", "m/s^2");
 	REQUIRE_MAGNITUDE(def->wind, MAX_WIND, "wind", "m/s");
-	REQUIRE(def->substeps >= 1 && def->substeps <= 1000, "substeps must be in 1..1000 (got %d)", (int)def->substeps);
-	REQUIRE(def->max_substeps >= 0 && def->max_substeps <= 1000, "max_substeps must be in 0..1000 (got %d)",
-	        (int)def->max_substeps);
+	REQUIRE(def->substeps >= 1 && def->substeps <= WEFT_MAX_SUBSTEPS, "substeps must be in 1..%d (got %d)",
+	        WEFT_MAX_SUBSTEPS, (int)def->substeps);
+	REQUIRE(def->max_substeps >= 0 && def->max_substeps <= WEFT_MAX_SUBSTEPS, "max_substeps must be in 0..%d (got %d)",
+	        WEFT_MAX_SUBSTEPS, (int)def->max_substeps);
 	REQUIRE(def->iterations >= 1 && def->iterations <= 1000, "iterations must be in 1..1000 (got %d)",
 	        (int)def->iterations);
 	REQUIRE_COMPONENTS(def->pin_velocity, MAX_PIN_SPEED, "pin_velocity", "m/s");

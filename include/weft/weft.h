@@ -86,6 +86,8 @@ typedef enum weft_constraint_type {
 #define WEFT_MAX_FRAME_DT 0.1f
 /// Largest constraint compliance, m/N (a cloth this soft is already limp).
 #define WEFT_MAX_COMPLIANCE 1.0f
+/// Most substeps a frame takes (weft_world_def.substeps and max_substeps).
+#define WEFT_MAX_SUBSTEPS 1000
 
 /// Global simulation settings.
 typedef struct weft_world_def {
