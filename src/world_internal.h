@@ -5,6 +5,11 @@
 
 #include "weft/weft.h"
 
+// The most a particle near a mesh collider moves in one substep, in grid spacings: a frame where
+// one would move more takes more substeps, up to max_substeps (frame_substeps.c; the `bunny`
+// scene's max_substeps covers a hand at its fastest: scenes.c).
+#define WEFT_MESH_MOTION_PER_SUBSTEP 0.1f
+
 typedef struct weft_sphere {
 	weft_sphere_def def;
 	weft_vec3 center;          // current centre
