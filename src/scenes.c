@@ -1,5 +1,6 @@
 // Named scenes shared by the CLI, the tests, the benchmarks and the page (through wasm), so every
 // front end simulates exactly the same thing.
+#include <math.h>
 #include <string.h>
 
 #include "world_internal.h"
@@ -71,6 +72,26 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		// particles as the cloth lands and the cloth hangs over it stretched (max stretch after 5 s:
 		// 26% at 64², 38% at 128²; mesh_ridge_lifts.c lifts it back); at 40 substeps 8% and 33%.
 		out->world.substeps = 40;
+		// A particle is kept a margin away from the mesh, but the edge between two particles is not:
+		// where a sharp feature (an ear's tip) comes between them, both stay a margin from it and the
+		// edge is at least two margins long. So the margin is at most half a spacing, which makes that
+		// no stretch (grids up to 161² keep the default 5 mm; 512²: 1.6 mm, where 5 mm held every edge
+		// across a tip at 3.2 × its rest length while the sweep's drag pulled the cloth over the ears).
+		const float spacing = out->cloth.size_u / (float)(grid - 1);
+		if (0.5f * spacing < out->world.collision_margin) {
+			out->world.collision_margin = 0.5f * spacing;
+		}
+		// A frame where the cloth moves fast near the mesh takes up to max_substeps, enough that no
+		// particle there moves more than a tenth of a spacing in one (frame_substeps.c). The same motion
+		// is more spacings on a finer cloth: the most is what the hand at its fastest (grab_speed, 3 m/s)
+		// asks for, at least the default 32 (which covers it up to 103²; 40 at 128², 160 at 512²). At
+		// 512² the sweep's drag tore the cloth on the ears with 32 or 64 (11.5 × and 8.2 × its rest
+		// length at 10 substeps, the margin already halved), not with 160 (0.67 ×).
+		const float hand_per_frame = out->world.grab_speed * out->frame_dt;
+		const int32_t hand_substeps = (int32_t)ceilf(hand_per_frame / (WEFT_MESH_MOTION_PER_SUBSTEP * spacing));
+		if (hand_substeps > out->world.max_substeps) {
+			out->world.max_substeps = hand_substeps < WEFT_MAX_SUBSTEPS ? hand_substeps : WEFT_MAX_SUBSTEPS;
+		}
 		out->mesh_collider = "bunny";
 	} else if (strcmp(name, "fold") == 0) {
 		// Hung by its top edge just above the ground, then lowered at 0.5 m/s for 1.9 s, to 13 cm

@@ -140,7 +140,7 @@ export class Panel {
         .name('ridge lifts')
         .onChange(live(() => app.solver.apply({ ridgeLifts: m.ridgeLifts })))),
       (this.maxSubsteps = solver
-        .add(m, 'maxSubsteps', 0, 64, 1)
+        .add(m, 'maxSubsteps', 0, 256, 1) // the bunny at 512² takes up to 160 (scenes.c)
         .name('max substeps')
         .onChange(live(() => app.solver.apply({ maxSubsteps: m.maxSubsteps })))),
     );
