@@ -5,9 +5,9 @@
 # ears pierce a fine cloth at 10, which then keeps sliding); and the `sphere` scene (10 substeps)
 # with its sphere and without it (--spheres 0). The bunny runs keep the frame's substeps fixed
 # (--max-substeps 0), so the difference is the collision's cost at the same substeps; one more run
-# a grid takes the default (frames where the cloth near the mesh moves fast take up to 32 substeps:
-# "adaptive", with its mean substeps a frame). Writes bench/results/<machine>/mesh.json (the
-# sphere's runs under "sphere").
+# a grid takes the scene's default (frames where the cloth near the mesh moves fast take up to its
+# max_substeps, 32 at 64² and 40 at 128²: "adaptive", with its mean substeps a frame). Writes
+# bench/results/<machine>/mesh.json (the sphere's runs under "sphere").
 set -euo pipefail
 BENCH_WEFT=${1:-build/weft}
 source "$(dirname "$0")/common.sh"
