@@ -3,9 +3,12 @@
 // cloth triangles that intersect (sharing no vertex), the closest two particles that are not
 // rest-pose neighbours (in thicknesses) and the fraction of the cloth lying on other cloth. The
 // oracles are the unit tests' (tests/unit/cloth_contacts.h: exact in double, no solver code).
+// Whether the settled pile is still: over the last second, the fastest any particle moved in one
+// frame and the neighbour lists' rebuilds a frame (a still pile rebuilds none).
 // Prints one JSON document (bench/fold_contacts.sh writes it to
 // bench/results/<machine>/fold_contacts.json).
 //   weft_fold_contacts [--frames F]
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,17 @@ static const fold_case cases[] = {
     {64, 10, 1.0f},  {64, 5, 1.0f},  {128, 10, 1.0f}, {128, 5, 1.0f}, {128, 5, 1.5f},
     {256, 10, 1.0f}, {256, 5, 1.0f}, {256, 10, 1.3f}, {256, 5, 1.5f},
 };
+
+// The farthest any particle moved between two copies of the positions (float4s), m.
+static double fastest_move(const float* before, const float* after, int32_t n) {
+	double most = 0.0;
+	for (int32_t i = 0; i < n; ++i) {
+		const double dx = after[4 * i] - before[4 * i], dy = after[4 * i + 1] - before[4 * i + 1],
+		             dz = after[4 * i + 2] - before[4 * i + 2];
+		most = fmax(most, sqrt(dx * dx + dy * dy + dz * dz));
+	}
+	return most;
+}
 
 int main(int argc, char** argv) {
 	int32_t frames = 600;
@@ -54,7 +68,26 @@ int main(int argc, char** argv) {
 			fprintf(stderr, "error: %s\n", weft_last_error());
 			return 1;
 		}
-		for (int32_t f = 0; f < frames; ++f) weft_world_step(world, scene.frame_dt);
+		const int32_t n = weft_world_particle_count(world);
+		const int32_t last_second = frames < 60 ? frames : 60;
+		float* before = malloc((size_t)n * 4 * sizeof(float));
+		if (before == NULL) {
+			fprintf(stderr, "error: out of memory for %d positions\n", (int)n);
+			weft_world_destroy(world);
+			return 1;
+		}
+		double fastest = 0.0;
+		int64_t rebuilds_before = 0;
+		for (int32_t f = 0; f < frames; ++f) {
+			const bool watched = f >= frames - last_second;
+			if (watched) {
+				memcpy(before, weft_world_positions(world), (size_t)n * 4 * sizeof(float));
+				if (f == frames - last_second) rebuilds_before = weft_world_self_collision(world).rebuilds;
+			}
+			weft_world_step(world, scene.frame_dt);
+			if (watched) fastest = fmax(fastest, fastest_move(before, weft_world_positions(world), n) / scene.frame_dt);
+		}
+		free(before);
 		const weft_self_collision_view view = weft_world_self_collision(world);
 		const double t = view.thickness;
 		const double closest = closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * t);
@@ -64,8 +97,10 @@ int main(int argc, char** argv) {
 		       (int)k.substeps, (double)k.thickness);
 		printf("\"intersecting_triangle_pairs\": %lld, \"closest_over_thickness\": %.3f, ", (long long)pairs,
 		       closest / t);
-		printf("\"layered_fraction\": %.3f, \"rebuilds_per_frame\": %.3f, \"finite\": %s}", layered,
-		       (double)view.rebuilds / frames, weft_world_is_finite(world) ? "true" : "false");
+		printf("\"layered_fraction\": %.3f, \"rebuilds_per_frame\": %.3f, ", layered, (double)view.rebuilds / frames);
+		printf("\"last_second_fastest_m_per_s\": %.4f, \"last_second_rebuilds_per_frame\": %.3f, ", fastest,
+		       (double)(view.rebuilds - rebuilds_before) / last_second);
+		printf("\"finite\": %s}", weft_world_is_finite(world) ? "true" : "false");
 		fflush(stdout);
 		weft_world_destroy(world);
 	}
