@@ -6,6 +6,12 @@
 #include "cloth.h"
 #include "coloring.h"
 
+float weft_cloth_spacing(const weft_cloth_def* def) {
+	float u = def->width > 1 ? def->size_u / (float)(def->width - 1) : INFINITY;
+	float v = def->height > 1 ? def->size_v / (float)(def->height - 1) : INFINITY;
+	return fminf(u, v);
+}
+
 void weft_cloth_counts(int32_t width, int32_t height, int32_t counts[3]) {
 	int64_t w = width, h = height;
 	counts[WEFT_STRETCH] = (int32_t)(w * (h - 1) + h * (w - 1));

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cloth.h"
 #include "world_internal.h"
 
 static const char* const scene_names[] = {"hang", "sphere", "flag", "bunny", "fold", NULL};
@@ -77,7 +78,7 @@ weft_result weft_scene(const char* name, int32_t grid, weft_scene_def* out) {
 		// edge is at least two margins long. So the margin is at most half a spacing, which makes that
 		// no stretch (grids up to 161² keep the default 5 mm; 512²: 1.6 mm, where 5 mm held every edge
 		// across a tip at 3.2 × its rest length while the sweep's drag pulled the cloth over the ears).
-		const float spacing = out->cloth.size_u / (float)(grid - 1);
+		const float spacing = weft_cloth_spacing(&out->cloth);
 		if (0.5f * spacing < out->world.collision_margin) {
 			out->world.collision_margin = 0.5f * spacing;
 		}

@@ -23,13 +23,6 @@ static uint64_t world_bytes(int64_t particles, int64_t constraints, int64_t indi
 	       (uint64_t)indices * sizeof(uint32_t);
 }
 
-// The smaller spacing of the grid's two directions (a cloth one particle wide has only the other).
-static float grid_spacing(const weft_cloth_def* def) {
-	float u = def->width > 1 ? def->size_u / (float)(def->width - 1) : INFINITY;
-	float v = def->height > 1 ? def->size_v / (float)(def->height - 1) : INFINITY;
-	return fminf(u, v);
-}
-
 // The census of a cloth def already validated: weft_world_create has checked it and builds from
 // these counts, so it does not validate it a second time.
 static void census_of_valid(const weft_cloth_def* cloth_def, weft_cloth_census* out) {
@@ -173,9 +166,9 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		weft_world_destroy(world);
 		return result;
 	}
-	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : grid_spacing(cloth_def);
+	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : weft_cloth_spacing(cloth_def);
 	keep_strain_limit(world, cloth_def->strain_limit);
-	world->self_rest_distance = 2.0f * grid_spacing(cloth_def);
+	world->self_rest_distance = 2.0f * weft_cloth_spacing(cloth_def);
 	result = weft_aero_active(&world->def) ? weft_aero_prepare(world) : WEFT_OK;
 	if (result != WEFT_OK) {
 		weft_world_destroy(world);
