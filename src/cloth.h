@@ -10,7 +10,8 @@ void weft_cloth_counts(int32_t width, int32_t height, int32_t counts[3]);
 // hold a constraint): the colour count of the built cloth, as the colouring takes every hint there.
 int32_t weft_cloth_hint_colours(int32_t width, int32_t height);
 // The smaller spacing of the grid's two directions, m (a cloth one particle wide has only the
-// other; INFINITY for a single particle): the default thickness, the bunny scene's margin bound.
+// other; INFINITY for a single particle): the default thickness, the self-collision rest distance
+// (two of it), the bunny scene's margin bound.
 float weft_cloth_spacing(const weft_cloth_def* def);
 
 #endif
