@@ -31,12 +31,15 @@
 // expressions, so SIMD on or off gives the same bits.
 //
 // Response (Jacobi, so threads and GPU invocations can each take a particle): for every listed
-// particle j closer than t, particle i moves its share w_i/(w_i+w_j) of (t − d) away along the
-// pair's direction, and friction removes the same share of the pair's relative tangential slip
-// over the substep; a particle takes the sum of its pushes over their worth in pushes (the sum of
-// their sizes, its shares of the depths, over the largest): their mean where they are alike (their
-// sum overshoots in a pile), yet continuous as contacts open and close (a plain mean doubles the
-// remaining push when one of two contacts opens: the kicks that kept a fold pile from resting).
+// particle j closer than t, particle i moves its share w_i'/(w_i'+w_j') of (t − d) away along the
+// pair's direction n (from j to i), w' the inverse masses scaled for stacking: w_i' = w_i (1 + l),
+// w_j' = w_j (1 − l), l = STACK_LEAN × (n · up), so the upper of a vertical pair takes 3/4 and a
+// pile does not sink into itself under its own weight; and friction removes the same share of the
+// pair's relative tangential slip over the substep; a particle takes the sum of its pushes over
+// their worth in pushes (the sum of their sizes, its shares of the depths, over the largest): their
+// mean where they are alike (their sum overshoots in a pile), yet continuous as contacts open and
+// close (a plain mean doubles the remaining push when one of two contacts opens: the kicks that
+// kept a fold pile from resting).
 // Pairs that are close in the rest pose (grid neighbours up to the bend constraints' two spacings,
 // and anything within t as built) are never listed: the cloth's own constraints hold them. The
 // response's stages take the particles in index order, each thread its own range, and skip those
@@ -90,6 +93,13 @@ static inline void gather_xyzw(const float* a, const uint32_t* j, vf* x, vf* y, 
 #define MAX_PATCHES 1024
 #define NEAR_MARGIN 1.0f
 #define NEAR_PAIRS_PER_PATCH 48
+// Stacking: in a contact the upper particle (against gravity) weighs less and the lower more, as
+// far as the pair is vertical: their inverse masses times 1 ± STACK_LEAN × (the pair's direction
+// · up) (contact_push). Even shares let a pile sink into itself under its own weight: `fold` 256²
+// at its 10 substeps ended with 3 419 pairs of triangles through each other, 128² at 5 substeps
+// 6 157; with 0.5, none (0.3: 580 at 128², 5 substeps; 0.8: the settled 64² pile jitters at 0.13
+// m/s against 0.01).
+#define STACK_LEAN 0.5f
 // Far beyond every candidate: the padding after the last sorted slot.
 #define FAR_AWAY 1.0e30f
 
@@ -839,13 +849,17 @@ void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end) {
 // One contact of particle i with j (d2 < t², not coincident): its push and friction (xyz); returns
 // the push's size, i's share of the depth.
 static inline float contact_push(float out[3], const float* xi, const float si[3], const float* xj, const float* pj,
-                                 float t, float friction) {
+                                 float t, float friction, const float lean_up[3]) {
 	float ex = xi[0] - xj[0], ey = xi[1] - xj[1], ez = xi[2] - xj[2];
 	float d2 = ex * ex + ey * ey + ez * ez;
-	const float share = xi[3] / (xi[3] + xj[3]);
 	const float d = sqrtf(d2);
 	const float inverse_d = 1.0f / d;
 	const float nx = ex * inverse_d, ny = ey * inverse_d, nz = ez * inverse_d;
+	// The upper of the two takes more of the push (mass scaled by height, as in stacking solvers):
+	// the lower layer is less pushed into the one under it, so a pile does not sink into itself.
+	const float lean = nx * lean_up[0] + ny * lean_up[1] + nz * lean_up[2];
+	const float wi = xi[3] * (1.0f + lean), wj = xj[3] * (1.0f - lean);
+	const float share = wi / (wi + wj);
 	const float push = (t - d) * share;
 	// Friction: the pair's relative slip over the substep, its tangential part.
 	float sx = si[0] - (xj[0] - pj[0]);
@@ -867,7 +881,8 @@ static inline float contact_push(float out[3], const float* xi, const float si[3
 // the sizes of their pushes, i's shares of the depths) and *largest (the largest), in entry order
 // (the list is padded to whole fours with i itself, which is no contact).
 static void contacts_four(float out[4], float* largest, const float* x, const float* previous, const float* xi,
-                          const float si[3], const uint64_t* list, int32_t e, float t, float friction) {
+                          const float si[3], const uint64_t* list, int32_t e, float t, float friction,
+                          const float lean_up[3]) {
 	const float t2 = t * t, min2 = MIN_DISTANCE * MIN_DISTANCE;
 	for (int32_t k = e; k < e + 4; ++k) {
 		const uint32_t j = entry_partner(list[k]);
@@ -878,7 +893,7 @@ static void contacts_four(float out[4], float* largest, const float* x, const fl
 			continue;
 		}
 		float c[3];
-		const float size = contact_push(c, xi, si, xj, &previous[4 * j], t, friction);
+		const float size = contact_push(c, xi, si, xj, &previous[4 * j], t, friction, lean_up);
 		out[0] += c[0];
 		out[1] += c[1];
 		out[2] += c[2];
@@ -890,11 +905,17 @@ static void contacts_four(float out[4], float* largest, const float* x, const fl
 // Response (Jacobi): each particle sums the pushes of its listed partners closer than t.
 void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end) {
 	const weft_self_collision* s = world->self;
-	const weft_self_contacts_job job = {world->positions,    world->previous_positions,
-	                                    s->neighbours,       s->neighbour_count,
-	                                    s->particle_patch,   s->patch_reach2,
-	                                    s->corrections,      world->thickness,
-	                                    world->def.friction, s->lanes};
+	weft_self_contacts_job job = {world->positions,    world->previous_positions, s->neighbours,  s->neighbour_count,
+	                              s->particle_patch,   s->patch_reach2,           s->corrections, world->thickness,
+	                              world->def.friction, {0.0f, 0.0f, 0.0f},        s->lanes};
+	const weft_vec3 g = world->def.gravity;
+	const float g_length = sqrtf(g.x * g.x + g.y * g.y + g.z * g.z);
+	if (g_length > 0.0f) {
+		const float lean = STACK_LEAN / g_length;
+		job.lean[0] = -g.x * lean;
+		job.lean[1] = -g.y * lean;
+		job.lean[2] = -g.z * lean;
+	}
 	if (s->lanes == 8) {
 		weft_self_contacts_8(&job, begin, end);
 	} else {
@@ -926,9 +947,20 @@ void weft_self_contacts_4(const weft_self_contacts_job* job, int32_t begin, int3
 		float largest = 0.0f;
 #if defined(WEFT_SIMD)
 		if (job->lanes == 4) { // lists are padded to whole fours
-			const contact_lanes lanes_i = {vsplat(xi[0]), vsplat(xi[1]), vsplat(xi[2]), vsplat(xi[3]),
-			                               vsplat(si[0]), vsplat(si[1]), vsplat(si[2]), t_lanes,
-			                               t2_lanes,      min2_lanes,    friction_lanes};
+			const contact_lanes lanes_i = {vsplat(xi[0]),
+			                               vsplat(xi[1]),
+			                               vsplat(xi[2]),
+			                               vsplat(xi[3]),
+			                               vsplat(si[0]),
+			                               vsplat(si[1]),
+			                               vsplat(si[2]),
+			                               t_lanes,
+			                               t2_lanes,
+			                               min2_lanes,
+			                               friction_lanes,
+			                               vsplat(job->lean[0]),
+			                               vsplat(job->lean[1]),
+			                               vsplat(job->lean[2])};
 			vf sums = vzero(), largests = vzero();
 			for (int32_t e = 0; e < reached; e += 4) {
 				const uint32_t j[4] = {entry_partner(list[e]), entry_partner(list[e + 1]), entry_partner(list[e + 2]),
@@ -941,7 +973,7 @@ void weft_self_contacts_4(const weft_self_contacts_job* job, int32_t begin, int3
 #endif
 		{
 			for (int32_t e = 0; e < reached; e += 4) {
-				contacts_four(sum, &largest, x, previous, xi, si, list, e, t, friction);
+				contacts_four(sum, &largest, x, previous, xi, si, list, e, t, friction, job->lean);
 			}
 		}
 		sum[3] = contact_worth(sum[3], largest);

@@ -35,6 +35,7 @@ typedef struct weft_self_contacts_job {
 	const float* patch_reach2; // per patch: entries built farther than this (squared) are no contact
 	float* corrections;        // per particle: the sum of its pushes (xyz) and their scale (w)
 	float t, friction;
+	float lean[3]; // up (against gravity) times STACK_LEAN; 0 without gravity: see contact_share
 	int32_t lanes; // 0 (scalar), 4 or 8: the frame's solve's
 } weft_self_contacts_job;
 
@@ -74,6 +75,7 @@ typedef struct contact_lanes {
 	vf x, y, z, w; // position and inverse mass
 	vf sx, sy, sz; // slip over the substep
 	vf t, t2, min2, friction;
+	vf lean_x, lean_y, lean_z;
 } contact_lanes;
 
 // The contacts of each four's particle with its entries j (one a lane) added to sum (x, y, z,
@@ -95,10 +97,12 @@ static inline vf contacts_lanes(vf sum, vf* largest, const float* x, const float
 	}
 	vf px, py, pz, pw;
 	gather_xyzw(previous, j, &px, &py, &pz, &pw);
-	const vf share = vdiv(i->w, vadd(i->w, jw));
 	const vf d = vsqrt(d2);
 	const vf inverse_d = vdiv(vsplat(1.0f), d);
 	const vf nx = vmul(ex, inverse_d), ny = vmul(ey, inverse_d), nz = vmul(ez, inverse_d);
+	const vf lean = vadd(vadd(vmul(nx, i->lean_x), vmul(ny, i->lean_y)), vmul(nz, i->lean_z));
+	const vf wi = vmul(i->w, vadd(vsplat(1.0f), lean)), wj = vmul(jw, vsub(vsplat(1.0f), lean));
+	const vf share = vdiv(wi, vadd(wi, wj));
 	const vf push = vmul(vsub(i->t, d), share);
 	const vf sx = vsub(i->sx, vsub(jx, px));
 	const vf sy = vsub(i->sy, vsub(jy, py));

@@ -64,7 +64,10 @@ static inline __attribute__((always_inline)) void contacts_side_by_side(const we
 	                             vsplat(job->t),
 	                             vsplat(t2),
 	                             vsplat(MIN_DISTANCE * MIN_DISTANCE),
-	                             vsplat(job->friction)};
+	                             vsplat(job->friction),
+	                             vsplat(job->lean[0]),
+	                             vsplat(job->lean[1]),
+	                             vsplat(job->lean[2])};
 	const uint64_t* list_a = &job->neighbours[(size_t)a.i * MAX_NEIGHBOURS];
 	const uint64_t* list_b = &job->neighbours[(size_t)b.i * MAX_NEIGHBOURS];
 	const int32_t fours_end = a.reached > b.reached ? a.reached : b.reached;

@@ -472,7 +472,10 @@ weft_result weft_world_air_forces(weft_world* world, double time, float* out, in
 /// a free particle i are the particles j within `reach` now that were farther than
 /// 1.01 × rest_distance apart in the rest pose (at most 16 per particle, the nearest kept; the CPU
 /// finds them in a spatial hash, self_collision.c, the GPU in its own, gpu/self_collision.wgsl). For each partner closer than the thickness,
-/// i is pushed its share w_i/(w_i+w_j) of (thickness − d) along the pair's direction, and friction
+/// i is pushed its share w_i'/(w_i'+w_j') of (thickness − d) along the pair's direction n (from j
+/// to i), the inverse masses scaled for stacking: w_i' = w_i (1 + l), w_j' = w_j (1 − l),
+/// l = 0.5 × (n · up), up against gravity (0 without it): the upper of a vertical pair takes 3/4 of
+/// the push, so a pile does not sink into itself under its own weight; and friction
 /// (the world's) stops the pair's relative tangential slip over the substep where it is at most
 /// friction × (thickness − d), else removes friction × it, i taking its share;
 /// i then moves by the sum of its pushes (push and friction) times max s_k / Σ s_k, s_k its shares

@@ -68,7 +68,7 @@ test("the mesh collider's cell classes and triangle regions (mesh_collide.wgsl) 
   }
 });
 
-test("self-collision: the hash primes, the partner cap, the rest tolerance and the minimum distance are C's", () => {
+test("self-collision: the hash primes, the partner cap, the rest tolerance, the minimum distance and the stacking lean are C's", () => {
   assert.deepEqual(probe.self_hash_primes, SELF_COLLISION.primes);
   // Private to src/self_collision.c and src/self_contacts.h: read from their source (the GPU
   // kernels take them from layout.ts).
@@ -78,10 +78,11 @@ test("self-collision: the hash primes, the partner cap, the rest tolerance and t
   assert.equal(define('MAX_NEIGHBOURS'), SELF_COLLISION.maxPartners);
   assert.equal(define('REST_TOLERANCE'), SELF_COLLISION.restTolerance);
   assert.equal(define('MIN_DISTANCE'), SELF_COLLISION.minDistance);
+  assert.equal(define('STACK_LEAN'), SELF_COLLISION.stackLean);
   // The kernel spells no prime or cap by hand: they come from wgslPrelude().
   for (const code of [selfCommonWgsl, selfFlagWgsl, selfCollisionWgsl, selfScanWgsl, selfContactsWgsl]) {
     for (const p of SELF_COLLISION.primes) assert.doesNotMatch(code, new RegExp(`${p}`));
-    assert.doesNotMatch(code, /\b16u\b|1\.01/);
+    assert.doesNotMatch(code, /\b16u\b|1\.01|\b0\.5\b/);
   }
 });
 

@@ -139,6 +139,26 @@ test(`fold ${GRID}², a direct search in every substep (SELF_SWITCH.direct): mat
   assert.equal(c.direct, FRAMES * SUBSTEPS, 'every substep searched directly');
 });
 
+test('fold 64² at 3 substeps on the GPU: the pile stays apart under its own weight (stacking shares, as in C)', async () => {
+  // As tests/unit/test_self_collision.c fold_64_coarse_steps: with even shares a pair's lower
+  // particle is pushed into the layer under it, and this pile sinks through itself (C: 4 600
+  // intersecting triangle pairs); the upper particle taking 3/4 (SELF_COLLISION.stackLean) keeps it apart.
+  const grid = 64;
+  const world = new WeftWorld(core, 'fold', grid);
+  const settings = { ...physicsSettingsOf(world), substeps: 3 };
+  const gpu = new GpuSolver(device, world, settings, [], { schedule: 'tiled', config: kernelConfig(device) });
+  for (let done = 0; done < 300; done += 30) gpu.step(world.frameDt, 30);
+  const x = await gpu.read();
+  const view = world.selfCollision;
+  const restLimit = Math.fround(view.restDistance * Math.fround(SELF_COLLISION.restTolerance));
+  const closest = closestNonNeighbours(x, world.restPositions(), world.particleCount, restLimit, view.thickness);
+  const intersections = intersectingTrianglePairs(x, world.indices(), 3 * view.thickness);
+  gpu.destroy();
+  world.destroy();
+  assert.equal(intersections, 0, 'intersecting triangle pairs');
+  assert.ok(closest >= view.thickness / 2, `non-neighbours ${closest} m apart (thickness ${view.thickness} m)`);
+});
+
 test('fold without GPU self-collision: the pile passes through itself (pairs closer than t/2)', async () => {
   const off = await gpuFold('tiled', false);
   assert.ok(

@@ -2,7 +2,8 @@
 // one: particle A touches B (depth b along x) and C (depth c along y), every other particle is
 // metres away. A's move is the sum of its pushes over their worth in pushes (sizes / the largest):
 // the mean of equal pushes, the whole push of a lone contact, and no jump when a contact opens
-// (a plain mean halves the remaining push while a vanishing one still counts).
+// (a plain mean halves the remaining push while a vanishing one still counts). Under gravity the
+// upper particle of a vertical pair takes 3/4 of its push (stacking).
 #include <math.h>
 
 #include "self_collision.h"
@@ -26,11 +27,13 @@ static void sliced(void (*stage)(weft_world*, int32_t, int32_t), weft_world* wor
 
 // A's move in one pass of the stages, depths in thicknesses (≤ 0: that contact is open); the lists
 // built in list_slices slices, the response run in response_slices.
-// slip: how far A moved along z over the substep (thicknesses; B and C did not move).
+// slip: how far A moved along z over the substep (thicknesses; B and C did not move). gravity:
+// the default (down y; C is above A), else none (even shares).
 static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32_t list_slices, int32_t response_slices,
-                         float slip) {
+                         float slip, bool gravity) {
 	weft_world_def def = weft_default_world_def();
 	def.self_collision = true;
+	if (!gravity) def.gravity = (weft_vec3){0.0f, 0.0f, 0.0f};
 	weft_cloth_def cloth = weft_default_cloth_def();
 	cloth.width = cloth.height = GRID;
 	cloth.pin = WEFT_PIN_NONE;
@@ -65,12 +68,12 @@ static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32
 }
 
 static moved push_of(int32_t simd_width, float depth_b, float depth_c) {
-	return push_sliced(simd_width, depth_b, depth_c, 1, 1, 0.0f);
+	return push_sliced(simd_width, depth_b, depth_c, 1, 1, 0.0f, false);
 }
 
 // A's move along z (thicknesses) from its lone contact with B (depth 0.1) while it slips along z.
 static float friction_of(int32_t simd_width, float slip) {
-	const moved m = push_sliced(simd_width, 0.1f, -0.1f, 1, 1, slip);
+	const moved m = push_sliced(simd_width, 0.1f, -0.1f, 1, 1, slip, false);
 	return m.z / m.thickness;
 }
 
@@ -108,13 +111,30 @@ static void check_pushes(int32_t simd_width) {
 
 TEST(pushes_scalar) { check_pushes(0); }
 
+// Under gravity, A under C (a vertical pair, depth 0.1) moves 1/4 of the depth down and C 3/4 up
+// (inverse masses × 1 ∓ 0.5); the horizontal pair A–B still halves its depth. Every path alike.
+TEST(upper_layer_takes_more) {
+	const int32_t widths[] = {0, 4, 8};
+	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; ++k) {
+		if (widths[k] > weft_simd_width()) continue;
+		moved m = push_sliced(widths[k], -0.1f, 0.1f, 1, 1, 0.0f, true);
+		CHECK_NEAR(m.y / m.thickness, -0.025, 1e-6);
+		CHECK_NEAR(m.c / m.thickness, 0.9 + 0.075, 1e-6);
+		m = push_sliced(widths[k], 0.1f, -0.1f, 1, 1, 0.0f, true);
+		CHECK_NEAR(m.x / m.thickness, -0.05, 1e-6);
+		CHECK_NEAR(m.b / m.thickness, 0.9 + 0.05, 1e-6);
+	}
+}
+
 TEST(pushes_simd_same_bits) {
 	const int32_t width = weft_simd_width();
 	const float depths[][2] = {{0.1f, 0.1f}, {0.1f, 1e-5f}, {0.1f, 0.05f}, {0.3f, 0.02f}};
 	for (size_t k = 0; k < sizeof depths / sizeof depths[0]; ++k) {
-		const moved scalar = push_of(0, depths[k][0], depths[k][1]);
-		const moved simd = push_of(width, depths[k][0], depths[k][1]);
-		CHECK(memcmp(&scalar, &simd, sizeof scalar) == 0);
+		for (int gravity = 0; gravity <= 1; ++gravity) {
+			const moved scalar = push_sliced(0, depths[k][0], depths[k][1], 1, 1, 0.0f, gravity);
+			const moved simd = push_sliced(width, depths[k][0], depths[k][1], 1, 1, 0.0f, gravity);
+			CHECK(memcmp(&scalar, &simd, sizeof scalar) == 0);
+		}
 	}
 	if (width > 0) check_pushes(width);
 }
@@ -126,7 +146,7 @@ TEST(pushes_any_slices) {
 	const moved whole = push_of(0, 0.1f, 0.05f);
 	CHECK(whole.x != 0.0f && whole.y != 0.0f);
 	for (size_t k = 0; k < sizeof slices / sizeof slices[0]; ++k) {
-		const moved m = push_sliced(0, 0.1f, 0.05f, slices[k][0], slices[k][1], 0.0f);
+		const moved m = push_sliced(0, 0.1f, 0.05f, slices[k][0], slices[k][1], 0.0f, false);
 		CHECK(memcmp(&whole, &m, sizeof m) == 0);
 	}
 }
@@ -134,6 +154,7 @@ TEST(pushes_any_slices) {
 int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
 	RUN_TEST(pushes_scalar);
+	RUN_TEST(upper_layer_takes_more);
 	RUN_TEST(pushes_simd_same_bits);
 	RUN_TEST(pushes_any_slices);
 	RUN_TEST(static_friction_between_layers);

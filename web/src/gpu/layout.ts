@@ -121,13 +121,15 @@ export const TETHER_RELAX_RATE = 0.04;
 /// The self-collision hash and response as C runs them (src/self_collision.c): the multipliers of
 /// the cell hash (WEFT_SELF_HASH_PRIME_* in weft.h), the most partners a particle takes (the nearest
 /// kept), the factor on the rest distance below which a pair is never a partner, the distance
-/// below which a pair has no direction. The layout test checks each against the C sources. (The
+/// below which a pair has no direction, how much more of a vertical pair's push the upper particle
+/// takes (STACK_LEAN). The layout test checks each against the C sources. (The
 /// lists' reach, and so their skin, comes from the core: weft_self_collision_view.largest_reach.)
 export const SELF_COLLISION = {
   primes: [92837111, 689287499, 283923481],
   maxPartners: 16,
   restTolerance: 1.01,
   minDistance: 1e-9,
+  stackLean: 0.5,
 } as const;
 
 /// Aerodynamics as C runs it (src/aerodynamics.c): the relative air speed below which a triangle
@@ -351,6 +353,7 @@ const SELF_PRIME_Y: u32 = ${SELF_COLLISION.primes[1]}u;
 const SELF_PRIME_Z: u32 = ${SELF_COLLISION.primes[2]}u;
 const SELF_MAX_PARTNERS: u32 = ${SELF_COLLISION.maxPartners}u;
 const SELF_MIN_DISTANCE: f32 = ${SELF_COLLISION.minDistance};
+const SELF_STACK_LEAN: f32 = ${SELF_COLLISION.stackLean};
 const SELF_REBUILDS: u32 = ${SELF_STATE.rebuilds}u;
 const SELF_DIRECT: u32 = ${SELF_STATE.direct}u;
 const SCAN_ITEMS: u32 = ${SCAN_ITEMS}u;

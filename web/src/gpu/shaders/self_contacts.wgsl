@@ -189,9 +189,9 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
           if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
             continue;
           }
-          let share = wi / (wi + xj.w);
           let d = sqrt(d2);
           let nrm = v / d;
+          let share = contact_share(wi, xj.w, nrm);
           // Friction: the pair's relative slip over the substep, its tangential part.
           let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
           let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
@@ -205,6 +205,23 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
     }
   }
   return found;
+}
+
+// A pair's share of its push for the particle of inverse mass wi (the pair's direction nrm, from
+// the partner of inverse mass wj): C's (self_collision.c, contact_push, STACK_LEAN) — the upper of
+// the two (against gravity) weighs less, as far as the pair is vertical, so a pile does not sink
+// into itself.
+fn contact_share(wi: f32, wj: f32, nrm: vec3f) -> f32 {
+  let g = step.gravity_h.xyz;
+  let g_length = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+  var lean = 0.0;
+  if (g_length > 0.0) {
+    let up = -g * (SELF_STACK_LEAN / g_length);
+    lean = nrm.x * up.x + nrm.y * up.y + nrm.z * up.z;
+  }
+  let a = wi * (1.0 + lean);
+  let b = wj * (1.0 - lean);
+  return a / (a + b);
 }
 
 // How much of a pair's tangential slip friction removes (self_collision.c, contact_push): all of it
@@ -244,9 +261,9 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
     if (!(d2 < t * t) || d2 < SELF_MIN_DISTANCE * SELF_MIN_DISTANCE) {
       continue;
     }
-    let share = x.w / (x.w + xj.w);
     let d = sqrt(d2);
     let nrm = v / d;
+    let share = contact_share(x.w, xj.w, nrm);
     // Friction: the pair's relative slip over the substep, its tangential part.
     let s = si - slip_of(j).xyz;
     let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
