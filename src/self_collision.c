@@ -33,13 +33,13 @@
 // Response (Jacobi, so threads and GPU invocations can each take a particle): for every listed
 // particle j closer than t, particle i moves its share w_i'/(w_i'+w_j') of (t − d) away along the
 // pair's direction n (from j to i), w' the inverse masses scaled for stacking: w_i' = w_i (1 + l),
-// w_j' = w_j (1 − l), l = STACK_LEAN × (n · up), so the upper of a vertical pair takes 3/4 and a
-// pile does not sink into itself under its own weight; and friction removes the same share of the
-// pair's relative tangential slip over the substep; a particle takes the sum of its pushes over
-// their worth in pushes (the sum of their sizes, its shares of the depths, over the largest): their
-// mean where they are alike (their sum overshoots in a pile), yet continuous as contacts open and
-// close (a plain mean doubles the remaining push when one of two contacts opens: the kicks that
-// kept a fold pile from resting).
+// w_j' = w_j (1 − l), l = STACK_LEAN × (n · up), so the upper of a vertical pair takes 3/4 (equal
+// masses) and a pile does not sink into itself under its own weight; and friction removes the same
+// share of the pair's relative tangential slip over the substep; a particle takes the sum of its
+// pushes over their worth in pushes (the sum of their sizes, its shares of the depths, over the
+// largest): their mean where they are alike (their sum overshoots in a pile), yet continuous as
+// contacts open and close (a plain mean doubles the remaining push when one of two contacts opens:
+// the kicks that kept a fold pile from resting).
 // Pairs that are close in the rest pose (grid neighbours up to the bend constraints' two spacings,
 // and anything within t as built) are never listed: the cloth's own constraints hold them. The
 // response's stages take the particles in index order, each thread its own range, and skip those

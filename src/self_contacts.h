@@ -35,7 +35,7 @@ typedef struct weft_self_contacts_job {
 	const float* patch_reach2; // per patch: entries built farther than this (squared) are no contact
 	float* corrections;        // per particle: the sum of its pushes (xyz) and their scale (w)
 	float t, friction;
-	float lean[3]; // up (against gravity) times STACK_LEAN; 0 without gravity: see contact_share
+	float lean[3]; // up (against gravity) times STACK_LEAN, 0 without gravity (contact_push, self_collision.c)
 	int32_t lanes; // 0 (scalar), 4 or 8: the frame's solve's
 } weft_self_contacts_job;
 

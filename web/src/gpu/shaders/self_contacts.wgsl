@@ -130,6 +130,7 @@ struct SelfFound {
 // no slot is then in two of the ranges, and a candidate within the radius is in its own row's).
 fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: bool, inverse_edge: f32, rows: bool) -> SelfFound {
   var found = SelfFound(vec3f(0.0), 0.0, 0.0, 0u);
+  let lean_up = stack_lean();
   let t = step.self_lengths.x;
   let friction = step.ground.y;
   let radius2 = radius * radius;
@@ -191,7 +192,7 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
           }
           let d = sqrt(d2);
           let nrm = v / d;
-          let share = contact_share(wi, xj.w, nrm);
+          let share = contact_share(wi, xj.w, nrm, lean_up);
           // Friction: the pair's relative slip over the substep, its tangential part.
           let sl = si - (xj.xyz - positions[bitcast<u32>(rj.w)].xyz);
           let along = sl.x * nrm.x + sl.y * nrm.y + sl.z * nrm.z;
@@ -207,18 +208,20 @@ fn search(k: u32, xi: vec3f, ri: vec3f, wi: f32, si: vec3f, radius: f32, first: 
   return found;
 }
 
-// A pair's share of its push for the particle of inverse mass wi (the pair's direction nrm, from
-// the partner of inverse mass wj): C's (self_collision.c, contact_push, STACK_LEAN) — the upper of
-// the two (against gravity) weighs less, as far as the pair is vertical, so a pile does not sink
-// into itself.
-fn contact_share(wi: f32, wj: f32, nrm: vec3f) -> f32 {
+// Up (against gravity) times SELF_STACK_LEAN, 0 without gravity: contact_share's lean (C's
+// weft_self_collision_contacts), worked out once a particle.
+fn stack_lean() -> vec3f {
   let g = step.gravity_h.xyz;
   let g_length = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
-  var lean = 0.0;
-  if (g_length > 0.0) {
-    let up = -g * (SELF_STACK_LEAN / g_length);
-    lean = nrm.x * up.x + nrm.y * up.y + nrm.z * up.z;
-  }
+  return select(vec3f(0.0), -g * (SELF_STACK_LEAN / g_length), g_length > 0.0);
+}
+
+// A pair's share of its push for the particle of inverse mass wi (the pair's direction nrm, from
+// the partner of inverse mass wj; lean from stack_lean): C's (self_collision.c, contact_push) — the
+// upper of the two (against gravity) weighs less, as far as the pair is vertical, so a pile does
+// not sink into itself.
+fn contact_share(wi: f32, wj: f32, nrm: vec3f, lean_up: vec3f) -> f32 {
+  let lean = nrm.x * lean_up.x + nrm.y * lean_up.y + nrm.z * lean_up.z;
   let a = wi * (1.0 + lean);
   let b = wj * (1.0 - lean);
   return a / (a + b);
@@ -246,6 +249,7 @@ fn combined(x: vec3f, push: vec3f, sizes: f32, largest: f32) -> vec3f {
 // layer).
 fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
   var x = x0;
+  let lean_up = stack_lean();
   let t = step.self_lengths.x;
   let friction = step.ground.y;
   let start = positions[i].xyz;
@@ -263,7 +267,7 @@ fn list_contacts(k: u32, i: u32, x0: vec4f, count: u32) -> vec4f {
     }
     let d = sqrt(d2);
     let nrm = v / d;
-    let share = contact_share(x.w, xj.w, nrm);
+    let share = contact_share(x.w, xj.w, nrm, lean_up);
     // Friction: the pair's relative slip over the substep, its tangential part.
     let s = si - slip_of(j).xyz;
     let along = s.x * nrm.x + s.y * nrm.y + s.z * nrm.z;
