@@ -3,7 +3,7 @@
 // so its pixels are read from a screenshot of the page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, waitFor, useBrowser } from './harness.mjs';
+import { openApp, runFrames, waitFor, useBrowser } from './harness.mjs';
 import { imageDifference, imageStats } from './pixels.mjs';
 
 const session = useBrowser({ webgpu: false });
@@ -59,6 +59,33 @@ test('WebGL2 draws every shading mode differently and keeps simulating', async (
         assert.ok((await imageDifference(page, captures[i], captures[j])) > 0.02, `modes ${i} and ${j} differ`);
       }
     }
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('paused, the canvas shows what reset() and step(n) made, even at a frame it showed before', async () => {
+  const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=24');
+  // Two animation frames: the page has drawn (or, unchanged, not redrawn) what the hooks left.
+  const drawn = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  try {
+    await runFrames(page, 40); // paused, reset, 40 frames: the sphere sways
+    await drawn();
+    const first = await screenshot(page); // before capture(), which draws the canvas itself
+    const swaying = await page.evaluate(() => window.weft.capture());
+    assert.ok((await imageDifference(page, first, swaying)) < 0.02, 'the canvas shows frame 40');
+    // S stops the sphere (a reset keeps that); frame 40 again: another state, the same frame number.
+    await page.keyboard.press('s');
+    await waitFor(page, () => !window.weft.stats().sphereMoving);
+    await runFrames(page, 40);
+    await drawn();
+    const shot = await screenshot(page); // before capture(), which draws the canvas itself
+    const standing = await page.evaluate(() => window.weft.capture());
+    const moved = await imageDifference(page, swaying, standing);
+    const shown = await imageDifference(page, shot, standing);
+    assert.ok(moved > 0.02, `the sphere and the cloth are elsewhere: ${moved} of the pixels differ`);
+    assert.ok(shown < moved / 4, `the canvas shows the new state: ${shown} of its pixels differ from it, ${moved} between the states`);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();

@@ -451,6 +451,9 @@ export class App implements Grabber {
         this.afterFrame?.();
       }
     } else await this.solver.step(frames);
+    // The frame number alone does not tell the picture: after reset() and step(n) with other
+    // settings the same frame holds another state.
+    this.redraw++;
     // A GPU solver measures its own work (timestamps, or submit to completion); the wasm step is
     // synchronous, so its wall time is its cost.
     const measured = this.solver.measuredMs?.();
@@ -469,6 +472,7 @@ export class App implements Grabber {
       this.solver.release();
       this.grabPlane = null;
       await this.solver.reset();
+      this.redraw++;
       if (this.hasSphere) this.solver.setSphereMoving(sphereMoving);
       this.messages.clear('simulation');
     });
