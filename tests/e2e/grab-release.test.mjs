@@ -6,7 +6,7 @@
 // every run, however fast the machine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, useBrowser } from './harness.mjs';
+import { openApp, useBrowser, waitFor } from './harness.mjs';
 import { clothCentre } from './pixels.mjs';
 
 const session = useBrowser({ webgpu: false });
@@ -82,6 +82,35 @@ test('hang: a drag 60 px down from the centre, held 0.7 s and released, leaves t
       peak < pinY + 0.1,
       `after the release the cloth rose to y ${peak.toFixed(3)} m (frame ${at}), above its pins at ${pinY.toFixed(3)} m + 0.1`,
     );
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('hang: grabbing the cloth while paused says that it follows the hand once it runs', async () => {
+  const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&mode=normal', { width: 1280, height: 800 });
+  try {
+    await page.evaluate(async (frames) => {
+      window.weft.pause();
+      await window.weft.reset();
+      await window.weft.step(frames);
+    }, SETTLE);
+    const centre = await clothCentre(page, await page.evaluate(() => window.weft.capture()));
+    assert.ok(centre && centre.count > 200, 'the cloth is on screen');
+    const messages = () => page.textContent('#messages');
+    assert.doesNotMatch(await messages(), /Paused/);
+    // A press beside the cloth orbits the camera and says nothing.
+    await page.mouse.move(20, 780);
+    await page.mouse.down();
+    await page.mouse.move(60, 780);
+    await page.mouse.up();
+    assert.doesNotMatch(await messages(), /Paused/);
+    // A press on it grabs it: the hint that it moves when it runs.
+    await page.mouse.move(centre.x, centre.y);
+    await page.mouse.down();
+    await waitFor(page, () => /Paused: the cloth follows the hand when it runs/.test(document.getElementById('messages').textContent));
+    await page.mouse.up();
     assert.deepEqual(errors, []);
   } finally {
     await page.close();

@@ -574,6 +574,8 @@ export class App implements Grabber {
     // Dragging happens in the plane through the hit point that faces the camera.
     this.grabPlane = { point, normal: this.camera.forward() };
     this.solver.grab(hit.particle, point);
+    // Held while paused, the cloth stays put until it runs: say so, or the grab looks broken.
+    if (this.paused) this.messages.show('Paused: the cloth follows the hand when it runs (Space) or steps.', 'info', 'grab');
     return true;
   }
 
