@@ -63,7 +63,7 @@ static void free_arrays(weft_world* world) {
 	                  world->rest_positions, world->uvs,
 	                  world->indices,        world->normals,
 	                  world->strain,         world->triangle_forces,
-	                  world->strain_counts};
+	                  world->strain_counts,  world->sweep_marks};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -138,6 +138,8 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->uvs = weft_alloc(&allocator, (size_t)particles * 2 * sizeof(float));
 	world->strain = weft_alloc(&allocator, (size_t)particles * sizeof(float));
 	world->strain_counts = weft_alloc(&allocator, (size_t)particles * sizeof(int32_t));
+	world->sweep_marks =
+	    weft_alloc(&allocator, 2 * (size_t)weft_sweep_mark_words((int32_t)particles) * sizeof(uint64_t));
 	world->tether_anchor = weft_alloc(&allocator, (size_t)particles * WEFT_TETHERS_PER_PARTICLE * sizeof(int32_t));
 	world->tether_max_distance = weft_alloc(&allocator, (size_t)particles * WEFT_TETHERS_PER_PARTICLE * sizeof(float));
 	world->constraints = weft_alloc(&allocator, (size_t)constraints * sizeof(weft_constraint));
@@ -146,8 +148,8 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	world->indices = weft_alloc(&allocator, (size_t)indices * sizeof(uint32_t));
 	if (!world->positions || !world->previous_positions || !world->velocities || !world->residuals ||
 	    !world->frame_start || !world->rest_positions || !world->normals || !world->uvs || !world->strain ||
-	    !world->strain_counts || !world->tether_anchor || !world->tether_max_distance || !world->constraints ||
-	    !world->lambdas || !world->types || !world->indices) {
+	    !world->strain_counts || !world->sweep_marks || !world->tether_anchor || !world->tether_max_distance ||
+	    !world->constraints || !world->lambdas || !world->types || !world->indices) {
 		weft_world_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for a %d x %d cloth", (int)cloth_def->width,
 		                 (int)cloth_def->height);

@@ -93,6 +93,7 @@ struct weft_world {
 	float* strain;
 	float* triangle_forces; // float4 per triangle: a third of its air force (N), when air is on
 	int32_t* strain_counts; // stretch constraints per particle (fixed topology)
+	uint64_t* sweep_marks;  // the strain sweeps' two bitmaps of weft_sweep_mark_words words each (strain_sweeps.c)
 
 	weft_sphere spheres[WEFT_MAX_SPHERES];
 	int32_t sphere_count;
@@ -187,6 +188,8 @@ weft_vec3 weft_grab_held_position(const weft_world* world);
 // constraints, once a check found one: returns how many ran (at least 1).
 bool weft_strain_check(const weft_world* world, int32_t begin, int32_t end);
 int32_t weft_strain_sweeps(weft_world* world, float dt);
+// Words of one of the sweeps' bitmaps (a bit a particle): world->sweep_marks holds two.
+static inline int32_t weft_sweep_mark_words(int32_t particle_count) { return (particle_count + 63) / 64; }
 
 // A ground contact of one particle at (*x, *y, *z) below floor_y: on the plane, then its slip along
 // the ground over the substep: stopped where it is at most friction × the push up (static
