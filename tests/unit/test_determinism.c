@@ -168,18 +168,32 @@ TEST(strain_limit_same_bits) {
 // The frame-end strain sweeps (strain_sweeps.c) on `sphere` 48² at 1 substep, where the cloth lands
 // on the sphere harder than one sweep a frame can hold: every width and thread count gives the
 // scalar bits, and the sweeps did run.
-static uint64_t run_swept(int threads, int64_t* sweeps) {
+// A 48² cloth of `scene` at 1 substep a frame (max_substeps: the most a frame near a mesh may take)
+// stepped `frames` frames, with the stability sweep's drag when `dragged`: its state hash (0 if it
+// could not be built) and the strain sweeps run.
+static uint64_t run_swept_scene(const char* scene, int32_t max_substeps, bool dragged, int32_t frames, int threads,
+                                int64_t* sweeps) {
 	weft_scene_def def;
 	weft_world* world = NULL;
-	if (weft_scene("sphere", 48, &def) != WEFT_OK) return 0;
+	if (weft_scene(scene, 48, &def) != WEFT_OK) return 0;
 	def.world.thread_count = threads;
 	def.world.substeps = 1;
+	if (max_substeps >= 0) def.world.max_substeps = max_substeps;
 	if (weft_world_create_from_scene(&def, &world) != WEFT_OK) return 0;
-	for (int f = 0; f < 45; ++f) weft_world_step(world, def.frame_dt);
+	const int32_t drag_particle = sweep_drag_particle(weft_world_particle_count(world), 48);
+	weft_vec3 start = {0, 0, 0};
+	for (int32_t f = 0; f < frames; ++f) {
+		if (dragged && !sweep_drag_frame(world, drag_particle, f, &start)) break;
+		weft_world_step(world, def.frame_dt);
+	}
 	const uint64_t hash = weft_world_state_hash(world);
 	*sweeps = weft_world_strain_sweeps(world);
 	weft_world_destroy(world);
 	return hash;
+}
+
+static uint64_t run_swept(int threads, int64_t* sweeps) {
+	return run_swept_scene("sphere", -1, false, 45, threads, sweeps);
 }
 
 TEST(strain_sweeps_same_bits) {
@@ -209,23 +223,7 @@ TEST(strain_sweeps_same_bits) {
 // golden hash, from main before the bitmaps, 57115a0), on one thread and two. Leaving out one of
 // the marks ahead (q − along) changes it.
 static uint64_t run_dragged_bunny(int threads, int64_t* sweeps) {
-	weft_scene_def def;
-	weft_world* world = NULL;
-	if (weft_scene("bunny", 48, &def) != WEFT_OK) return 0;
-	def.world.thread_count = threads;
-	def.world.substeps = 1;
-	def.world.max_substeps = 0;
-	if (weft_world_create_from_scene(&def, &world) != WEFT_OK) return 0;
-	const int32_t dragged = sweep_drag_particle(weft_world_particle_count(world), 48);
-	weft_vec3 start = {0, 0, 0};
-	for (int32_t f = 0; f < 90; ++f) {
-		if (!sweep_drag_frame(world, dragged, f, &start)) break;
-		weft_world_step(world, def.frame_dt);
-	}
-	const uint64_t hash = weft_world_state_hash(world);
-	*sweeps = weft_world_strain_sweeps(world);
-	weft_world_destroy(world);
-	return hash;
+	return run_swept_scene("bunny", 0, true, 90, threads, sweeps);
 }
 
 TEST(strain_sweeps_from_marks_golden) {
