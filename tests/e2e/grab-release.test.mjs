@@ -101,9 +101,9 @@ test('hang: grabbing the cloth while paused says that it follows the hand once i
     const messages = () => page.textContent('#messages');
     assert.doesNotMatch(await messages(), /Paused/);
     // A press beside the cloth orbits the camera and says nothing.
-    await page.mouse.move(20, 780);
+    await page.mouse.move(600, 60);
     await page.mouse.down();
-    await page.mouse.move(60, 780);
+    await page.mouse.move(640, 60);
     await page.mouse.up();
     assert.doesNotMatch(await messages(), /Paused/);
     // A press on it grabs it: the hint that it moves when it runs.
