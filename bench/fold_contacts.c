@@ -4,7 +4,11 @@
 // rest-pose neighbours (in thicknesses) and the fraction of the cloth lying on other cloth. The
 // oracles are the unit tests' (tests/unit/cloth_contacts.h: exact in double, no solver code).
 // Whether the settled pile is still: over the last second, the fastest any particle moved in one
-// frame and the neighbour lists' rebuilds a frame (a still pile rebuilds none).
+// frame and the neighbour lists' rebuilds a frame (a still pile rebuilds none). And when it comes to
+// rest ("settling"): the scene at 64², 128² and 256² (10 substeps) stepped on for SETTLE_FRAMES,
+// the fastest move and the rebuilds in each window of SETTLE_WINDOW frames, and the time from which
+// every window stays below STILL_SPEED with at most STILL_REBUILDS rebuilds a frame (null: not
+// within SETTLE_FRAMES).
 // Prints one JSON document (bench/fold_contacts.sh writes it to
 // bench/results/<machine>/fold_contacts.json).
 //   weft_fold_contacts [--frames F]
@@ -28,6 +32,14 @@ static const fold_case cases[] = {
     {256, 10, 1.0f}, {256, 5, 1.0f}, {256, 10, 1.3f}, {256, 5, 1.5f},
 };
 
+// The settling runs: 30 s of the scene, in windows of 2.5 s; still is under 3 cm/s (half a
+// millimetre a frame) with at most one rebuild in 100 frames.
+static const int32_t settle_grids[] = {64, 128, 256};
+#define SETTLE_FRAMES 1800
+#define SETTLE_WINDOW 150
+#define STILL_SPEED 0.03
+#define STILL_REBUILDS 0.01
+
 // The farthest any particle moved between two copies of the positions (float4s), m.
 static double fastest_move(const float* before, const float* after, int32_t n) {
 	double most = 0.0;
@@ -37,6 +49,57 @@ static double fastest_move(const float* before, const float* after, int32_t n) {
 		most = fmax(most, sqrt(dx * dx + dy * dy + dz * dz));
 	}
 	return most;
+}
+
+// The scene at grid² stepped SETTLE_FRAMES frames (2 threads): one JSON object of its windows.
+static int settle(int32_t grid, bool first) {
+	weft_scene_def scene;
+	weft_world* world = NULL;
+	if (weft_scene("fold", grid, &scene) != WEFT_OK) return 1;
+	scene.world.thread_count = 2;
+	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) {
+		fprintf(stderr, "error: %s\n", weft_last_error());
+		return 1;
+	}
+	const int32_t n = weft_world_particle_count(world);
+	float* before = malloc((size_t)n * 4 * sizeof(float));
+	if (before == NULL) {
+		weft_world_destroy(world);
+		return 1;
+	}
+	printf("%s\n {\"grid\": %d, \"substeps\": %d, \"windows\": [", first ? "" : ",", (int)grid,
+	       (int)scene.world.substeps);
+	double still_from = -1.0; // the start of the run of still windows that lasts to the end, s
+	int64_t rebuilds_before = 0;
+	double fastest = 0.0;
+	for (int32_t f = 0; f < SETTLE_FRAMES; ++f) {
+		memcpy(before, weft_world_positions(world), (size_t)n * 4 * sizeof(float));
+		weft_world_step(world, scene.frame_dt);
+		fastest = fmax(fastest, fastest_move(before, weft_world_positions(world), n) / scene.frame_dt);
+		if ((f + 1) % SETTLE_WINDOW == 0) {
+			const int64_t rebuilds = weft_world_self_collision(world).rebuilds;
+			const double per_frame = (double)(rebuilds - rebuilds_before) / SETTLE_WINDOW;
+			const bool still = fastest < STILL_SPEED && per_frame <= STILL_REBUILDS;
+			if (!still) {
+				still_from = -1.0;
+			} else if (still_from < 0.0) {
+				still_from = (f + 1 - SETTLE_WINDOW) * (double)scene.frame_dt;
+			}
+			printf("%s{\"until_s\": %.1f, \"fastest_m_per_s\": %.4f, \"rebuilds_per_frame\": %.3f}",
+			       f + 1 == SETTLE_WINDOW ? "" : ", ", (f + 1) * (double)scene.frame_dt, fastest, per_frame);
+			rebuilds_before = rebuilds;
+			fastest = 0.0;
+		}
+	}
+	if (still_from < 0.0) {
+		printf("], \"still_from_s\": null}");
+	} else {
+		printf("], \"still_from_s\": %.1f}", still_from);
+	}
+	fflush(stdout);
+	free(before);
+	weft_world_destroy(world);
+	return 0;
 }
 
 int main(int argc, char** argv) {
@@ -104,6 +167,12 @@ int main(int argc, char** argv) {
 		fflush(stdout);
 		weft_world_destroy(world);
 	}
-	printf("\n]}\n");
+	printf("\n], \"settling\": {\"frames\": %d, \"window_frames\": %d, \"still_m_per_s\": %.2f, "
+	       "\"still_rebuilds_per_frame\": %.2f, \"runs\": [",
+	       SETTLE_FRAMES, SETTLE_WINDOW, STILL_SPEED, STILL_REBUILDS);
+	for (size_t g = 0; g < sizeof settle_grids / sizeof settle_grids[0]; ++g) {
+		if (settle(settle_grids[g], g == 0) != 0) return 1;
+	}
+	printf("\n]}}\n");
 	return 0;
 }
