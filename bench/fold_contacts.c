@@ -5,10 +5,10 @@
 // oracles are the unit tests' (tests/unit/cloth_contacts.h: exact in double, no solver code).
 // Whether the settled pile is still: over the last second, the fastest any particle moved in one
 // frame and the neighbour lists' rebuilds a frame (a still pile rebuilds none). And when it comes to
-// rest ("settling"): the scene at 64², 128² and 256² (10 substeps) stepped on for SETTLE_FRAMES,
-// the fastest move and the rebuilds in each window of SETTLE_WINDOW frames, and the time from which
-// every window stays below STILL_SPEED with at most STILL_REBUILDS rebuilds a frame (null: not
-// within SETTLE_FRAMES).
+// rest ("settling"): the scene at 64², 128² and 256² (10 substeps) stepped on for SETTLE_SPAN × the
+// frames (30 s at the default 600), the fastest move and the rebuilds in each window of
+// SETTLE_WINDOW frames, and the time from which every window stays below STILL_SPEED with at most
+// STILL_REBUILDS rebuilds a frame (null: not within the run).
 // Prints one JSON document (bench/fold_contacts.sh writes it to
 // bench/results/<machine>/fold_contacts.json).
 //   weft_fold_contacts [--frames F]
@@ -32,10 +32,10 @@ static const fold_case cases[] = {
     {256, 10, 1.0f}, {256, 5, 1.0f}, {256, 10, 1.3f}, {256, 5, 1.5f},
 };
 
-// The settling runs: 30 s of the scene, in windows of 2.5 s; still is under 3 cm/s (half a
-// millimetre a frame) with at most one rebuild in 100 frames.
+// The settling runs: 3 × the frames (30 s at the default 600), in windows of 2.5 s; still is under
+// 3 cm/s (half a millimetre a frame) with at most one rebuild in 100 frames.
 static const int32_t settle_grids[] = {64, 128, 256};
-#define SETTLE_FRAMES 1800
+#define SETTLE_SPAN 3
 #define SETTLE_WINDOW 150
 #define STILL_SPEED 0.03
 #define STILL_REBUILDS 0.01
@@ -51,8 +51,8 @@ static double fastest_move(const float* before, const float* after, int32_t n) {
 	return most;
 }
 
-// The scene at grid² stepped SETTLE_FRAMES frames (2 threads): one JSON object of its windows.
-static int settle(int32_t grid, bool first) {
+// The scene at grid² stepped `frames` frames (2 threads) in windows of `window`: one JSON object.
+static int settle(int32_t grid, int32_t frames, int32_t window, bool first) {
 	weft_scene_def scene;
 	weft_world* world = NULL;
 	if (weft_scene("fold", grid, &scene) != WEFT_OK) return 1;
@@ -72,21 +72,21 @@ static int settle(int32_t grid, bool first) {
 	double still_from = -1.0; // the start of the run of still windows that lasts to the end, s
 	int64_t rebuilds_before = 0;
 	double fastest = 0.0;
-	for (int32_t f = 0; f < SETTLE_FRAMES; ++f) {
+	for (int32_t f = 0; f < frames; ++f) {
 		memcpy(before, weft_world_positions(world), (size_t)n * 4 * sizeof(float));
 		weft_world_step(world, scene.frame_dt);
 		fastest = fmax(fastest, fastest_move(before, weft_world_positions(world), n) / scene.frame_dt);
-		if ((f + 1) % SETTLE_WINDOW == 0) {
+		if ((f + 1) % window == 0) {
 			const int64_t rebuilds = weft_world_self_collision(world).rebuilds;
-			const double per_frame = (double)(rebuilds - rebuilds_before) / SETTLE_WINDOW;
+			const double per_frame = (double)(rebuilds - rebuilds_before) / window;
 			const bool still = fastest < STILL_SPEED && per_frame <= STILL_REBUILDS;
 			if (!still) {
 				still_from = -1.0;
 			} else if (still_from < 0.0) {
-				still_from = (f + 1 - SETTLE_WINDOW) * (double)scene.frame_dt;
+				still_from = (f + 1 - window) * (double)scene.frame_dt;
 			}
 			printf("%s{\"until_s\": %.1f, \"fastest_m_per_s\": %.4f, \"rebuilds_per_frame\": %.3f}",
-			       f + 1 == SETTLE_WINDOW ? "" : ", ", (f + 1) * (double)scene.frame_dt, fastest, per_frame);
+			       f + 1 == window ? "" : ", ", (f + 1) * (double)scene.frame_dt, fastest, per_frame);
 			rebuilds_before = rebuilds;
 			fastest = 0.0;
 		}
@@ -167,11 +167,13 @@ int main(int argc, char** argv) {
 		fflush(stdout);
 		weft_world_destroy(world);
 	}
+	const int32_t settle_frames = SETTLE_SPAN * frames,
+	              window = settle_frames < SETTLE_WINDOW ? settle_frames : SETTLE_WINDOW;
 	printf("\n], \"settling\": {\"frames\": %d, \"window_frames\": %d, \"still_m_per_s\": %.2f, "
 	       "\"still_rebuilds_per_frame\": %.2f, \"runs\": [",
-	       SETTLE_FRAMES, SETTLE_WINDOW, STILL_SPEED, STILL_REBUILDS);
+	       (int)settle_frames, (int)window, STILL_SPEED, STILL_REBUILDS);
 	for (size_t g = 0; g < sizeof settle_grids / sizeof settle_grids[0]; ++g) {
-		if (settle(settle_grids[g], g == 0) != 0) return 1;
+		if (settle(settle_grids[g], settle_frames, window, g == 0) != 0) return 1;
 	}
 	printf("\n]}}\n");
 	return 0;
