@@ -165,19 +165,21 @@ static bool last_sweep_forward(const weft_world* world, int32_t max_sweeps) {
 // of every particle would (`bunny` 128² at 10 substeps: 14% of the visits did anything). Where the
 // last sweep moved many (a cloth stretched all over, `hang` 256² at 1 substep after the sweep's
 // drag), the bitmaps would cost more than they save: it visits every particle, as the first sweep
-// does. `count`: how many particles the last sweep moved; `moved`: the bitmap of them, where that
-// is fewer than a SPARSE_SHARE-th (`sparse`: the next sweep visits from the bitmap).
+// does. `count`: how many particles the last sweep moved; `moved`: the bitmap of them where
+// `marked` (a sweep that visited from the bitmap, or one that moved few).
 typedef struct sweep_marks {
 	uint64_t *visit, *moved;
 	int32_t words;
 	int32_t count;
-	bool sparse;
+	bool marked;
 } sweep_marks;
 
 // A sweep visits the marked particles alone where the last one moved fewer than a SPARSE_SHARE-th of
 // them (a visit from the bitmap costs more than one in a pass over all, and a moved particle marks up
 // to three).
 #define SPARSE_SHARE 8
+
+static inline bool few_moved(const sweep_marks* marks, int32_t n) { return marks->count * SPARSE_SHARE < n; }
 
 static inline void set_mark(uint64_t* bits, int32_t p) { bits[p >> 6] |= (uint64_t)1 << (p & 63); }
 
@@ -257,10 +259,11 @@ static float sweep(weft_world* world, float* moved, sweep_marks* marks, int32_t 
 	    world->positions, world->rest_positions, moved,        (float)k, world->stretch_limit * world->stretch_limit,
 	    forward ? 1 : -1, world->width,          world->height};
 	const size_t bytes = (size_t)words * sizeof(uint64_t);
-	marks->sparse = k > 1 && marks->count * SPARSE_SHARE < n;
+	const bool sparse = k > 1 && marks->marked && few_moved(marks, n);
 	marks->count = 0;
+	marks->marked = sparse;
 	float worst = 0.0f;
-	if (!marks->sparse) { // every particle, nothing marked; then how many moved
+	if (!sparse) { // every particle, nothing marked; then how many moved
 		for (int32_t i = 0; i < n; ++i) {
 			worst = visit_particle(&pass, marks, false, forward ? i : n - 1 - i, worst);
 		}
@@ -329,7 +332,7 @@ static void hold_out(weft_world* world, float* x, float* checks, int32_t p) {
 static void hold_out_of_mesh(weft_world* world, const float* moved, const sweep_marks* marks, int32_t k) {
 	float* x = world->positions;
 	float* checks = world->mesh->sweep_clearance;
-	if (marks->sparse || marks->count * SPARSE_SHARE < world->particle_count) { // the bitmap holds them
+	if (marks->marked) {
 		for (int32_t word = 0; word < marks->words; ++word) {
 			for (uint64_t bits = marks->moved[word]; bits != 0; bits &= bits - 1) {
 				hold_out(world, x, checks, 64 * word + __builtin_ctzll(bits));
@@ -374,8 +377,9 @@ int32_t weft_strain_sweeps(weft_world* world, float dt) {
 		const bool forward = ((max_sweeps - (sweeps + 1)) % 2 == 0) == last_forward;
 		const float worst2 = sweep(world, moved, &marks, sweeps + 1, forward);
 		sweeps++;
-		if (!marks.sparse && marks.count * SPARSE_SHARE < n) {
+		if (!marks.marked && few_moved(&marks, n)) {
 			marks_from_moved(&marks, moved, (float)sweeps, n); // the next sweep visits from the bitmap
+			marks.marked = true;
 		}
 		if (closed_mesh) {
 			hold_out_of_mesh(world, moved, &marks, sweeps);
