@@ -5,10 +5,10 @@
 // oracles are the unit tests' (tests/unit/cloth_contacts.h: exact in double, no solver code).
 // Whether the settled pile is still: over the last second, the fastest any particle moved in one
 // frame and the neighbour lists' rebuilds a frame (a still pile rebuilds none). And when it comes to
-// rest ("settling"): the scene at 64², 128² and 256² (10 substeps) stepped on for SETTLE_SPAN × the
-// frames (30 s at the default 600), the fastest move and the rebuilds in each window of
-// SETTLE_WINDOW frames, and the time from which every window stays below STILL_SPEED with at most
-// STILL_REBUILDS rebuilds a frame (null: not within the run).
+// rest ("settling"): the cases at 64², 128² and 256² at the scene's own 10 substeps and thickness,
+// stepped on (one run each) to SETTLE_SPAN × the frames (30 s at the default 600), the fastest move
+// and the rebuilds in each window of SETTLE_WINDOW frames, and the time from which every window
+// stays below STILL_SPEED with at most STILL_REBUILDS rebuilds a frame (null: not within the run).
 // Prints one JSON document (bench/fold_contacts.sh writes it to
 // bench/results/<machine>/fold_contacts.json).
 //   weft_fold_contacts [--frames F]
@@ -51,55 +51,101 @@ static double fastest_move(const float* before, const float* after, int32_t n) {
 	return most;
 }
 
-// The scene at grid² stepped `frames` frames (2 threads) in windows of `window`: one JSON object.
-static int settle(int32_t grid, int32_t frames, int32_t window, bool first) {
+// A settling run's windows: the fastest move (m/s) and the rebuilds a frame in each, and the time
+// from which every window to the end is still (s; -1: not within the run).
+typedef struct settling {
+	int32_t windows, window;
+	double* fastest;
+	double* rebuilds;
+	double still_from;
+} settling;
+
+// One case: the scene stepped `frames` frames (2 threads), its JSON object printed then; with
+// `settle` (the scene's own substeps and thickness) stepped on to settle->windows × window frames,
+// the windows kept for the end (the same run: its first frames are the case's).
+static int run_case(fold_case k, int32_t frames, settling* settle) {
 	weft_scene_def scene;
 	weft_world* world = NULL;
-	if (weft_scene("fold", grid, &scene) != WEFT_OK) return 1;
+	if (weft_scene("fold", k.grid, &scene) != WEFT_OK) return 1;
+	const double spacing = 1.0 / (k.grid - 1); // the scene's 1 m square cloth
+	scene.world.substeps = k.substeps;
 	scene.world.thread_count = 2;
+	scene.cloth.thickness = (float)(k.thickness * spacing);
 	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) {
 		fprintf(stderr, "error: %s\n", weft_last_error());
 		return 1;
 	}
 	const int32_t n = weft_world_particle_count(world);
+	const int32_t last_second = frames < 60 ? frames : 60;
+	const int32_t total = settle != NULL ? settle->windows * settle->window : frames;
 	float* before = malloc((size_t)n * 4 * sizeof(float));
 	if (before == NULL) {
+		fprintf(stderr, "error: out of memory for %d positions\n", (int)n);
 		weft_world_destroy(world);
 		return 1;
 	}
-	printf("%s\n {\"grid\": %d, \"substeps\": %d, \"windows\": [", first ? "" : ",", (int)grid,
-	       (int)scene.world.substeps);
-	double still_from = -1.0; // the start of the run of still windows that lasts to the end, s
-	int64_t rebuilds_before = 0;
-	double fastest = 0.0;
-	for (int32_t f = 0; f < frames; ++f) {
-		memcpy(before, weft_world_positions(world), (size_t)n * 4 * sizeof(float));
-		weft_world_step(world, scene.frame_dt);
-		fastest = fmax(fastest, fastest_move(before, weft_world_positions(world), n) / scene.frame_dt);
-		if ((f + 1) % window == 0) {
-			const int64_t rebuilds = weft_world_self_collision(world).rebuilds;
-			const double per_frame = (double)(rebuilds - rebuilds_before) / window;
-			const bool still = fastest < STILL_SPEED && per_frame <= STILL_REBUILDS;
-			if (!still) {
-				still_from = -1.0;
-			} else if (still_from < 0.0) {
-				still_from = (f + 1 - window) * (double)scene.frame_dt;
-			}
-			printf("%s{\"until_s\": %.1f, \"fastest_m_per_s\": %.4f, \"rebuilds_per_frame\": %.3f}",
-			       f + 1 == window ? "" : ", ", (f + 1) * (double)scene.frame_dt, fastest, per_frame);
-			rebuilds_before = rebuilds;
-			fastest = 0.0;
+	double fastest = 0.0, window_fastest = 0.0;
+	int64_t rebuilds_before = 0, window_rebuilds_before = 0;
+	if (settle != NULL) settle->still_from = -1.0;
+	for (int32_t f = 0; f < total; ++f) {
+		const bool watched = f >= frames - last_second && f < frames;
+		if (f == frames - last_second) rebuilds_before = weft_world_self_collision(world).rebuilds;
+		if (watched || settle != NULL) {
+			memcpy(before, weft_world_positions(world), (size_t)n * 4 * sizeof(float));
 		}
+		weft_world_step(world, scene.frame_dt);
+		if (watched || settle != NULL) {
+			const double move = fastest_move(before, weft_world_positions(world), n) / scene.frame_dt;
+			fastest = watched ? fmax(fastest, move) : fastest;
+			window_fastest = fmax(window_fastest, move);
+		}
+		if (settle != NULL && (f + 1) % settle->window == 0) {
+			const int32_t w = f / settle->window;
+			const int64_t rebuilds = weft_world_self_collision(world).rebuilds;
+			settle->fastest[w] = window_fastest;
+			settle->rebuilds[w] = (double)(rebuilds - window_rebuilds_before) / settle->window;
+			const bool still = window_fastest < STILL_SPEED && settle->rebuilds[w] <= STILL_REBUILDS;
+			if (!still) {
+				settle->still_from = -1.0;
+			} else if (settle->still_from < 0.0) {
+				settle->still_from = (f + 1 - settle->window) * (double)scene.frame_dt;
+			}
+			window_rebuilds_before = rebuilds;
+			window_fastest = 0.0;
+		}
+		if (f + 1 != frames) continue;
+		const weft_self_collision_view view = weft_world_self_collision(world);
+		const double t = view.thickness;
+		const double closest = closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * t);
+		const int64_t pairs = intersecting_triangle_pairs(world, 3.0 * (t > spacing ? t : spacing));
+		const double layered = layered_fraction(world, 2.5 * t);
+		printf("\n {\"grid\": %d, \"substeps\": %d, \"thickness_spacings\": %.2f, ", (int)k.grid, (int)k.substeps,
+		       (double)k.thickness);
+		printf("\"intersecting_triangle_pairs\": %lld, \"closest_over_thickness\": %.3f, ", (long long)pairs,
+		       closest / t);
+		printf("\"layered_fraction\": %.3f, \"rebuilds_per_frame\": %.3f, ", layered, (double)view.rebuilds / frames);
+		printf("\"last_second_fastest_m_per_s\": %.4f, \"last_second_rebuilds_per_frame\": %.3f, ", fastest,
+		       (double)(view.rebuilds - rebuilds_before) / last_second);
+		printf("\"finite\": %s}", weft_world_is_finite(world) ? "true" : "false");
+		fflush(stdout);
 	}
-	if (still_from < 0.0) {
-		printf("], \"still_from_s\": null}");
-	} else {
-		printf("], \"still_from_s\": %.1f}", still_from);
-	}
-	fflush(stdout);
 	free(before);
 	weft_world_destroy(world);
 	return 0;
+}
+
+// A settling run as JSON: its windows and still_from_s.
+static void print_settling(int32_t grid, int32_t substeps, const settling* settle, double frame_dt, bool first) {
+	printf("%s\n {\"grid\": %d, \"substeps\": %d, \"windows\": [", first ? "" : ",", (int)grid, (int)substeps);
+	for (int32_t w = 0; w < settle->windows; ++w) {
+		printf("%s{\"until_s\": %.1f, \"fastest_m_per_s\": %.4f, \"rebuilds_per_frame\": %.3f}", w ? ", " : "",
+		       (w + 1) * settle->window * frame_dt, settle->fastest[w], settle->rebuilds[w]);
+	}
+	if (settle->still_from < 0.0) {
+		printf("], \"still_from_s\": null}");
+	} else {
+		printf("], \"still_from_s\": %.1f}", settle->still_from);
+	}
 }
 
 int main(int argc, char** argv) {
@@ -116,64 +162,42 @@ int main(int argc, char** argv) {
 		fprintf(stderr, "error: --frames must be in 1..100000\n");
 		return 2;
 	}
-	printf("{\"scene\": \"fold\", \"frames\": %d, \"runs\": [", (int)frames);
-	const size_t count = sizeof cases / sizeof cases[0];
-	for (size_t c = 0; c < count; ++c) {
-		const fold_case k = cases[c];
-		weft_scene_def scene;
-		weft_world* world = NULL;
-		if (weft_scene("fold", k.grid, &scene) != WEFT_OK) return 1;
-		const double spacing = 1.0 / (k.grid - 1); // the scene's 1 m square cloth
-		scene.world.substeps = k.substeps;
-		scene.world.thread_count = 2;
-		scene.cloth.thickness = (float)(k.thickness * spacing);
-		if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) {
-			fprintf(stderr, "error: %s\n", weft_last_error());
-			return 1;
-		}
-		const int32_t n = weft_world_particle_count(world);
-		const int32_t last_second = frames < 60 ? frames : 60;
-		float* before = malloc((size_t)n * 4 * sizeof(float));
-		if (before == NULL) {
-			fprintf(stderr, "error: out of memory for %d positions\n", (int)n);
-			weft_world_destroy(world);
-			return 1;
-		}
-		double fastest = 0.0;
-		int64_t rebuilds_before = 0;
-		for (int32_t f = 0; f < frames; ++f) {
-			const bool watched = f >= frames - last_second;
-			if (watched) {
-				memcpy(before, weft_world_positions(world), (size_t)n * 4 * sizeof(float));
-				if (f == frames - last_second) rebuilds_before = weft_world_self_collision(world).rebuilds;
-			}
-			weft_world_step(world, scene.frame_dt);
-			if (watched) fastest = fmax(fastest, fastest_move(before, weft_world_positions(world), n) / scene.frame_dt);
-		}
-		free(before);
-		const weft_self_collision_view view = weft_world_self_collision(world);
-		const double t = view.thickness;
-		const double closest = closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * t);
-		const int64_t pairs = intersecting_triangle_pairs(world, 3.0 * (t > spacing ? t : spacing));
-		const double layered = layered_fraction(world, 2.5 * t);
-		printf("%s\n {\"grid\": %d, \"substeps\": %d, \"thickness_spacings\": %.2f, ", c ? "," : "", (int)k.grid,
-		       (int)k.substeps, (double)k.thickness);
-		printf("\"intersecting_triangle_pairs\": %lld, \"closest_over_thickness\": %.3f, ", (long long)pairs,
-		       closest / t);
-		printf("\"layered_fraction\": %.3f, \"rebuilds_per_frame\": %.3f, ", layered, (double)view.rebuilds / frames);
-		printf("\"last_second_fastest_m_per_s\": %.4f, \"last_second_rebuilds_per_frame\": %.3f, ", fastest,
-		       (double)(view.rebuilds - rebuilds_before) / last_second);
-		printf("\"finite\": %s}", weft_world_is_finite(world) ? "true" : "false");
-		fflush(stdout);
-		weft_world_destroy(world);
-	}
+	// The settling runs are the cases at the scene's own substeps and thickness, stepped on.
+	weft_scene_def scene;
+	if (weft_scene("fold", settle_grids[0], &scene) != WEFT_OK) return 1;
 	const int32_t settle_frames = SETTLE_SPAN * frames,
 	              window = settle_frames < SETTLE_WINDOW ? settle_frames : SETTLE_WINDOW;
+	enum { SETTLE_GRIDS = sizeof settle_grids / sizeof settle_grids[0] };
+	settling settle[SETTLE_GRIDS];
+	for (int32_t g = 0; g < SETTLE_GRIDS; ++g) {
+		settle[g] = (settling){settle_frames / window, window, NULL, NULL, -1.0};
+		settle[g].fastest = calloc((size_t)settle[g].windows, sizeof(double));
+		settle[g].rebuilds = calloc((size_t)settle[g].windows, sizeof(double));
+		if (settle[g].fastest == NULL || settle[g].rebuilds == NULL) return 1;
+	}
+	printf("{\"scene\": \"fold\", \"frames\": %d, \"runs\": [", (int)frames);
+	bool settled[SETTLE_GRIDS] = {false};
+	const size_t count = sizeof cases / sizeof cases[0];
+	for (size_t c = 0; c < count; ++c) {
+		settling* record = NULL;
+		for (int32_t g = 0; g < SETTLE_GRIDS; ++g) {
+			if (cases[c].grid == settle_grids[g] && cases[c].substeps == scene.world.substeps &&
+			    cases[c].thickness == 1.0f) {
+				record = &settle[g];
+				settled[g] = true;
+			}
+		}
+		if (c > 0) printf(",");
+		if (run_case(cases[c], frames, record) != 0) return 1;
+	}
 	printf("\n], \"settling\": {\"frames\": %d, \"window_frames\": %d, \"still_m_per_s\": %.2f, "
 	       "\"still_rebuilds_per_frame\": %.2f, \"runs\": [",
-	       (int)settle_frames, (int)window, STILL_SPEED, STILL_REBUILDS);
-	for (size_t g = 0; g < sizeof settle_grids / sizeof settle_grids[0]; ++g) {
-		if (settle(settle_grids[g], settle_frames, window, g == 0) != 0) return 1;
+	       (int)(settle[0].windows * window), (int)window, STILL_SPEED, STILL_REBUILDS);
+	for (int32_t g = 0; g < SETTLE_GRIDS; ++g) {
+		if (!settled[g]) return 1; // every settling grid has its case
+		print_settling(settle_grids[g], scene.world.substeps, &settle[g], scene.frame_dt, g == 0);
+		free(settle[g].fastest);
+		free(settle[g].rebuilds);
 	}
 	printf("\n]}}\n");
 	return 0;
