@@ -32,10 +32,12 @@ void weft_self_collision_bounds(weft_world* world, int32_t begin, int32_t end);
 void weft_self_collision_decide(weft_world* world);
 // particles: their hash buckets (when rebuilding);
 void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end);
-// whole: counting sort of the particles by bucket (when rebuilding);
-void weft_self_collision_sort(weft_world* world);
-// particles: their neighbour lists from the 27 cells around them (when rebuilding);
-void weft_self_collision_lists(weft_world* world, int32_t begin, int32_t end);
+// whole: counting sort of the particles by bucket, and the lists' regions for thread_count threads
+// (when rebuilding);
+void weft_self_collision_sort(weft_world* world, int32_t thread_count);
+// a thread: the neighbour lists of its region's particles from the 27 cells around them (when
+// rebuilding);
+void weft_self_collision_lists(weft_world* world, int32_t thread, int32_t thread_count);
 // particles: pushes and friction from the listed particles closer than the thickness (Jacobi);
 void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end);
 // particles: x += the mean of their pushes.

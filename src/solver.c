@@ -388,9 +388,9 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_TETHERS: weft_phase_tethers(world, begin, end); break;
 	case WEFT_STAGE_SELF_BOUNDS: weft_self_collision_bounds(world, begin, end); break;
 	case WEFT_STAGE_SELF_DECIDE: weft_self_collision_decide(world); break;
-	case WEFT_STAGE_SELF_LISTS: weft_self_collision_lists(world, begin, end); break;
+	case WEFT_STAGE_SELF_LISTS: weft_self_collision_lists(world, thread, thread_count); break;
 	case WEFT_STAGE_SELF_KEYS: weft_self_collision_keys(world, begin, end); break;
-	case WEFT_STAGE_SELF_SORT: weft_self_collision_sort(world); break;
+	case WEFT_STAGE_SELF_SORT: weft_self_collision_sort(world, thread_count); break;
 	case WEFT_STAGE_SELF_CONTACTS: weft_self_collision_contacts(world, begin, end); break;
 	case WEFT_STAGE_SELF_APPLY: weft_self_collision_apply(world, begin, end); break;
 	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world, begin, end); break;

@@ -26,7 +26,7 @@ static void sliced(void (*stage)(weft_world*, int32_t, int32_t), weft_world* wor
 }
 
 // A's move in one pass of the stages, depths in thicknesses (≤ 0: that contact is open); the lists
-// built in list_slices slices, the response run in response_slices.
+// built by list_slices threads (each its region), the response run in response_slices slices.
 // slip: how far A moved along z over the substep (thicknesses; B and C did not move). gravity:
 // the default (down y; C is above A), else none (even shares).
 static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32_t list_slices, int32_t response_slices,
@@ -58,8 +58,10 @@ static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32
 	weft_self_collision_bounds(world, 0, weft_self_collision_patch_count(world));
 	weft_self_collision_decide(world);
 	weft_self_collision_keys(world, 0, n);
-	weft_self_collision_sort(world);
-	sliced(weft_self_collision_lists, world, n, list_slices);
+	weft_self_collision_sort(world, list_slices);
+	for (int32_t thread = 0; thread < list_slices; ++thread) {
+		weft_self_collision_lists(world, thread, list_slices); // as that many threads run it
+	}
 	sliced(weft_self_collision_contacts, world, n, response_slices);
 	sliced(weft_self_collision_apply, world, n, response_slices);
 	out = (moved){x[4 * A], x[4 * A + 1], x[4 * A + 2], t, x[4 * B], x[4 * C + 1]};
