@@ -1,6 +1,7 @@
 // Page controls a new user tries (a second review): the panel's "scene's own collider" with no file
 // collider loaded, what the toolbar and the drop overlay say the page accepts, long messages on a
-// phone on its side. Real clicks, drags and drops (WebGL2: quick in headless Chromium).
+// phone on its side; (a third) one frame at a time without the console. Real clicks, keys, drags
+// and drops (WebGL2: quick in headless Chromium).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { box, openApp, overlap, panelController, useBrowser, waitFor } from './harness.mjs';
@@ -125,6 +126,44 @@ describe("the panel's solver without WebGPU", () => {
       assert.equal(stats.solver, 'wasm');
       assert.ok(stats.frame > 60, `the cloth went on (frame ${stats.frame}), not back to rest`);
       assert.equal(await solver.inputValue(), 'wasm', 'the panel says which solver runs');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('one frame at a time (the page said "or steps" but only window.weft.step() could)', () => {
+  test(". pauses a running cloth, then steps one frame a press; the toolbar's step button does the same", async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=16', { width: 1100, height: 700 });
+    const frame = () => page.evaluate(() => window.weft.stats().frame);
+    // The cloth's positions as a string (a step moves the hanging cloth: it still swings).
+    const hash = () => page.evaluate(async () => Array.from(await window.weft.positions()).join(','));
+    try {
+      await waitFor(page, () => window.weft.stats().frame > 5);
+      await page.mouse.click(300, 300); // the focus on the page, not the panel
+      await page.keyboard.press('Period');
+      await waitFor(page, () => window.weft.stats().paused);
+      const paused = await frame();
+      await page.waitForTimeout(300);
+      assert.equal(await frame(), paused, 'paused: no frame passes');
+      const before = await hash();
+      await page.keyboard.press('Period');
+      await waitFor(page, (f) => window.weft.stats().frame === f + 1, paused);
+      assert.notEqual(await hash(), before, 'the step moved the cloth');
+      await page.keyboard.press('Period');
+      await waitFor(page, (f) => window.weft.stats().frame === f + 2, paused);
+      await page.waitForTimeout(300);
+      assert.equal(await frame(), paused + 2, 'exactly one frame a press');
+      const button = page.locator('#toolbar button[data-action="step"]');
+      await button.click();
+      await waitFor(page, (f) => window.weft.stats().frame === f + 3, paused);
+      assert.equal(await page.evaluate(() => window.weft.stats().paused), true, 'still paused');
+      // Running again (Space), the button pauses it first.
+      await page.keyboard.press('Space');
+      await waitFor(page, (f) => window.weft.stats().frame > f + 5, paused);
+      await button.click();
+      await waitFor(page, () => window.weft.stats().paused);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

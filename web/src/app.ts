@@ -575,7 +575,8 @@ export class App implements Grabber {
     this.grabPlane = { point, normal: this.camera.forward() };
     this.solver.grab(hit.particle, point);
     // Held while paused, the cloth stays put until it runs: say so, or the grab looks broken.
-    if (this.paused) this.messages.show('Paused: the cloth follows the hand when it runs (Space) or steps.', 'info', 'grab');
+    if (this.paused)
+      this.messages.show('Paused: the cloth follows the hand when it runs (Space) or steps (. or the step button).', 'info', 'grab');
     return true;
   }
 

@@ -122,8 +122,18 @@ async function boot(): Promise<void> {
   const drop = new ObjDrop(app, messages, document.getElementById('drop')!);
   const help = new Help();
   const legend = new StrainLegend();
+  // One frame: paused, it steps; running, it pauses first (as a video player's frame key).
+  const stepFrame = () => {
+    if (!app.paused) {
+      app.paused = true;
+      panel.refresh();
+      return;
+    }
+    void app.step(1);
+  };
   const view = {
     frame: () => void app.frameCloth(),
+    step: () => stepFrame(),
     screenshot: () => void screenshot(),
     fullscreen: () =>
       void toggleFullscreen().catch((error) => messages.show(`Fullscreen refused: ${(error as Error).message}`, 'info', 'fullscreen')),
@@ -157,6 +167,7 @@ async function boot(): Promise<void> {
       app.paused = !app.paused;
       panel.refresh();
     },
+    stepFrame,
     toggleSphere: () => {
       if (!app.hasSphere) {
         messages.show('S moves the sphere: this scene has none.', 'info', 'sphere');

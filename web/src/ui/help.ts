@@ -25,6 +25,7 @@ const SECTIONS: [string, [string, string][]][] = [
     'Keys',
     [
       ['Space', 'pause / run'],
+      ['.', 'one frame (pauses first when running)'],
       ['R', 'reset the cloth'],
       ['S', 'sphere motion on / off'],
       ['F', 'frame the cloth (the camera)'],

@@ -1,8 +1,8 @@
 // Mouse, touch and keyboard. A drag that starts on the cloth grabs it (the Grabber decides: it
 // raycasts through the solver); any other drag orbits, Shift+drag pans, Alt+drag and the wheel zoom.
 // Touch: one finger rotates (or grabs, like the mouse), two fingers pinch-zoom. A double-click or
-// double-tap frames the cloth. Keys: Space, S, R (the contract), F frame, Shift+F fullscreen, P
-// screenshot, ? / H / F1 help, Esc closes the help. (K is the glTF recorder's.) They work with focus
+// double-tap frames the cloth. Keys: Space, S, R (the contract), . one frame (pausing first when
+// running), F frame, Shift+F fullscreen, P screenshot, ? / H / F1 help, Esc closes the help. (K is the glTF recorder's.) They work with focus
 // on any panel control but a text box (text-entry.ts).
 import type { OrbitCamera } from '../camera';
 import { typesText } from './text-entry';
@@ -17,6 +17,8 @@ export interface Grabber {
 
 export interface KeyActions {
   togglePause(): void;
+  /** One frame: paused, steps it; running, pauses (the next press steps). */
+  stepFrame?(): void;
   toggleSphere(): void;
   reset(): void;
   frame?(): void;
@@ -84,6 +86,8 @@ export class Input {
         return () => keys.screenshot?.();
       case 'Space':
         return () => keys.togglePause();
+      case 'Period':
+        return () => keys.stepFrame?.();
       case 'KeyS':
         return () => keys.toggleSphere();
       case 'KeyR':

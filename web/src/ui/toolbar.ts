@@ -3,6 +3,7 @@
 // messages stack above it.
 export interface ToolbarActions {
   help(): void;
+  step(): void;
   frame(): void;
   screenshot(): void;
   fullscreen(): void;
@@ -19,6 +20,7 @@ export class Toolbar {
     e.setAttribute('role', 'toolbar');
     const buttons: [string, string, string, () => void][] = [
       ['help', '?', 'help: every control (? or H)', actions.help],
+      ['step', 'step', 'one frame: pauses when running, then steps (.)', actions.step],
       ['frame', 'frame', 'frame the cloth (F, double-click)', actions.frame],
       ['screenshot', 'PNG', 'screenshot: download a PNG of the view (P)', actions.screenshot],
       ['fullscreen', 'full screen', 'fullscreen (Shift+F)', actions.fullscreen],
