@@ -28,6 +28,19 @@ for (const webgpu of [true, false]) {
     const session = useBrowser({ webgpu });
     const query = (q) => `${q}${webgpu ? '' : '&renderer=webgl2'}`;
 
+    test('the HUD says the renderer draws without a GPU (headless Chromium: SwiftShader)', async () => {
+      const { page, errors } = await openApp(session, query('?scene=hang&grid=12'));
+      try {
+        const stats = await page.evaluate(() => window.weft.stats());
+        assert.equal(stats.renderer, webgpu ? 'webgpu' : 'webgl2');
+        assert.equal(stats.softwareRendering, true);
+        await waitFor(page, (name) => document.getElementById('hud').textContent.includes(`renderer ${name} (software)`), stats.renderer);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
     test('a small cloth runs in real time: simulated seconds follow wall seconds, several steps per slow frame', async () => {
       const { page, errors } = await openApp(session, query('?scene=hang&grid=12'));
       try {

@@ -14,7 +14,7 @@ const bundle = await esbuild.build({
   stdin: {
     contents: `export * from './params'; export * from './camera'; export * from './render/modes';
                export * from './render/frame-uniforms'; export * from './render/math'; export * from './stepping';
-               export * from './ui/legend'; export * from './core/obj';`,
+               export * from './ui/legend'; export * from './core/obj'; export * from './render/software';`,
     resolveDir: resolve(root, 'web/src'),
     loader: 'ts',
   },
@@ -335,4 +335,25 @@ test('OBJ files: binary files are named as such, collider errors name the file',
     'big.obj:5: vertex 3 has a non-finite or huge coordinate',
   );
   assert.equal(web.namedError('big.obj:12: bad face', 'big.obj'), 'big.obj:12: bad face');
+});
+
+test('software renderers are told by their device names (the HUD says "(software)" after them)', () => {
+  for (const name of [
+    'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)',
+    'llvmpipe (LLVM 15.0.6, 256 bits)',
+    'Microsoft Basic Render Driver',
+    'google swiftshader',
+    'Mesa lavapipe',
+  ]) {
+    assert.equal(web.isSoftwareDevice(name), true, name);
+  }
+  for (const name of [
+    'ANGLE (NVIDIA, NVIDIA GeForce RTX 4090 Direct3D11 vs_5_0 ps_5_0, D3D11)',
+    'Apple M2',
+    'nvidia hopper NVIDIA H100 80GB HBM3',
+    'AMD Radeon RX 7900 XTX',
+    '',
+  ]) {
+    assert.equal(web.isSoftwareDevice(name), false, name);
+  }
 });

@@ -47,6 +47,8 @@ export interface Stats {
   colors: number;
   solver: SolverKind;
   renderer: string;
+  /** The renderer draws on the CPU (no GPU: SwiftShader, llvmpipe...; render/software.ts), by its device's name. */
+  softwareRendering: boolean;
   paused: boolean;
   sphereMoving: boolean;
   mode: ShadingMode;
@@ -509,6 +511,7 @@ export class App implements Grabber {
       colors: world.colorCount,
       solver: this.solver.kind,
       renderer: this.renderer.kind,
+      softwareRendering: this.renderer.software,
       paused: this.paused,
       sphereMoving: this.sphereMoving,
       mode: this.mode,

@@ -21,6 +21,9 @@ export interface Renderer {
   readonly device: GPUDevice | null;
   /** MSAA samples per pixel (both renderers antialias). */
   readonly samples: number;
+  /** The device the browser draws with, by its name (software.ts), and whether it is the CPU's. */
+  readonly deviceName: string;
+  readonly software: boolean;
   /** Static cloth data (indices, UVs, sizes) of a new or rebuilt world. */
   setCloth(world: WeftWorld): void;
   /** Drawing-buffer size in device pixels. */

@@ -10,6 +10,7 @@ import { colliderInset, insetVertices } from './collider-inset';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
 import { BACKGROUND_RGBA, MAX_DRAWN_SPHERES, shaderConstants } from './modes';
 import { rgbaToPng, type FrameInput, type Renderer } from './renderer';
+import { isSoftwareDevice, webgl2DeviceName } from './software';
 import { unitSphere } from './sphere-mesh';
 
 interface ClothObjects {
@@ -26,6 +27,8 @@ export class WebGl2Renderer implements Renderer {
   readonly device = null;
   /** MSAA samples of the off-screen target every frame is drawn into, then resolved (blit) to the canvas. */
   readonly samples: number;
+  readonly deviceName: string;
+  readonly software: boolean;
   private msaa: {
     framebuffer: WebGLFramebuffer;
     color: WebGLRenderbuffer;
@@ -70,6 +73,8 @@ export class WebGl2Renderer implements Renderer {
   private constructor(gl: WebGL2RenderingContext) {
     this.gl = gl;
     this.samples = Math.max(1, Math.min(4, gl.getParameter(gl.MAX_SAMPLES) as number));
+    this.deviceName = webgl2DeviceName(gl);
+    this.software = isSoftwareDevice(this.deviceName);
     this.clothProgram = this.program('cloth', clothGlsl);
     this.groundProgram = this.program('ground', groundGlsl);
     this.sphereProgram = this.program('sphere', sphereGlsl);

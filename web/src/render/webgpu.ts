@@ -13,6 +13,7 @@ import { colliderInset, insetVertices } from './collider-inset';
 import { FRAME_UNIFORM_BYTES, frameUniforms, sphereInstances } from './frame-uniforms';
 import { BACKGROUND_RGBA, MAX_DRAWN_SPHERES, shaderConstants } from './modes';
 import { rgbaToPng, type FrameInput, type Renderer } from './renderer';
+import { isSoftwareDevice, webgpuDeviceName } from './software';
 import { unitSphere } from './sphere-mesh';
 
 const COLOR_FORMAT: GPUTextureFormat = 'rgba8unorm';
@@ -40,6 +41,8 @@ interface ClothBuffers {
 export class WebGpuRenderer implements Renderer {
   readonly kind = 'webgpu' as const;
   readonly samples = SAMPLES;
+  readonly deviceName: string;
+  readonly software: boolean;
   /** null when the canvas cannot be presented: frames are then only rendered by capture(). */
   private readonly context: GPUCanvasContext | null;
   private readonly uniformBuffer: GPUBuffer;
@@ -101,6 +104,9 @@ export class WebGpuRenderer implements Renderer {
     context: GPUCanvasContext | null,
   ) {
     this.context = context;
+    const named = webgpuDeviceName(adapter);
+    this.deviceName = named.name;
+    this.software = named.fallback || isSoftwareDevice(named.name);
     context?.configure({ device, format: COLOR_FORMAT, alphaMode: 'opaque' });
     const prefix = shaderConstants('wgsl') + commonWgsl;
     const module = (label: string, code: string) => device.createShaderModule({ label, code: prefix + code });

@@ -1,6 +1,7 @@
 // The stats overlay, refreshed a few times a second (text layout is not free): rendered frames and
 // simulated steps per second apart, the solver's own ms per step and how it was measured, slow
-// motion when the machine cannot keep real time, and a small graph of recent frame and step times.
+// motion when the machine cannot keep real time, "(software)" after a renderer that draws on the
+// CPU, and a small graph of recent frame and step times.
 import { SLOW_MOTION_THRESHOLD } from '../stepping';
 
 export interface HudStats {
@@ -14,6 +15,7 @@ export interface HudStats {
   colors: number;
   solver: string;
   renderer: string;
+  softwareRendering: boolean;
   paused: boolean;
   frame: number;
   scene: string;
@@ -60,14 +62,14 @@ export class Hud {
         ? `sim ${stats.simMs.toFixed(2)} ms/step (${TIMING_NAMES[stats.simTiming] ?? stats.simTiming})`
         : 'sim    – ms/step (measuring)',
       `${stats.particles} particles   ${stats.constraints} constraints   ${stats.colors} colours`,
-      `${stats.scene} ${stats.grid}   solver ${stats.solver}   renderer ${stats.renderer}   frame ${stats.frame}`,
+      `${stats.scene} ${stats.grid}   solver ${stats.solver}   renderer ${stats.renderer}${stats.softwareRendering ? ' (software)' : ''}   frame ${stats.frame}`,
       ...(stats.mesh ? [`collider ${stats.mesh.name ?? 'mesh'}: ${stats.mesh.triangles} triangles`] : []),
     ].join('\n');
     const slow = !stats.paused && stats.slowMotion >= SLOW_MOTION_THRESHOLD;
     this.slow.hidden = !slow;
     if (slow) {
       this.slow.textContent = `slow motion ×${stats.slowMotion.toFixed(1)}`;
-      this.slow.title = `this machine simulates 1/${stats.slowMotion.toFixed(1)} of real time`;
+      this.slow.title = `this machine simulates 1/${stats.slowMotion.toFixed(1)} of real time${stats.softwareRendering ? ' (it draws without a GPU, on the CPU the simulation shares)' : ''}`;
     }
     this.drawGraph(history);
   }
