@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, waitFor, useBrowser } from './harness.mjs';
-import { clothBounds, imageStats } from './pixels.mjs';
+import { clothBounds, clothCentre, imageStats } from './pixels.mjs';
 
 const MARGIN = 0.05; // camera.ts GROUND_MARGIN
 const camera = (page) => page.evaluate(() => window.weft.stats().camera);
@@ -109,8 +109,9 @@ for (const webgpu of [true, false]) {
         let c = await camera(page);
         near(c.target, framed.target, 'F');
         assertAboveGround(c, 'F');
-        const pixelsAfterF = await clothPixels(page);
-        assert.ok(pixelsAfterF > 0.05, `F brings the cloth back into view (${pixelsAfterF} of the pixels)`);
+        // Of the part of the view the panel leaves free (F frames the cloth there).
+        const pixelsAfterF = (await clothPixels(page)) / (1 - c.inset);
+        assert.ok(pixelsAfterF > 0.05, `F brings the cloth back into view (${pixelsAfterF} of the free pixels)`);
 
         await lost();
         await page.mouse.dblclick(90, 560);
@@ -386,6 +387,34 @@ describe('first view of a lowered cloth', () => {
       const pile = await clothBounds(page, await page.evaluate(() => window.weft.capture()));
       // Framed for the hanging cloth alone, the pile's centre sat at 0.75 of the height.
       assert.ok(pile && pile.centreY > 0.25 && pile.centreY < 2 / 3, `the pile sits above the lower third: ${JSON.stringify(pile)}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('the panel beside the picture', () => {
+  const session = useBrowser({ webgpu: false });
+
+  test('the cloth is framed in the part of the view the open panel leaves free (it was centred in the whole, under the panel)', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=24&mode=normal', { width: 800, height: 600 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      const panel = await page.locator('.weft-panel').first().boundingBox();
+      const framed = await page.evaluate(() => window.weft.frame());
+      const free = panel.x; // the panel runs down the right side, from x to the window's edge
+      assert.ok(Math.abs(framed.inset - (800 - free) / 800) < 0.01, `inset ${framed.inset}, panel from ${free} px`);
+      const centre = await clothCentre(page, await page.evaluate(() => window.weft.capture()));
+      assert.ok(
+        centre && Math.abs(centre.x - free / 2) < 0.08 * 800,
+        `the cloth at ${JSON.stringify(centre)}, the free part's middle ${free / 2}`,
+      );
+      // Closed, the panel covers nothing: the picture is centred in the whole view again.
+      await page.locator('.weft-panel > .lil-title').first().click();
+      await waitFor(page, () => window.weft.stats().camera.inset === 0);
+      const whole = await clothCentre(page, await page.evaluate(() => window.weft.capture()));
+      assert.ok(whole && Math.abs(whole.x - 400) < 0.08 * 800, `closed: the cloth at ${JSON.stringify(whole)}`);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

@@ -4,7 +4,7 @@
 // most a few steps per displayed frame, "slow motion ×k" when the machine cannot keep up); while
 // paused only step(n) steps, exactly n. All stepping goes through one queue so step(n) from the
 // hooks and the loop never interleave.
-import { OrbitCamera, type CameraObstacle } from './camera';
+import { MAX_VIEW_INSET, OrbitCamera, type CameraObstacle } from './camera';
 import type { WeftCore } from './core/wasm';
 import { createSceneWithObj, notObjText } from './core/obj';
 import { createSceneWithMesh, readGltfTriangles, type TriangleMesh } from './core/gltf';
@@ -38,8 +38,9 @@ export interface Stats {
   simTiming: 'cpu' | 'gpu-timestamp' | 'gpu-submit';
   /** Milliseconds between the last rendered frames (smoothed). */
   frameMs: number;
-  /** The orbit camera: eye and target in world space (m), angles in radians. */
-  camera: { eye: Vec3; target: Vec3; yaw: number; pitch: number; distance: number; ground: number | null };
+  /** The orbit camera: eye and target in world space (m), angles in radians; inset: the share of
+   *  the view's width on the right that the open panel covers, the picture centred in the rest. */
+  camera: { eye: Vec3; target: Vec3; yaw: number; pitch: number; distance: number; ground: number | null; inset: number };
   /** MSAA samples of the renderer. */
   samples: number;
   particles: number;
@@ -372,7 +373,7 @@ export class App implements Grabber {
       z: pinned ? pinnedZ / pinned : (min[2] + max[2]) / 2,
     };
     // A portrait view (a phone) is narrower than it is tall: back off so the width still fits.
-    this.camera.distance = (extent + lowered) * 1.85 * Math.max(1, PORTRAIT_ASPECT / this.camera.aspect);
+    this.camera.distance = (extent + lowered) * 1.85 * Math.max(1, PORTRAIT_ASPECT / this.camera.freeAspect);
     this.camera.yaw = -0.4;
     this.camera.pitch = 0.22;
     this.updateCameraLimits();
@@ -383,6 +384,14 @@ export class App implements Grabber {
    * would for that shape: a window turned to portrait (a phone turned) keeps the picture's width in
    * view, and turned back gets the distance it had, the user's own zoom kept in both.
    */
+  /** The share of the view's width on the right the panel covers (OrbitCamera.inset; 0 when it is closed or too wide). */
+  setViewInset(share: number): void {
+    const inset = share > 0 && share <= MAX_VIEW_INSET ? share : 0;
+    if (inset === this.camera.inset) return;
+    this.camera.inset = inset;
+    this.redraw++;
+  }
+
   setAspect(aspect: number): void {
     const widthFit = (a: number) => Math.max(1, PORTRAIT_ASPECT / a);
     const scale = widthFit(aspect) / widthFit(this.camera.aspect);
@@ -504,7 +513,7 @@ export class App implements Grabber {
       slowMotion: this.paused ? 1 : this.stepper.slowMotion,
       simTiming: this.solver.timingSource?.() ?? 'cpu',
       frameMs: this.frameMs,
-      camera: { eye: c.eye, target: { ...c.target }, yaw: c.yaw, pitch: c.pitch, distance: c.distance, ground: c.ground },
+      camera: { eye: c.eye, target: { ...c.target }, yaw: c.yaw, pitch: c.pitch, distance: c.distance, ground: c.ground, inset: c.inset },
       samples: this.renderer.samples,
       particles: world.particleCount,
       constraints: world.constraintCount,
@@ -644,7 +653,7 @@ export class App implements Grabber {
     this.updateCameraLimits();
     // Paused and untouched: the picture is the same, so the GPU (or SwiftShader) gets to rest.
     const c = this.camera;
-    const key = `${this.solver.frame}|${this.solver.world.grabbed}|${c.yaw}|${c.pitch}|${c.distance}|${c.target.x},${c.target.y},${c.target.z}|${c.aspect}|${this.mode}|${this.renderer.kind}|${this.redraw}`;
+    const key = `${this.solver.frame}|${this.solver.world.grabbed}|${c.yaw}|${c.pitch}|${c.distance}|${c.target.x},${c.target.y},${c.target.z}|${c.aspect}|${c.inset}|${this.mode}|${this.renderer.kind}|${this.redraw}`;
     if (key !== this.lastDrawn) {
       this.lastDrawn = key;
       try {

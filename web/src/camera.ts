@@ -37,6 +37,8 @@ export const GROUND_MARGIN = 0.05;
 export const PITCH_LIMIT = 1.5;
 export const DISTANCE_MIN = 0.3;
 export const DISTANCE_MAX = 40;
+/** A panel wider than this share of the view is not framed around (it covers most of a narrow one). */
+export const MAX_VIEW_INSET = 0.4;
 
 export class OrbitCamera {
   yaw = 0.55;
@@ -45,6 +47,12 @@ export class OrbitCamera {
   target: Vec3 = vec3(0, 0.9, 0);
   fovY = (45 * Math.PI) / 180;
   aspect = 1;
+  /**
+   * The share of the view's width on the right that the panel covers (0 to MAX_VIEW_INSET): the
+   * projection is shifted so that the target sits in the middle of the rest, and frame() fits the
+   * box in the rest. (The panel and the picture are side by side, not one over the other.)
+   */
+  inset = 0;
   /** Height of the ground plane (m), or null for none: the eye stays GROUND_MARGIN above it. */
   ground: number | null = null;
   /** Spheres the eye stays out of. */
@@ -60,10 +68,17 @@ export class OrbitCamera {
     );
   }
 
+  /** The shape (width / height) of the part of the view the panel leaves free. */
+  get freeAspect(): number {
+    return this.aspect * (1 - this.inset);
+  }
+
   matrices(): CameraMatrices {
     const eye = this.eye;
     const view = lookAt(eye, this.target, vec3(0, 1, 0));
     const projection = perspective(this.fovY, this.aspect, 0.02, 100);
+    // x_ndc − inset: the line of sight lands in the middle of the free part (clip x += −inset · w).
+    for (let column = 0; column < 4; column++) projection[column * 4] -= this.inset * projection[column * 4 + 3];
     return { view, projection, viewProjection: multiply(projection, view), eye, target: { ...this.target } };
   }
 
@@ -105,7 +120,7 @@ export class OrbitCamera {
     let radius = 0;
     for (const x of [min.x, max.x])
       for (const y of [min.y, max.y]) for (const z of [min.z, max.z]) radius = Math.max(radius, length(sub(vec3(x, y, z), centre)));
-    const halfFov = Math.min(this.fovY, 2 * Math.atan(Math.tan(this.fovY / 2) * this.aspect)) / 2;
+    const halfFov = Math.min(this.fovY, 2 * Math.atan(Math.tan(this.fovY / 2) * this.freeAspect)) / 2;
     this.target = centre;
     this.yaw = options.yaw ?? this.yaw;
     this.pitch = options.pitch ?? this.pitch;

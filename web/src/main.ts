@@ -152,6 +152,16 @@ async function boot(): Promise<void> {
   const toolbar = new Toolbar(view);
   const panel = new Panel(app, scenes, messages, () => drop.pick(), view);
   app.onRebuilt = (sceneChanged) => panel.refresh(sceneChanged);
+  // The panel open down the right side: the camera centres the picture in the rest of the view.
+  const panelInset = () => {
+    const view = canvas.getBoundingClientRect(),
+      box = panel.element.getBoundingClientRect();
+    const down = box.height > 0.4 * view.height;
+    app.setViewInset(down && view.width > 0 ? Math.max(0, view.right - box.left) / view.width : 0);
+  };
+  new ResizeObserver(panelInset).observe(panel.element);
+  new ResizeObserver(panelInset).observe(canvas);
+  panelInset();
   app.onPausedByError = () => panel.refresh();
   input = new Input(app.camera, app, {
     frame: view.frame,

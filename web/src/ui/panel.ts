@@ -34,6 +34,11 @@ export interface ViewActions {
 
 export class Panel {
   private readonly gui = new GUI({ title: 'weft' });
+
+  /** The panel's root element (main.ts frames the cloth beside it). */
+  get element(): HTMLElement {
+    return this.gui.domElement;
+  }
   private readonly controllers: Controller[] = [];
   private sphereMoving!: Controller; // shown only where the scene has a sphere
   private ridgeLifts!: Controller; // shown only where the wasm solver has a mesh collider
