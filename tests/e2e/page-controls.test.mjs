@@ -170,3 +170,28 @@ describe('one frame at a time (the page said "or steps" but only window.weft.ste
     }
   });
 });
+
+describe('the panel and the window size', () => {
+  test('made small, the window closes the panel; made large again, it opens it again, unless the user closed it', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=16', { width: 1280, height: 800 });
+    const closed = () => page.evaluate(() => document.querySelector('.weft-panel').classList.contains('lil-closed'));
+    try {
+      assert.equal(await closed(), false, 'open on a large window');
+      await page.setViewportSize({ width: 480, height: 320 });
+      await waitFor(page, () => document.querySelector('.weft-panel').classList.contains('lil-closed'));
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await waitFor(page, () => !document.querySelector('.weft-panel').classList.contains('lil-closed'));
+      // Closed by the user (its title), it stays closed through the same resizes.
+      await page.locator('.weft-panel > .lil-title').first().click();
+      await waitFor(page, () => document.querySelector('.weft-panel').classList.contains('lil-closed'));
+      await page.setViewportSize({ width: 480, height: 320 });
+      await page.waitForTimeout(200);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.waitForTimeout(300);
+      assert.equal(await closed(), true, "the user's choice is kept");
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

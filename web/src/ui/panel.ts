@@ -81,12 +81,22 @@ export class Panel {
   ) {
     const m = this.model;
     this.gui.domElement.classList.add('weft-panel');
-    if (small()) this.gui.close();
+    // Small windows start with the panel closed, and a window made small closes it; made large
+    // again, the panel opens again if it was closed for being small (not by the user's click).
+    let closedForSize = small();
+    if (closedForSize) this.gui.close();
     let wasSmall = small();
     window.addEventListener('resize', () => {
-      if (small() && !wasSmall) this.gui.close();
+      if (small() && !wasSmall && !this.gui._closed) {
+        this.gui.close();
+        closedForSize = true;
+      } else if (!small() && wasSmall && closedForSize) {
+        this.gui.open();
+        closedForSize = false;
+      }
       wasSmall = small();
     });
+    this.gui.$title.addEventListener('click', () => (closedForSize = false)); // the user's choice from now on
     const grids = [...new Set([...GRID_CHOICES, app.current.grid])].sort((a, b) => a - b); // a URL grid may be off the list
     const rebuild = () => this.rebuild();
     const live = (apply: () => void) => () => {
