@@ -195,3 +195,22 @@ describe('the panel and the window size', () => {
     }
   });
 });
+
+describe('the HUD on a small window', () => {
+  test('I hides the HUD (it covered the top of the sphere at 480×320) and shows it again', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=16', { width: 480, height: 320 });
+    const hidden = () => page.evaluate(() => document.getElementById('hud').getBoundingClientRect().height === 0);
+    try {
+      await waitFor(page, () => document.getElementById('hud').textContent.includes('frame'));
+      assert.equal(await hidden(), false);
+      await page.mouse.click(240, 200);
+      await page.keyboard.press('i');
+      await waitFor(page, () => document.getElementById('hud').getBoundingClientRect().height === 0);
+      await page.keyboard.press('i');
+      await waitFor(page, () => document.getElementById('hud').getBoundingClientRect().height > 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

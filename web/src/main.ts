@@ -168,6 +168,7 @@ async function boot(): Promise<void> {
     fullscreen: view.fullscreen,
     screenshot: view.screenshot,
     toggleHelp: view.help,
+    toggleHud: () => hud.toggle(),
     escape: () => {
       if (!help.open) return false;
       help.close();

@@ -33,7 +33,7 @@ export class Hud {
   private readonly slow = document.createElement('div');
   private readonly graph = document.createElement('canvas');
 
-  constructor(element: HTMLElement) {
+  constructor(private readonly element: HTMLElement) {
     this.text.className = 'text';
     this.slow.className = 'slow-motion';
     this.slow.hidden = true;
@@ -49,6 +49,11 @@ export class Hud {
     new ResizeObserver(publish).observe(element);
     window.addEventListener('resize', publish);
     publish();
+  }
+
+  /** Hides or shows it (I): on a small window it covers the top of the picture. */
+  toggle(): void {
+    this.element.hidden = !this.element.hidden;
   }
 
   update(stats: HudStats, now: number, history: readonly { frameMs: number; simMs: number }[] = []): void {
