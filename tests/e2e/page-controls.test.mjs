@@ -214,3 +214,23 @@ describe('the HUD on a small window', () => {
     }
   });
 });
+
+describe('the toolbar strip', () => {
+  test('the wheel over its hint and the gaps zooms the view (the strip took it: 630 × 28 px where nothing zoomed)', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=16', { width: 1100, height: 700 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      const hint = await box(page, '#toolbar .hint');
+      const before = await page.evaluate(() => window.weft.stats().camera.distance);
+      await page.mouse.move(hint.x + hint.width / 2, hint.y + hint.height / 2);
+      await page.mouse.wheel(0, -300);
+      await waitFor(page, (d) => window.weft.stats().camera.distance < 0.95 * d, before);
+      // The buttons still take their clicks.
+      await page.locator('#toolbar button[data-action="help"]').click();
+      await waitFor(page, () => !document.getElementById('help-overlay').hidden);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
