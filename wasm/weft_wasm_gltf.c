@@ -1,49 +1,20 @@
 // glTF on the page: recording the running world into a .glb (the core's writer, src/gltf_writer.c,
 // over a growable buffer in linear memory), and a glTF's triangles as the collider.
 //
-// A recording keeps its file in one buffer that grows as frames come (the frames live once, in the
-// file's own layout); JS reads the finished bytes through gltf_record_bytes/size. Growing may grow
-// memory: JS re-makes its views after each call (WeftWorld does by itself).
+// A recording keeps its file in one buffer that grows as frames come (wasm_buffer.h; the frames live
+// once, in the file's own layout); JS reads the finished bytes through gltf_record_bytes/size.
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "wasm_buffer.h"
 #include "wasm_world.h"
 
 typedef struct wasm_recording {
 	weft_gltf_writer* writer;
-	uint8_t* data;
-	size_t size, capacity;
+	wasm_buffer file;
 	uint64_t file_size; // set by finish
 } wasm_recording;
-
-static bool buffer_write(void* context, uint64_t offset, const void* data, size_t size) {
-	wasm_recording* r = context;
-	if (offset > SIZE_MAX - size) return false;
-	const size_t end = (size_t)offset + size;
-	if (end > r->capacity) {
-		size_t capacity = r->capacity ? r->capacity : 1 << 16;
-		while (capacity < end) {
-			if (capacity > SIZE_MAX / 2) return false;
-			capacity *= 2;
-		}
-		uint8_t* grown = realloc(r->data, capacity);
-		if (!grown) return false;
-		r->data = grown;
-		r->capacity = capacity;
-	}
-	if (offset > r->size) memset(r->data + r->size, 0, (size_t)offset - r->size);
-	memcpy(r->data + offset, data, size);
-	if (end > r->size) r->size = end;
-	return true;
-}
-
-static bool buffer_move(void* context, uint64_t to, uint64_t from, size_t size) {
-	wasm_recording* r = context;
-	if (from > r->size || size > r->size - (size_t)from || to > from) return false;
-	memmove(r->data + to, r->data + from, size);
-	return true;
-}
 
 // Starts recording the world h (its current state is the base pose) for at most `capacity` frames
 // of its scene's frame time; cloth/colliders 1 or 0. 0 on failure (last_error says why).
@@ -56,8 +27,8 @@ wasm_recording* wasm_gltf_record_begin(wasm_world* h, int32_t capacity, int32_t 
 	def.frame_dt = h->scene.frame_dt;
 	def.cloth = cloth != 0;
 	def.colliders = colliders != 0;
-	if (weft_gltf_writer_begin(h->world, &def, (weft_byte_sink){buffer_write, r, buffer_move}, &r->writer) != WEFT_OK) {
-		free(r->data);
+	if (weft_gltf_writer_begin(h->world, &def, wasm_buffer_sink(&r->file), &r->writer) != WEFT_OK) {
+		free(r->file.data);
 		free(r);
 		return NULL;
 	}
@@ -75,12 +46,12 @@ WASM_EXPORT(gltf_record_frames) int32_t wasm_gltf_record_frames(const wasm_recor
 WASM_EXPORT(gltf_record_finish) int32_t wasm_gltf_record_finish(wasm_recording* r) {
 	return weft_gltf_writer_finish(r->writer, &r->file_size);
 }
-WASM_EXPORT(gltf_record_bytes) const uint8_t* wasm_gltf_record_bytes(const wasm_recording* r) { return r->data; }
+WASM_EXPORT(gltf_record_bytes) const uint8_t* wasm_gltf_record_bytes(const wasm_recording* r) { return r->file.data; }
 WASM_EXPORT(gltf_record_size) uint32_t wasm_gltf_record_size(const wasm_recording* r) { return (uint32_t)r->file_size; }
 WASM_EXPORT(gltf_record_destroy) void wasm_gltf_record_destroy(wasm_recording* r) {
 	if (!r) return;
 	weft_gltf_writer_destroy(r->writer);
-	free(r->data);
+	free(r->file.data);
 	free(r);
 }
 

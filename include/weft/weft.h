@@ -667,6 +667,15 @@ void weft_gltf_writer_destroy(weft_gltf_writer* writer);
 /// Bytes a .glb of world with `frames` frames takes (frames ≤ def->frame_capacity), without writing.
 weft_result weft_gltf_size(const weft_world* world, const weft_gltf_def* def, int32_t frames, uint64_t* out_size);
 
+/// Wavefront OBJ text of the cloth as it is now, in world space: positions, UVs, normals (render
+/// data brought up to date) and triangles, one object "cloth". Written front to back through sink
+/// (its move is not used); *out_size (may be NULL) = the text's bytes. WEFT_ERROR_IO when the sink
+/// refuses a write. The CLI's `run --export DIR` files and the page's OBJ download are this text.
+weft_result weft_obj_write_cloth(weft_world* world, weft_byte_sink sink, uint64_t* out_size);
+/// The same for the colliders as simulated: the ground (a 20 m quad), the spheres (the core's unit
+/// sphere, as in the .glb), the mesh collider; one object each.
+weft_result weft_obj_write_colliders(const weft_world* world, weft_byte_sink sink, uint64_t* out_size);
+
 #ifdef __cplusplus
 }
 #endif

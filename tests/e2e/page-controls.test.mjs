@@ -234,3 +234,41 @@ describe('the toolbar strip', () => {
     }
   });
 });
+
+describe('the cloth as an OBJ from the page (a review: only the CLI wrote OBJ)', () => {
+  test("the toolbar's OBJ button and O download the cloth as it is now, the CLI's text: every particle, every triangle", async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=16', { width: 1100, height: 700 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      const stats = await page.evaluate(() => window.weft.stats());
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#toolbar button[data-action="obj"]').click()]);
+      assert.equal(download.suggestedFilename(), `weft-sphere-frame${stats.frame}.obj`);
+      const text = (await import('node:fs')).readFileSync(await download.path(), 'utf8');
+      const lines = text.split('\n');
+      assert.match(lines[0], new RegExp(`^# weft cloth, frame ${stats.frame}, t = `));
+      const count = (prefix) => lines.filter((l) => l.startsWith(prefix)).length;
+      assert.equal(count('v '), stats.particles);
+      assert.equal(count('vt '), stats.particles);
+      assert.equal(count('vn '), stats.particles);
+      assert.equal(count('f '), 2 * 15 * 15);
+      // The positions are the cloth's (6 decimals).
+      const positions = await page.evaluate(async () => Array.from(await window.weft.positions()));
+      const first = lines
+        .find((l) => l.startsWith('v '))
+        .split(' ')
+        .slice(1)
+        .map(Number);
+      assert.ok(
+        first.every((v, k) => Math.abs(v - positions[k]) < 1e-6),
+        `${first} vs ${positions.slice(0, 3)}`,
+      );
+      // O does the same, and window.weft.obj() gives the text.
+      const [again] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('o')]);
+      assert.equal((await import('node:fs')).readFileSync(await again.path(), 'utf8'), text);
+      assert.equal(await page.evaluate(() => window.weft.obj()), text);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -414,6 +414,20 @@ export class App implements Grabber {
     this.camera.constrain();
   }
 
+  /**
+   * The cloth where it is now as Wavefront OBJ text (O, the toolbar's OBJ button, window.weft.obj()):
+   * the core's writer, the CLI's files' text. On the gpu solver its positions are read back into
+   * the core world first (as a pick does).
+   */
+  clothObj(): Promise<string> {
+    return this.enqueue(async () => {
+      const positions = await this.solver.positions();
+      const world = this.solver.world;
+      if (this.solver.kind !== 'wasm') world.positions().set(positions);
+      return world.objText('cloth');
+    });
+  }
+
   /** Frames the cloth where it is now (F, a double-click, the panel's button), from the current side. */
   async frameCloth(): Promise<void> {
     const positions = await this.enqueue(() => this.solver.positions());

@@ -15,6 +15,8 @@ export interface WeftHooks {
   stats(): Stats;
   capture(): Promise<string>;
   positions(): Promise<Float32Array>;
+  /** The cloth where it is now as Wavefront OBJ text (what O downloads). */
+  obj(): Promise<string>;
   pause(): void;
   resume(): void;
   reset(): Promise<void>;
@@ -44,6 +46,7 @@ export function installHooks(app: App, changed: () => void, recorder: Recorder, 
     stats: () => app.stats(),
     capture: () => app.capture(),
     positions: () => app.solver.positions(),
+    obj: () => app.clothObj(),
     pause: () => {
       app.paused = true;
       changed();

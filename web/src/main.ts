@@ -135,10 +135,23 @@ async function boot(): Promise<void> {
     frame: () => void app.frameCloth(),
     step: () => stepFrame(),
     screenshot: () => void screenshot(),
+    obj: () => void downloadObj(),
     fullscreen: () =>
       void toggleFullscreen().catch((error) => messages.show(`Fullscreen refused: ${(error as Error).message}`, 'info', 'fullscreen')),
     help: () => help.toggle(),
   };
+  async function downloadObj(): Promise<void> {
+    try {
+      const text = await app.clothObj();
+      const name = `weft-${app.current.scene}-frame${app.solver.frame}.obj`;
+      const url = URL.createObjectURL(new Blob([text], { type: 'model/obj' }));
+      download(url, name);
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      messages.show(`The cloth saved as ${name}.`, 'info', 'obj');
+    } catch (error) {
+      messages.show(`The OBJ export failed: ${(error as Error).message}`, 'error', 'obj');
+    }
+  }
   async function screenshot(): Promise<void> {
     try {
       const url = await app.capture();
@@ -167,6 +180,7 @@ async function boot(): Promise<void> {
     frame: view.frame,
     fullscreen: view.fullscreen,
     screenshot: view.screenshot,
+    obj: view.obj,
     toggleHelp: view.help,
     toggleHud: () => hud.toggle(),
     escape: () => {

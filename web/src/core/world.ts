@@ -116,6 +116,17 @@ export class WeftWorld {
     return this.handle !== 0;
   }
 
+  /** Wavefront OBJ text of the cloth as it is now, or of the colliders (the core's writer, src/obj_writer.c: the CLI's `run --export DIR` files). */
+  objText(what: 'cloth' | 'colliders'): string {
+    const size = this.exports.obj_text(this.handle, what === 'cloth' ? 0 : 1);
+    try {
+      if (size < 0) throw new Error(`OBJ text: ${this.core.lastError() || 'failed'}`);
+      return new TextDecoder().decode(new Uint8Array(this.core.memory, this.exports.obj_text_bytes(), size));
+    } finally {
+      this.exports.obj_text_free();
+    }
+  }
+
   destroy(): void {
     if (this.handle) this.exports.world_destroy(this.handle);
     this.handle = 0;

@@ -31,6 +31,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ['F', 'frame the cloth (the camera)'],
       ['Shift + F', 'fullscreen on / off'],
       ['P', 'screenshot (downloads a PNG)'],
+      ['O', 'the cloth as it is now (downloads an OBJ)'],
       ['I', 'the stats (HUD) off / on'],
       ['K', 'record the cloth into a .glb (again to stop and download)'],
       ['?  H  F1', 'this help'],

@@ -2,7 +2,8 @@
 // raycasts through the solver); any other drag orbits, Shift+drag pans, Alt+drag and the wheel zoom.
 // Touch: one finger rotates (or grabs, like the mouse), two fingers pinch-zoom. A double-click or
 // double-tap frames the cloth. Keys: Space, S, R (the contract), . one frame (pausing first when
-// running), F frame, Shift+F fullscreen, P screenshot, I the HUD, ? / H / F1 help, Esc closes the help. (K is the glTF recorder's.) They work with focus
+// running), F frame, Shift+F fullscreen, P screenshot, O the cloth as an OBJ, I the HUD, ? / H / F1
+// help, Esc closes the help. (K is the glTF recorder's.) They work with focus
 // on any panel control but a text box (text-entry.ts).
 import type { OrbitCamera } from '../camera';
 import { typesText } from './text-entry';
@@ -24,6 +25,7 @@ export interface KeyActions {
   frame?(): void;
   fullscreen?(): void;
   screenshot?(): void;
+  obj?(): void;
   toggleHelp?(): void;
   toggleHud?(): void;
   /** Esc: closes what is open; returns whether something was. */
@@ -85,6 +87,8 @@ export class Input {
         return event.shiftKey ? () => keys.fullscreen?.() : () => keys.frame?.();
       case 'KeyP':
         return () => keys.screenshot?.();
+      case 'KeyO':
+        return () => keys.obj?.();
       case 'KeyI':
         return () => keys.toggleHud?.();
       case 'Space':

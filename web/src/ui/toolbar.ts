@@ -6,6 +6,7 @@ export interface ToolbarActions {
   step(): void;
   frame(): void;
   screenshot(): void;
+  obj(): void;
   fullscreen(): void;
 }
 
@@ -23,6 +24,7 @@ export class Toolbar {
       ['step', 'step', 'one frame: pauses when running, then steps (.)', actions.step],
       ['frame', 'frame', 'frame the cloth (F, double-click)', actions.frame],
       ['screenshot', 'PNG', 'screenshot: download a PNG of the view (P)', actions.screenshot],
+      ['obj', 'OBJ', 'the cloth as it is now: download an OBJ (O)', actions.obj],
       ['fullscreen', 'full screen', 'fullscreen (Shift+F)', actions.fullscreen],
     ];
     for (const [name, label, title, action] of buttons) {
