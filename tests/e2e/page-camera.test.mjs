@@ -415,6 +415,10 @@ describe('the panel beside the picture', () => {
       await waitFor(page, () => window.weft.stats().camera.inset === 0);
       const whole = await clothCentre(page, await page.evaluate(() => window.weft.capture()));
       assert.ok(whole && Math.abs(whole.x - 400) < 0.08 * 800, `closed: the cloth at ${JSON.stringify(whole)}`);
+      // Open again in a wider window: its share of the width follows.
+      await page.locator('.weft-panel > .lil-title').first().click();
+      await page.setViewportSize({ width: 1200, height: 600 });
+      await waitFor(page, (w) => Math.abs(window.weft.stats().camera.inset - w / 1200) < 0.01, 800 - free);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

@@ -173,7 +173,7 @@ async function boot(): Promise<void> {
     app.setViewInset(down && view.width > 0 ? Math.max(0, view.right - box.left) / view.width : 0);
   };
   new ResizeObserver(panelInset).observe(panel.element);
-  new ResizeObserver(panelInset).observe(canvas);
+  window.addEventListener('resize', panelInset); // the window's (a recovered renderer's canvas is a new element)
   panelInset();
   app.onPausedByError = () => panel.refresh();
   input = new Input(app.camera, app, {
