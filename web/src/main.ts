@@ -167,10 +167,10 @@ async function boot(): Promise<void> {
   app.onRebuilt = (sceneChanged) => panel.refresh(sceneChanged);
   // The panel open down the right side: the camera centres the picture in the rest of the view.
   const panelInset = () => {
-    const view = canvas.getBoundingClientRect(),
+    const area = canvas.getBoundingClientRect(),
       box = panel.element.getBoundingClientRect();
-    const down = box.height > 0.4 * view.height;
-    app.setViewInset(down && view.width > 0 ? Math.max(0, view.right - box.left) / view.width : 0);
+    const down = box.height > 0.4 * area.height;
+    app.setViewInset(down && area.width > 0 ? Math.max(0, area.right - box.left) / area.width : 0);
   };
   new ResizeObserver(panelInset).observe(panel.element);
   window.addEventListener('resize', panelInset); // the window's (a recovered renderer's canvas is a new element)
