@@ -379,11 +379,6 @@ export class App implements Grabber {
     this.updateCameraLimits();
   }
 
-  /**
-   * The view's new shape (width / height). The camera backs off (or comes in) as far as the framing
-   * would for that shape: a window turned to portrait (a phone turned) keeps the picture's width in
-   * view, and turned back gets the distance it had, the user's own zoom kept in both.
-   */
   /** The share of the view's width on the right the panel covers (OrbitCamera.inset; 0 when it is closed or too wide). */
   setViewInset(share: number): void {
     const inset = share > 0 && share <= MAX_VIEW_INSET ? share : 0;
@@ -392,6 +387,11 @@ export class App implements Grabber {
     this.redraw++;
   }
 
+  /**
+   * The view's new shape (width / height). The camera backs off (or comes in) as far as the framing
+   * would for that shape: a window turned to portrait (a phone turned) keeps the picture's width in
+   * view, and turned back gets the distance it had, the user's own zoom kept in both.
+   */
   setAspect(aspect: number): void {
     const widthFit = (a: number) => Math.max(1, PORTRAIT_ASPECT / a);
     const scale = widthFit(aspect) / widthFit(this.camera.aspect);
