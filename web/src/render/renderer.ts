@@ -21,8 +21,7 @@ export interface Renderer {
   readonly device: GPUDevice | null;
   /** MSAA samples per pixel (both renderers antialias). */
   readonly samples: number;
-  /** The device the browser draws with, by its name (software.ts), and whether it is the CPU's. */
-  readonly deviceName: string;
+  /** The device the browser draws with is the CPU's (by its name: software.ts). */
   readonly software: boolean;
   /** Static cloth data (indices, UVs, sizes) of a new or rebuilt world. */
   setCloth(world: WeftWorld): void;

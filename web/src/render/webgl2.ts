@@ -27,7 +27,6 @@ export class WebGl2Renderer implements Renderer {
   readonly device = null;
   /** MSAA samples of the off-screen target every frame is drawn into, then resolved (blit) to the canvas. */
   readonly samples: number;
-  readonly deviceName: string;
   readonly software: boolean;
   private msaa: {
     framebuffer: WebGLFramebuffer;
@@ -73,8 +72,7 @@ export class WebGl2Renderer implements Renderer {
   private constructor(gl: WebGL2RenderingContext) {
     this.gl = gl;
     this.samples = Math.max(1, Math.min(4, gl.getParameter(gl.MAX_SAMPLES) as number));
-    this.deviceName = webgl2DeviceName(gl);
-    this.software = isSoftwareDevice(this.deviceName);
+    this.software = isSoftwareDevice(webgl2DeviceName(gl));
     this.clothProgram = this.program('cloth', clothGlsl);
     this.groundProgram = this.program('ground', groundGlsl);
     this.sphereProgram = this.program('sphere', sphereGlsl);

@@ -41,7 +41,6 @@ interface ClothBuffers {
 export class WebGpuRenderer implements Renderer {
   readonly kind = 'webgpu' as const;
   readonly samples = SAMPLES;
-  readonly deviceName: string;
   readonly software: boolean;
   /** null when the canvas cannot be presented: frames are then only rendered by capture(). */
   private readonly context: GPUCanvasContext | null;
@@ -105,7 +104,6 @@ export class WebGpuRenderer implements Renderer {
   ) {
     this.context = context;
     const named = webgpuDeviceName(adapter);
-    this.deviceName = named.name;
     this.software = named.fallback || isSoftwareDevice(named.name);
     context?.configure({ device, format: COLOR_FORMAT, alphaMode: 'opaque' });
     const prefix = shaderConstants('wgsl') + commonWgsl;
