@@ -79,8 +79,20 @@ static int32_t sphere_lines(obj_text* t, weft_vec3 c, float r, int32_t base) {
 }
 
 weft_result weft_obj_write_cloth(weft_world* world, weft_byte_sink sink, uint64_t* out_size) {
+	if (world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world or sink is NULL");
+	}
+	return weft_obj_write_cloth_at(world, weft_world_frame(world), weft_world_time(world), sink, out_size);
+}
+
+weft_result weft_obj_write_cloth_at(weft_world* world, int64_t frame, double time, weft_byte_sink sink,
+                                    uint64_t* out_size) {
 	if (world == NULL || sink.write == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world or sink is NULL");
+	}
+	if (frame < 0 || !(time >= 0.0 && time <= 1e15)) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
+		                 "frame must be at least 0 and time a finite number of seconds, at least 0");
 	}
 	obj_text* t = text_begin(world, sink);
 	if (t == NULL) {
@@ -92,8 +104,7 @@ weft_result weft_obj_write_cloth(weft_world* world, weft_byte_sink sink, uint64_
 	const float* uv = weft_world_uvs(world);
 	const float* normal = weft_world_normals(world);
 	const uint32_t* indices = weft_world_indices(world);
-	text_line(t, "# weft cloth, frame %lld, t = %.4f s\no cloth\n", (long long)weft_world_frame(world),
-	          weft_world_time(world));
+	text_line(t, "# weft cloth, frame %lld, t = %.4f s\no cloth\n", (long long)frame, time);
 	for (int32_t p = 0; p < n; ++p) text_line(t, "v %.6f %.6f %.6f\n", x[4 * p], x[4 * p + 1], x[4 * p + 2]);
 	for (int32_t p = 0; p < n; ++p) text_line(t, "vt %.6f %.6f\n", uv[2 * p], 1.0f - uv[2 * p + 1]);
 	for (int32_t p = 0; p < n; ++p) {

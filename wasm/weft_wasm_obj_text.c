@@ -8,12 +8,22 @@
 static wasm_buffer text;
 
 // Writes h's cloth (what 0) or colliders (what 1) as OBJ text into the module's buffer (the last
-// text's is reused); its bytes: obj_text_bytes(), -1 on failure (last_error says why).
-WASM_EXPORT(obj_text) int32_t wasm_obj_text(wasm_world* h, int32_t what) {
+// text's is reused); its bytes: obj_text_bytes(), -1 on failure (last_error says why). The cloth's
+// first line names `frame` and `time` (s) where frame ≥ 0 (the page's GPU solver runs the cloth,
+// not h's world), else the world's own.
+WASM_EXPORT(obj_text) int32_t wasm_obj_text(wasm_world* h, int32_t what, double frame, double time) {
 	text.size = 0;
 	uint64_t size = 0;
-	const weft_result result = what == 0 ? weft_obj_write_cloth(h->world, wasm_buffer_sink(&text), &size)
-	                                     : weft_obj_write_colliders(h->world, wasm_buffer_sink(&text), &size);
+	const weft_byte_sink sink = wasm_buffer_sink(&text);
+	weft_result result;
+	if (what != 0) {
+		result = weft_obj_write_colliders(h->world, sink, &size);
+	} else if (frame >= 0.0) {
+		// Beyond 2^53 a frame is no exact integer: refused (as a negative one) by the writer.
+		result = weft_obj_write_cloth_at(h->world, frame <= 9.0e15 ? (int64_t)frame : -1, time, sink, &size);
+	} else {
+		result = weft_obj_write_cloth(h->world, sink, &size);
+	}
 	return result == WEFT_OK && size <= INT32_MAX ? (int32_t)size : -1;
 }
 WASM_EXPORT(obj_text_bytes) const uint8_t* wasm_obj_text_bytes(void) { return text.data; }

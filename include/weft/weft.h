@@ -672,6 +672,11 @@ weft_result weft_gltf_size(const weft_world* world, const weft_gltf_def* def, in
 /// (its move is not used); *out_size (may be NULL) = the text's bytes. WEFT_ERROR_IO when the sink
 /// refuses a write. The CLI's `run --export DIR` files and the page's OBJ download are this text.
 weft_result weft_obj_write_cloth(weft_world* world, weft_byte_sink sink, uint64_t* out_size);
+/// The same with the frame and time its first line names given (a solver that runs the cloth
+/// elsewhere, the page's GPU solver, names its own; the world's positions are written as they are).
+/// frame ≥ 0, time finite and ≥ 0 (s), else WEFT_ERROR_INVALID_ARGUMENT.
+weft_result weft_obj_write_cloth_at(weft_world* world, int64_t frame, double time, weft_byte_sink sink,
+                                    uint64_t* out_size);
 /// The same for the colliders as simulated: the ground (a 20 m quad), the spheres (the core's unit
 /// sphere, as in the .glb), the mesh collider; one object each.
 weft_result weft_obj_write_colliders(const weft_world* world, weft_byte_sink sink, uint64_t* out_size);

@@ -23,6 +23,7 @@ test('?solver=gpu: step(n) + positions() agree with ?solver=wasm (hang 24)', asy
     assert.ok(maxDifference(g1.positions, w1.positions) <= 1e-6, `frame 1: ${maxDifference(g1.positions, w1.positions)} m`);
     const g30 = await runFrames(gpu.page, 30),
       w30 = await runFrames(wasm.page, 30);
+    const wasmObjHeader = (await wasm.page.evaluate(() => window.weft.obj())).split('\n')[0];
     const start = await wasm.page.evaluate(async () => {
       await window.weft.reset();
       return Array.from(await window.weft.positions());
@@ -31,6 +32,17 @@ test('?solver=gpu: step(n) + positions() agree with ?solver=wasm (hang 24)', asy
     const diff = maxDifference(g30.positions, w30.positions);
     assert.ok(motion > 0.5, `the cloth moved (${motion} m)`);
     assert.ok(diff <= 2e-2, `frame 30: max |gpu − wasm| = ${diff} m`);
+    // The OBJ of the GPU solver's cloth: its positions, and its frame and time in the first line
+    // (the core world it was read back into has not stepped: it said frame 0), as the wasm page's.
+    const gpuObj = (await gpu.page.evaluate(() => window.weft.obj())).split('\n');
+    assert.equal(gpuObj[0], `# weft cloth, frame ${g30.stats.frame}, t = ${(g30.stats.frame / 60).toFixed(4)} s`);
+    assert.equal(gpuObj[0], wasmObjHeader);
+    const v = gpuObj.filter((l) => l.startsWith('v ')).flatMap((l) => l.split(' ').slice(1).map(Number));
+    assert.equal(v.length, 24 * 24 * 3);
+    assert.ok(
+      v.every((x, k) => Math.abs(x - g30.positions[4 * Math.floor(k / 3) + (k % 3)]) < 1e-6),
+      "the OBJ holds the GPU solver's positions",
+    );
     assert.deepEqual(gpu.errors, []);
     assert.deepEqual(wasm.errors, []);
   } finally {

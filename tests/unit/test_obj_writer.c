@@ -1,6 +1,7 @@
 // OBJ writer (src/obj_writer.c): the cloth's and the colliders' text read back by the core's own
 // OBJ reader (the same vertices, triangles, texture coordinates and normals), a sink that refuses
 // a write, and bad arguments.
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,10 +108,37 @@ TEST(refused_write_and_bad_arguments) {
 	weft_world_destroy(world);
 }
 
+// A solver that runs the cloth elsewhere (the page's GPU solver) names its own frame and time; the
+// rest of the text is the world's, byte for byte.
+TEST(frame_and_time_given) {
+	weft_world* world = scene_world("hang", 16, 3);
+	CHECK(world != NULL);
+	if (world == NULL) return;
+	text own = {NULL, 0, 0, -1, true}, given = {NULL, 0, 0, -1, true};
+	CHECK(weft_obj_write_cloth(world, (weft_byte_sink){text_write, &own, NULL}, NULL) == WEFT_OK);
+	CHECK(weft_obj_write_cloth_at(world, 1234, 20.5667, (weft_byte_sink){text_write, &given, NULL}, NULL) == WEFT_OK);
+	const char* own_header = "# weft cloth, frame 3, t = 0.0500 s\n";
+	const char* given_header = "# weft cloth, frame 1234, t = 20.5667 s\n";
+	CHECK(own.size > strlen(own_header) && strncmp(own.data, own_header, strlen(own_header)) == 0);
+	CHECK(given.size > strlen(given_header) && strncmp(given.data, given_header, strlen(given_header)) == 0);
+	CHECK(own.size - strlen(own_header) == given.size - strlen(given_header) &&
+	      memcmp(own.data + strlen(own_header), given.data + strlen(given_header), own.size - strlen(own_header)) == 0);
+	const weft_byte_sink sink = {text_write, &given, NULL};
+	CHECK(weft_obj_write_cloth_at(world, -1, 0.0, sink, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_obj_write_cloth_at(world, 0, -0.5, sink, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_obj_write_cloth_at(world, 0, NAN, sink, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_obj_write_cloth_at(world, 0, INFINITY, sink, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
+	CHECK(weft_obj_write_cloth_at(NULL, 0, 0.0, sink, NULL) == WEFT_ERROR_INVALID_ARGUMENT);
+	free(own.data);
+	free(given.data);
+	weft_world_destroy(world);
+}
+
 int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
 	RUN_TEST(cloth_read_back);
 	RUN_TEST(colliders_read_back);
 	RUN_TEST(refused_write_and_bad_arguments);
+	RUN_TEST(frame_and_time_given);
 	return TEST_SUMMARY();
 }

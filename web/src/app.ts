@@ -417,14 +417,17 @@ export class App implements Grabber {
   /**
    * The cloth where it is now as Wavefront OBJ text (O, the toolbar's OBJ button, window.weft.obj()):
    * the core's writer, the CLI's files' text. On the gpu solver its positions are read back into
-   * the core world first (as a pick does).
+   * the core world first (as a pick does). The first line names the solver's frame and its time
+   * (whole frames of frameDt), not the core world's: the GPU solver's, or its wasm fallback's,
+   * which counts on from the GPU's frames.
    */
   clothObj(): Promise<string> {
     return this.enqueue(async () => {
       const positions = await this.solver.positions();
       const world = this.solver.world;
       if (this.solver.kind !== 'wasm') world.positions().set(positions);
-      return world.objText('cloth');
+      const frame = this.solver.frame;
+      return world.objText('cloth', { frame, time: frame * world.frameDt });
     });
   }
 

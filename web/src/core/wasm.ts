@@ -134,8 +134,9 @@ export interface WeftExports extends LayoutExports {
   gltf_record_bytes(recording: Ptr): Ptr;
   gltf_record_size(recording: Ptr): number;
   gltf_record_destroy(recording: Ptr): void;
-  // OBJ text (wasm/weft_wasm_obj_text.c): the cloth (0) or the colliders (1); its bytes, -1 on failure.
-  obj_text(world: Handle, what: number): number;
+  // OBJ text (wasm/weft_wasm_obj_text.c): the cloth (0) or the colliders (1), the cloth's first line
+  // naming frame and time where frame ≥ 0 (else the world's); its bytes, -1 on failure.
+  obj_text(world: Handle, what: number, frame: number, time: number): number;
   obj_text_bytes(): Ptr;
   obj_text_free(): void;
   world_create_scene_mesh(grid: number, positions: Ptr, vertexCount: number, indices: Ptr, triangleCount: number): Handle;

@@ -116,9 +116,13 @@ export class WeftWorld {
     return this.handle !== 0;
   }
 
-  /** Wavefront OBJ text of the cloth as it is now, or of the colliders (the core's writer, src/obj_writer.c: the CLI's `run --export DIR` files). */
-  objText(what: 'cloth' | 'colliders'): string {
-    const size = this.exports.obj_text(this.handle, what === 'cloth' ? 0 : 1);
+  /**
+   * Wavefront OBJ text of the cloth as it is now, or of the colliders (the core's writer,
+   * src/obj_writer.c: the CLI's `run --export DIR` files). `at`: the frame and time (s) the cloth's
+   * first line names, for a solver that runs the cloth elsewhere (the GPU solver); else the world's.
+   */
+  objText(what: 'cloth' | 'colliders', at?: { frame: number; time: number }): string {
+    const size = this.exports.obj_text(this.handle, what === 'cloth' ? 0 : 1, at?.frame ?? -1, at?.time ?? 0);
     try {
       if (size < 0) throw new Error(`OBJ text: ${this.core.lastError() || 'failed'}`);
       return new TextDecoder().decode(new Uint8Array(this.core.memory, this.exports.obj_text_bytes(), size));
