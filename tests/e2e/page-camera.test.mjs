@@ -424,4 +424,30 @@ describe('the panel beside the picture', () => {
       await page.close();
     }
   });
+
+  test('a narrow window with the panel open starts as far back as F would put the cloth in the free part (the first view was framed before the panel)', async () => {
+    const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=16&mode=normal', { width: 700, height: 800 });
+    try {
+      await page.evaluate(() => window.weft.pause());
+      const first = await camera(page);
+      // The free part is narrower than the framing's portrait bound (0.8: app.ts PORTRAIT_ASPECT).
+      assert.ok(first.inset > 0 && (700 * (1 - first.inset)) / 800 < 0.8, `inset ${first.inset}`);
+      const framed = await page.evaluate(() => window.weft.frame()); // what F does
+      assert.ok(
+        first.distance >= 0.9 * framed.distance,
+        `the first view ${first.distance.toFixed(2)} m, F ${framed.distance.toFixed(2)} m`,
+      );
+      // Closed, the whole view is the free part: the camera comes in as far (widthFit 0.8 / aspect).
+      await page.evaluate((d) => window.weft.setCamera({ distance: d }), first.distance);
+      await page.locator('.weft-panel > .lil-title').first().click();
+      await waitFor(page, () => window.weft.stats().camera.inset === 0);
+      const closed = await camera(page);
+      const fit = (aspect) => Math.max(1, 0.8 / aspect);
+      const expected = (first.distance * fit(700 / 800)) / fit((700 * (1 - first.inset)) / 800);
+      assert.ok(Math.abs(closed.distance - expected) < 1e-3 * expected, `closed: ${closed.distance}, expected ${expected}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
 });

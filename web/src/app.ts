@@ -379,12 +379,16 @@ export class App implements Grabber {
     this.updateCameraLimits();
   }
 
-  /** The share of the view's width on the right the panel covers (OrbitCamera.inset; 0 when it is closed or too wide). */
+  /**
+   * The share of the view's width on the right the panel covers (OrbitCamera.inset; 0 when it is
+   * closed or too wide). The camera backs off or comes in as setAspect's does for the free part's
+   * new shape: the panel, made after the first scene was framed, opened or closed, keeps the
+   * picture's width in view as that framing would.
+   */
   setViewInset(share: number): void {
     const inset = share > 0 && share <= MAX_VIEW_INSET ? share : 0;
     if (inset === this.camera.inset) return;
-    this.camera.inset = inset;
-    this.redraw++;
+    this.keepWidthFit(() => (this.camera.inset = inset));
   }
 
   /**
@@ -393,9 +397,15 @@ export class App implements Grabber {
    * view, and turned back gets the distance it had, the user's own zoom kept in both.
    */
   setAspect(aspect: number): void {
-    const widthFit = (a: number) => Math.max(1, PORTRAIT_ASPECT / a);
-    const scale = widthFit(aspect) / widthFit(this.camera.aspect);
-    this.camera.aspect = aspect;
+    this.keepWidthFit(() => (this.camera.aspect = aspect));
+  }
+
+  /** Changes the view's free part (`change`), the distance scaled by the framing's width fit of it (frameCamera's). */
+  private keepWidthFit(change: () => void): void {
+    const widthFit = () => Math.max(1, PORTRAIT_ASPECT / this.camera.freeAspect);
+    const before = widthFit();
+    change();
+    const scale = widthFit() / before;
     if (scale !== 1) {
       this.camera.distance *= scale;
       this.camera.constrain();
