@@ -161,6 +161,43 @@ test('camera rays start at the eye side and go through the target at the centre'
   assert.ok(camera.pitch <= 1.5);
 });
 
+test('camera inset: the target in the middle of the part the panel leaves free, frame() fits the box there', () => {
+  // Column-major (as WebGL and WGSL read the matrices): clip row r = Σ_c M[4c + r] · v[c].
+  const ndc = (m, p) => {
+    const v = [p.x, p.y, p.z, 1];
+    const clip = [0, 1, 2, 3].map((r) => v.reduce((sum, x, c) => sum + m[4 * c + r] * x, 0));
+    return { x: clip[0] / clip[3], y: clip[1] / clip[3] };
+  };
+  const camera = new web.OrbitCamera();
+  camera.aspect = 1;
+  camera.inset = 0.4; // the panel covers the right 40%: the free part is x ∈ [−1, 0.2], its middle −0.4
+  assert.ok(Math.abs(camera.freeAspect - 0.6) < 1e-12);
+  const centre = ndc(camera.matrices().viewProjection, camera.target);
+  assert.ok(Math.abs(centre.x + 0.4) < 1e-5 && Math.abs(centre.y) < 1e-5, `the target at ${JSON.stringify(centre)}`);
+  const { origin, direction } = camera.ray(-0.4, 0);
+  assert.ok(web.dot(direction, web.normalize(web.sub(camera.target, origin))) > 0.9999, 'the ray through the free middle hits the target');
+  // A wide box framed: every corner inside the free part (the field's width there is the narrower).
+  const min = { x: -1, y: 0, z: -0.2 },
+    max = { x: 1, y: 0.4, z: 0.2 };
+  const corners = [];
+  for (const x of [min.x, max.x]) for (const y of [min.y, max.y]) for (const z of [min.z, max.z]) corners.push({ x, y, z });
+  const inFree = () => {
+    const m = camera.matrices().viewProjection;
+    return corners.every((p) => {
+      const q = ndc(m, p);
+      return q.x >= -1 && q.x <= 1 - 2 * camera.inset && q.y >= -1 && q.y <= 1;
+    });
+  };
+  camera.frame(min, max, { yaw: 0, pitch: 0 });
+  assert.ok(inFree(), 'framed with the inset: the box fits the free part');
+  const framedDistance = camera.distance;
+  camera.inset = 0;
+  camera.frame(min, max, { yaw: 0, pitch: 0 });
+  assert.ok(camera.distance < 0.8 * framedDistance, `the whole view is wider: ${camera.distance} against ${framedDistance}`);
+  camera.inset = 0.4;
+  assert.ok(!inFree(), 'framed for the whole view, the box reaches under the panel');
+});
+
 test('matrix inverse undoes the view-projection', () => {
   const { viewProjection } = new web.OrbitCamera().matrices();
   const identity = web.multiply(viewProjection, web.invert(viewProjection));
