@@ -77,10 +77,14 @@ int32_t weft_frame_substeps(weft_world* world, float dt) {
 	const float* x = world->positions;
 	const weft_mesh_collider* mesh = world->mesh;
 	const bool colliders = mesh != NULL || world->sphere_count > 0;
-	if (most <= least || (!colliders && world->grabbed < 0)) {
+	if (!colliders && world->grabbed < 0) {
 		world->frame_start_stale = true; // not read: no copy a frame (a later frame with colliders takes it)
+		world->frame_substeps_wanted = least;
 		return least;
 	}
+	// With max_substeps at or below substeps the frame takes `substeps` whatever the motion, but the
+	// bound is still measured: what the frame wanted (weft_world_frame_substeps_wanted) tells a cloth
+	// that may pass through a collider at the substeps it was given.
 	const float spacing = 0.5f * world->self_rest_distance; // self_rest_distance: 2 spacings
 	const float mesh_limit = WEFT_MESH_MOTION_PER_SUBSTEP * spacing, sphere_limit = SPHERE_MOTION_PER_SUBSTEP * spacing;
 	const weft_vec3 g = world->def.gravity;
@@ -122,8 +126,12 @@ int32_t weft_frame_substeps(weft_world* world, float dt) {
 	}
 	// NaN or huge: the most (a world going non-finite is caught at the frame's end).
 	needed = ceilf(needed);
-	if (!(needed < (float)most)) {
-		return most;
+	const int32_t wanted = !(needed < (float)WEFT_MAX_SUBSTEPS) ? WEFT_MAX_SUBSTEPS
+	                       : (int32_t)needed > least            ? (int32_t)needed
+	                                                            : least;
+	world->frame_substeps_wanted = wanted;
+	if (most <= least) {
+		return least;
 	}
-	return (int32_t)needed > least ? (int32_t)needed : least;
+	return wanted < most ? wanted : most;
 }

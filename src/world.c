@@ -207,6 +207,7 @@ void weft_world_reset(weft_world* world) {
 	memset(world->residuals, 0, p4);
 	world->substeps_run = 0;
 	world->frame_substeps = world->def.substeps;
+	world->frame_substeps_wanted = world->def.substeps;
 	memcpy(world->frame_start, world->rest_positions, p4); // no motion before the first frame
 	world->frame_start_stale = false;
 	world->strain_sweeps = 0;
@@ -313,6 +314,7 @@ double weft_world_time(const weft_world* world) { return world ? world->time : 0
 int64_t weft_world_frame(const weft_world* world) { return world ? world->frame : 0; }
 int64_t weft_world_substeps_run(const weft_world* world) { return world ? world->substeps_run : 0; }
 int32_t weft_world_frame_substeps(const weft_world* world) { return world ? world->frame_substeps : 0; }
+int32_t weft_world_frame_substeps_wanted(const weft_world* world) { return world ? world->frame_substeps_wanted : 0; }
 
 weft_constraints_view weft_world_constraints(const weft_world* world) {
 	weft_constraints_view view = {0};

@@ -116,10 +116,11 @@ struct weft_world {
 	weft_vec3 grab_position;    // ...and where it holds it when the frame ends (weft_world_grab_position)
 	int64_t grab_first_substep; // substeps_run before this frame: the hand's path is cut per substep
 
-	int64_t substeps_run;   // since creation or reset
-	int32_t frame_substeps; // the substeps of the frame being stepped, or of the last one (frame_substeps.c)
-	bool stepped;           // this substep is not the first one (the leapfrog's half kick)
-	bool non_finite;        // the last step found the state NaN or infinite (steps refuse until it is finite)
+	int64_t substeps_run;          // since creation or reset
+	int32_t frame_substeps;        // the substeps of the frame being stepped, or of the last one (frame_substeps.c)
+	int32_t frame_substeps_wanted; // what that frame's motion asked for, whatever max_substeps allowed
+	bool stepped;                  // this substep is not the first one (the leapfrog's half kick)
+	bool non_finite;               // the last step found the state NaN or infinite (steps refuse until it is finite)
 	// The frame-end checks of each thread's slice of the particles (solver.c): FRAME_CHECK_* bits.
 	uint8_t frame_checks[WEFT_MAX_THREADS];
 	double clock;       // s simulated since creation or reset, at the start of this substep

@@ -385,6 +385,9 @@ WASM_EXPORT(world_substeps_run) double wasm_world_substeps_run(const wasm_world*
 WASM_EXPORT(world_frame_substeps) int32_t wasm_world_frame_substeps(const wasm_world* h) {
 	return weft_world_frame_substeps(h->world);
 }
+WASM_EXPORT(world_frame_substeps_wanted) int32_t wasm_world_frame_substeps_wanted(const wasm_world* h) {
+	return weft_world_frame_substeps_wanted(h->world);
+}
 WASM_EXPORT(world_max_stretch) float wasm_world_max_stretch(const wasm_world* h) {
 	return weft_world_max_stretch(h->world);
 }

@@ -559,6 +559,12 @@ int64_t weft_world_substeps_run(const weft_world* world);
 /// Substeps the last frame took: substeps, or more near a collider or for a fast hand
 /// (max_substeps); before the first frame, substeps.
 int32_t weft_world_frame_substeps(const weft_world* world);
+/// Substeps the last frame's motion asked for (the bound max_substeps works to: no particle near a
+/// collider, and not the hand, moving more than its share of a spacing in one substep), whatever
+/// max_substeps allowed, at most WEFT_MAX_SUBSTEPS; substeps without a collider or a grab, and
+/// before the first frame. More than weft_world_frame_substeps: the cloth moved faster than its
+/// substeps hold, and may pass through a thin part of a collider.
+int32_t weft_world_frame_substeps_wanted(const weft_world* world);
 
 /// Largest |L−L0|/L0 over the stretch constraints now (NaN if any of them is NaN).
 float weft_world_max_stretch(const weft_world* world);

@@ -22,6 +22,16 @@ import type { Messages } from './ui/messages';
 
 /** The narrowest view (width / height) a scene's first framing fills across; a narrower one backs off. */
 const PORTRAIT_ASPECT = 0.8;
+/** How long (ms of wall time) the HUD says a frame wanted too many more substeps than it took. */
+export const TOO_FEW_SUBSTEPS_MS = 2000;
+/**
+ * A frame that wanted at least this many times the substeps it took is reported (the HUD's badge):
+ * near a mesh the bound is 0.1 spacing a substep (src/frame_substeps.c), so 0.4 spacing. A cap of
+ * max substeps a little below the motion's ask (the bunny's landing at 48², 2 or 10 substeps: up to
+ * 54 wanted, 32 taken) is not: the bound is conservative. Kept to its substeps (max substeps 0),
+ * the same landing at 2 substeps wants 27×, and at 1 substep the cloth slides through the bunny.
+ */
+export const TOO_FEW_SUBSTEPS_FACTOR = 4;
 
 export interface Stats {
   frame: number;
@@ -63,6 +73,13 @@ export interface Stats {
   /** Substeps the last frame took: the wasm solver's, more than the panel's substeps where the cloth
    *  near a mesh collider moves fast (the world's max_substeps, 32); the gpu solver's fixed count. */
   frameSubsteps: number;
+  /** Substeps the last frame's motion asked for, whatever max substeps allowed (the wasm solver's;
+   *  null on the gpu solver, which takes its substeps as they are): more than frameSubsteps, the
+   *  cloth moved faster near a collider (or at the hand) than its substeps hold. */
+  frameSubstepsWanted: number | null;
+  /** Within the last TOO_FEW_SUBSTEPS_MS of wall time a frame wanted at least TOO_FEW_SUBSTEPS_FACTOR
+   *  times the substeps it took: the most one wanted, and what it took (the HUD's badge); null otherwise. */
+  tooFewSubsteps: { wanted: number; took: number } | null;
   /** The mesh collider's ridge lifts in force (the panel's switch; the wasm solver's; null on the gpu
    *  solver, which has none, and without a mesh collider). */
   ridgeLifts: boolean | null;
@@ -118,6 +135,8 @@ export class App implements Grabber {
   private queue: Promise<void> = Promise.resolve();
   private fps = 0;
   private simMs = 0;
+  /** The last frame that wanted too many more substeps than it took (stats().tooFewSubsteps), and when. */
+  private substepsShort: { wanted: number; took: number; at: number } | null = null;
   private frameMs = 0;
   private stepper = new RealTimeStepper(1000 / 60);
   /** Recent frame times and sim times (ms), newest last, for the HUD's graph. */
@@ -325,6 +344,7 @@ export class App implements Grabber {
     // The new solver's steps are measured afresh ("measuring" until its first): the old one's
     // figure would otherwise show under the new one's name (a GPU's 30 ms as "wasm, wall").
     this.simMs = 0;
+    this.substepsShort = null;
     this.grabPlane = null;
     this.renderer.setCloth(world);
     this.redraw++;
@@ -495,8 +515,22 @@ export class App implements Grabber {
     // A GPU solver measures its own work (timestamps, or submit to completion); the wasm step is
     // synchronous, so its wall time is its cost.
     const measured = this.solver.measuredMs?.();
-    const ms = measured ?? (performance.now() - start) / frames;
+    const now = performance.now();
+    const ms = measured ?? (now - start) / frames;
     this.simMs = this.simMs === 0 ? ms : this.simMs * 0.8 + ms * 0.2;
+    this.noteSubsteps(now);
+  }
+
+  /** Keeps the last frame that wanted too many more substeps than it took (the wasm solver's; the most wanted while it lasts). */
+  private noteSubsteps(now: number): void {
+    if (this.solver.kind !== 'wasm') return;
+    const world = this.solver.world;
+    const wanted = world.frameSubstepsWanted,
+      took = world.frameSubsteps;
+    if (wanted < TOO_FEW_SUBSTEPS_FACTOR * took) return;
+    const last = this.substepsShort;
+    const lasting = last !== null && now - last.at < TOO_FEW_SUBSTEPS_MS;
+    this.substepsShort = lasting && last.wanted > wanted ? { ...last, at: now } : { wanted, took, at: now };
   }
 
   /**
@@ -510,6 +544,7 @@ export class App implements Grabber {
       this.solver.release();
       this.grabPlane = null;
       await this.solver.reset();
+      this.substepsShort = null;
       this.redraw++;
       if (this.hasSphere) this.solver.setSphereMoving(sphereMoving);
       this.messages.clear('simulation');
@@ -532,6 +567,7 @@ export class App implements Grabber {
   stats(): Stats {
     const world = this.solver.world;
     const c = this.camera;
+    const short = this.solver.kind === 'wasm' ? this.substepsShort : null;
     return {
       frame: this.solver.frame,
       fps: this.fps,
@@ -555,6 +591,8 @@ export class App implements Grabber {
       strainLimit: this.solver.settings().strainLimit,
       strainSweeps: this.solver.kind === 'wasm' ? world.strainSweeps : null,
       frameSubsteps: this.solver.kind === 'wasm' ? world.frameSubsteps : this.solver.settings().substeps,
+      frameSubstepsWanted: this.solver.kind === 'wasm' ? world.frameSubstepsWanted : null,
+      tooFewSubsteps: short && performance.now() - short.at < TOO_FEW_SUBSTEPS_MS ? { wanted: short.wanted, took: short.took } : null,
       ridgeLifts: this.solver.kind === 'wasm' && world.meshTriangleCount > 0 ? world.meshRidgeLifts : null,
       spheres: this.solver.spheres().map((s) => ({ ...s.center, radius: s.radius, moving: s.moving })),
       mesh: this.meshStats(world),

@@ -73,6 +73,7 @@ export interface WeftExports extends LayoutExports {
   world_time(world: Handle): number;
   world_substeps_run(world: Handle): number;
   world_frame_substeps(world: Handle): number;
+  world_frame_substeps_wanted(world: Handle): number;
   world_set_max_substeps(world: Handle, maxSubsteps: number): number;
   world_max_stretch(world: Handle): number;
   world_is_finite(world: Handle): number;

@@ -166,6 +166,10 @@ export class WeftWorld {
   get frameSubsteps(): number {
     return this.exports.world_frame_substeps(this.handle);
   }
+  /** Substeps the last frame's motion asked for, whatever max_substeps allowed (weft_world_frame_substeps_wanted). */
+  get frameSubstepsWanted(): number {
+    return this.exports.world_frame_substeps_wanted(this.handle);
+  }
   maxStretch(): number {
     return this.exports.world_max_stretch(this.handle);
   }

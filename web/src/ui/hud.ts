@@ -1,7 +1,8 @@
 // The stats overlay, refreshed a few times a second (text layout is not free): rendered frames and
 // simulated steps per second apart, the solver's own ms per step and how it was measured, slow
 // motion when the machine cannot keep real time, "(software)" after a renderer that draws on the
-// CPU, and a small graph of recent frame and step times.
+// CPU, a badge while frames want more substeps than they are given (the cloth may pass through a
+// collider), and a small graph of recent frame and step times.
 import { SLOW_MOTION_THRESHOLD } from '../stepping';
 
 export interface HudStats {
@@ -21,6 +22,8 @@ export interface HudStats {
   scene: string;
   grid: string;
   mesh: { triangles: number; name: string | null } | null;
+  /** A frame lately wanted more substeps than it took (App.stats().tooFewSubsteps): the badge. */
+  tooFewSubsteps: { wanted: number; took: number } | null;
 }
 
 /** The graph's full height in ms (a 30 fps frame is half of it). */
@@ -31,17 +34,20 @@ export class Hud {
   private last = 0;
   private readonly text = document.createElement('pre');
   private readonly slow = document.createElement('div');
+  private readonly substeps = document.createElement('div');
   private readonly graph = document.createElement('canvas');
 
   constructor(private readonly element: HTMLElement) {
     this.text.className = 'text';
     this.slow.className = 'slow-motion';
     this.slow.hidden = true;
+    this.substeps.className = 'too-few-substeps';
+    this.substeps.hidden = true;
     this.graph.className = 'graph';
     this.graph.width = 240;
     this.graph.height = 48;
     this.graph.setAttribute('aria-label', 'frame time (grey) and simulation time per step (orange), last 120 frames');
-    element.replaceChildren(this.text, this.slow, this.graph);
+    element.replaceChildren(this.text, this.slow, this.substeps, this.graph);
     // The dock (messages, bottom left) grows upwards only as far as the HUD's bottom edge (style.css):
     // long messages on a short window (a phone on its side) scroll instead of covering the HUD.
     const publish = () =>
@@ -75,6 +81,14 @@ export class Hud {
     if (slow) {
       this.slow.textContent = `slow motion ×${stats.slowMotion.toFixed(1)}`;
       this.slow.title = `this machine simulates 1/${stats.slowMotion.toFixed(1)} of real time${stats.softwareRendering ? ' (it draws without a GPU, on the CPU the simulation shares)' : ''}`;
+    }
+    const short = stats.tooFewSubsteps;
+    this.substeps.hidden = !short;
+    if (short) {
+      this.substeps.textContent = `${short.took} substep${short.took === 1 ? '' : 's'}, the motion wants ${short.wanted}: the cloth may pass through`;
+      this.substeps.title =
+        `a frame near a collider (or at the hand) moved the cloth more than its substeps hold: ` +
+        `raise substeps, or max substeps to at least ${short.wanted} (panel: Solver)`;
     }
     this.drawGraph(history);
   }
