@@ -42,6 +42,7 @@ int command_bench(int argc, char** argv) {
 		return 1;
 	}
 	progress bar = progress_start("bench", frames);
+	int32_t most_wanted = 0; // the most substeps a frame's motion asked for
 	double start = clock_seconds();
 	for (int64_t f = 0; f < frames; ++f) {
 		double t0 = clock_seconds();
@@ -53,6 +54,8 @@ int command_bench(int argc, char** argv) {
 			return 1;
 		}
 		frame_ms[f] = 1e3 * (clock_seconds() - t0);
+		const int32_t wanted = weft_world_frame_substeps_wanted(world);
+		most_wanted = wanted > most_wanted ? wanted : most_wanted;
 		progress_update(&bar, f + 1);
 	}
 	double seconds = clock_seconds() - start;
@@ -65,19 +68,21 @@ int command_bench(int argc, char** argv) {
 	const int64_t substeps_run = weft_world_substeps_run(world);
 	double solves = (double)view.count * (double)substeps_run * def.iterations;
 	printf("{\"scene\":\"%s\",\"grid\":%d,\"particles\":%d,\"constraints\":%d,\"colors\":%d,\"substeps\":%d,"
-	       "\"max_substeps\":%d,\"substeps_per_frame\":%.3f,\"iterations\":%d,\"frames\":%lld,\"threads\":%d,\"simd\":%"
+	       "\"max_substeps\":%d,\"substeps_per_frame\":%.3f,\"most_substeps_wanted\":%d,\"iterations\":%d,\"frames\":%"
+	       "lld,\"threads\":%d,\"simd\":%"
 	       "s,\"simd_width\":%d,\"self_collision\":%s,"
 	       "\"self_collision_"
 	       "rebuilds\":%lld,\"ridge_lifts\":%s,\"ms_per_frame\":%.4f,\"ms_median\":%.4f,"
 	       "\"ms_min\":%.4f,\"constraint_solves_per_second\":%.4e,\"max_stretch\":%.6f,\"nan\":%s,"
 	       "\"state_hash\":\"%016" PRIx64 "\"}\n",
 	       setup.scene, (int)setup.grid, (int)weft_world_particle_count(world), (int)view.count, (int)view.color_count,
-	       (int)def.substeps, (int)def.max_substeps, (double)substeps_run / (double)frames, (int)def.iterations,
-	       (long long)frames, (int)def.thread_count, weft_simd_active() ? "true" : "false", (int)weft_simd_width(),
-	       def.self_collision ? "true" : "false", (long long)weft_world_self_collision(world).rebuilds,
-	       weft_world_mesh_ridge_lifts(world) ? "true" : "false", 1e3 * seconds / (double)frames, frame_ms[frames / 2],
-	       frame_ms[0], solves / seconds, (double)weft_world_max_stretch(world),
-	       weft_world_is_finite(world) ? "false" : "true", weft_world_state_hash(world));
+	       (int)def.substeps, (int)def.max_substeps, (double)substeps_run / (double)frames, (int)most_wanted,
+	       (int)def.iterations, (long long)frames, (int)def.thread_count, weft_simd_active() ? "true" : "false",
+	       (int)weft_simd_width(), def.self_collision ? "true" : "false",
+	       (long long)weft_world_self_collision(world).rebuilds, weft_world_mesh_ridge_lifts(world) ? "true" : "false",
+	       1e3 * seconds / (double)frames, frame_ms[frames / 2], frame_ms[0], solves / seconds,
+	       (double)weft_world_max_stretch(world), weft_world_is_finite(world) ? "false" : "true",
+	       weft_world_state_hash(world));
 	free(frame_ms);
 	weft_world_destroy(world);
 	return 0;

@@ -29,6 +29,11 @@ for key in scene grid particles constraints colors substeps iterations frames th
   check "bench key $key" python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if '$key' in d else 1)" "$bench"
 done
 check "bench substeps" [ "$(echo "$bench" | json_get "['substeps']")" = 5 ]
+# The most substeps a frame's motion asked for: the substeps without a collider; kept to 1 substep
+# (--max-substeps 0), the bunny's landing asks for many more.
+check "bench most wanted, no collider" [ "$(echo "$bench" | json_get "['most_substeps_wanted']")" = 5 ]
+wanted=$("$weft" bench --scene bunny --grid 24 --substeps 1 --max-substeps 0 --frames 40 --threads 1 | json_get "['most_substeps_wanted']")
+check "bench most wanted, bunny at 1 substep ($wanted)" [ "$wanted" -gt 4 ]
 check "bench nan" [ "$(echo "$bench" | json_get "['nan']")" = False ]
 
 # Self-collision: on by default in fold, off elsewhere, and the flag overrides either way.
