@@ -367,6 +367,13 @@ describe('a window turned', () => {
       await page.setViewportSize({ width: 1000, height: 700 });
       await waitFor(page, (d) => window.weft.stats().camera.distance < 0.8 * d, portrait.distance);
       assert.ok(Math.abs((await camera(page)).distance - landscape.distance) < 1e-3, 'the distance it had');
+      // A window a few pixels wide: the fit's distance beyond the camera's 40 m is kept, so back to
+      // the landscape the distance is the one it had (it came back 0.48 m: the cut undone by the full factor).
+      await page.setViewportSize({ width: 2, height: 600 });
+      await waitFor(page, () => window.weft.stats().camera.distance === 40);
+      await page.setViewportSize({ width: 1000, height: 700 });
+      await waitFor(page, () => window.weft.stats().camera.distance < 40);
+      assert.ok(Math.abs((await camera(page)).distance - landscape.distance) < 1e-3, `back from 2 px: ${(await camera(page)).distance}`);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

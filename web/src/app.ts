@@ -135,6 +135,8 @@ export class App implements Grabber {
   private queue: Promise<void> = Promise.resolve();
   private fps = 0;
   private simMs = 0;
+  /** The distance the last width fit left the camera at, and the one it wanted (keepWidthFit). */
+  private widthFitted: { distance: number; wanted: number } | null = null;
   /** The last frame that wanted too many more substeps than it took (stats().tooFewSubsteps), and when. */
   private substepsShort: { wanted: number; took: number; at: number } | null = null;
   private frameMs = 0;
@@ -420,15 +422,23 @@ export class App implements Grabber {
     this.keepWidthFit(() => (this.camera.aspect = aspect));
   }
 
-  /** Changes the view's free part (`change`), the distance scaled by the framing's width fit of it (frameCamera's). */
+  /**
+   * Changes the view's free part (`change`), the distance scaled by the framing's width fit of it
+   * (frameCamera's). The scaled distance is kept as the fit wants it even where the camera's limits
+   * cut it (40 m for a window a few pixels wide): scaled back, the view returns to the distance it
+   * had, unless the user moved the camera in between.
+   */
   private keepWidthFit(change: () => void): void {
     const widthFit = () => Math.max(1, PORTRAIT_ASPECT / this.camera.freeAspect);
     const before = widthFit();
     change();
     const scale = widthFit() / before;
     if (scale !== 1) {
-      this.camera.distance *= scale;
-      this.camera.constrain();
+      const c = this.camera;
+      const wanted = (this.widthFitted?.distance === c.distance ? this.widthFitted.wanted : c.distance) * scale;
+      c.distance = wanted;
+      c.constrain();
+      this.widthFitted = { distance: c.distance, wanted };
     }
     this.redraw++;
   }
