@@ -57,7 +57,8 @@ test('?solver=gpu without WebGPU falls back to wasm and says so', async () => {
     const stats = await page.evaluate(() => window.weft.stats());
     assert.equal(stats.solver, 'wasm');
     const text = await page.textContent('#messages');
-    assert.match(text, /GPU solver needs WebGPU/);
+    // This browser has WebGPU: the page says the WebGL2 renderer asked for is why (it said WebGPU was missing).
+    assert.match(text, /GPU solver needs WebGPU, and this page renders with WebGL2 \(renderer=webgl2 in the address/);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();

@@ -22,6 +22,9 @@ import type { Messages } from './ui/messages';
 
 /** The narrowest view (width / height) a scene's first framing fills across; a narrower one backs off. */
 const PORTRAIT_ASPECT = 0.8;
+/** Why the gpu solver cannot run on a page that renders with WebGL2 (the solver shares WebGPU's device). */
+const GPU_SOLVER_NEEDS_WEBGPU =
+  'The GPU solver needs WebGPU, and this page renders with WebGL2 (renderer=webgl2 in the address, or no WebGPU in this browser)';
 /** How long (ms of wall time) the HUD says a frame wanted too many more substeps than it took. */
 export const TOO_FEW_SUBSTEPS_MS = 2000;
 /**
@@ -183,11 +186,7 @@ export class App implements Grabber {
       // Only the solver changes, to one this page cannot run: say so, and leave the cloth running
       // (a rebuild would start it over from rest only to run the same wasm solver).
       if (sameScene && scenario.grid === this.scenario.grid && scenario.solver === 'gpu' && !this.renderer.device) {
-        this.messages.show(
-          'The GPU solver needs WebGPU (this page renders with WebGL2); the C core (wasm) solver goes on.',
-          'warning',
-          'solver',
-        );
+        this.messages.show(`${GPU_SOLVER_NEEDS_WEBGPU}; the C core (wasm) solver goes on.`, 'warning', 'solver');
         return;
       }
       const obj = sameScene ? this.userObj : null;
@@ -325,7 +324,7 @@ export class App implements Grabber {
     let kind = scenario.solver;
     if (kind === 'gpu') {
       if (!this.renderer.device) {
-        this.messages.show('The GPU solver needs WebGPU; running the C core (wasm) solver.', 'warning', 'solver');
+        this.messages.show(`${GPU_SOLVER_NEEDS_WEBGPU}; running the C core (wasm) solver.`, 'warning', 'solver');
         kind = 'wasm';
       } else {
         try {
