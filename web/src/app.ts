@@ -26,7 +26,7 @@ const PORTRAIT_ASPECT = 0.8;
 const GPU_SOLVER_NEEDS_WEBGPU =
   'The GPU solver needs WebGPU, and this page renders with WebGL2 (renderer=webgl2 in the address, or no WebGPU in this browser)';
 /** How long (ms of wall time) the HUD says a frame wanted too many more substeps than it took. */
-export const TOO_FEW_SUBSTEPS_MS = 2000;
+const TOO_FEW_SUBSTEPS_MS = 2000;
 /**
  * A frame that wanted at least this many times the substeps it took is reported (the HUD's badge):
  * near a mesh the bound is 0.1 spacing a substep (src/frame_substeps.c), so 0.4 spacing. A cap of
@@ -34,7 +34,7 @@ export const TOO_FEW_SUBSTEPS_MS = 2000;
  * 54 wanted, 32 taken) is not: the bound is conservative. Kept to its substeps (max substeps 0),
  * the same landing at 2 substeps wants 27×, and at 1 substep the cloth slides through the bunny.
  */
-export const TOO_FEW_SUBSTEPS_FACTOR = 4;
+const TOO_FEW_SUBSTEPS_FACTOR = 4;
 
 export interface Stats {
   frame: number;

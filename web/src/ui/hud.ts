@@ -1,8 +1,8 @@
 // The stats overlay, refreshed a few times a second (text layout is not free): rendered frames and
 // simulated steps per second apart, the solver's own ms per step and how it was measured, slow
 // motion when the machine cannot keep real time, "(software)" after a renderer that draws on the
-// CPU, a badge while frames want more substeps than they are given (the cloth may pass through a
-// collider), and a small graph of recent frame and step times.
+// CPU, a badge while frames want far more substeps than they are given (App.stats().tooFewSubsteps:
+// the cloth may pass through a collider), and a small graph of recent frame and step times.
 import { SLOW_MOTION_THRESHOLD } from '../stepping';
 
 export interface HudStats {
@@ -22,7 +22,7 @@ export interface HudStats {
   scene: string;
   grid: string;
   mesh: { triangles: number; name: string | null } | null;
-  /** A frame lately wanted more substeps than it took (App.stats().tooFewSubsteps): the badge. */
+  /** A frame lately wanted far more substeps than it took (App.stats().tooFewSubsteps): the badge. */
   tooFewSubsteps: { wanted: number; took: number } | null;
 }
 
