@@ -434,7 +434,7 @@ static void run_stages(weft_world* world, const weft_stage_list* list, int32_t f
 
 void weft_solver_run_frame(weft_world* world, const weft_stage_list* stages, float h, weft_thread_pool* pool,
                            int32_t thread, int32_t thread_count) {
-	const int32_t substeps = world->frame_substeps, iterations = world->def.iterations;
+	const int32_t substeps = world->frame_substeps, iterations = world->frame_iterations;
 	const int32_t tethers = stages->solve_end - 1, scripted = stages->count, fused = stages->count + 1;
 	for (int32_t substep = 0; substep < substeps; ++substep) {
 		const bool fuse = substep + 1 < substeps && stages->fused;

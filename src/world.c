@@ -208,6 +208,8 @@ void weft_world_reset(weft_world* world) {
 	world->substeps_run = 0;
 	world->frame_substeps = world->def.substeps;
 	world->frame_substeps_wanted = world->def.substeps;
+	world->frame_iterations = world->ramp_iterations = world->def.iterations; // from rest: no ramp
+	world->ramp_substeps = world->def.substeps;
 	memcpy(world->frame_start, world->rest_positions, p4); // no motion before the first frame
 	world->frame_start_stale = false;
 	world->strain_sweeps = 0;
@@ -250,6 +252,10 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def) {
 		}
 	}
 	world->def = next;
+	if (world->substeps_run == 0) { // from rest, nothing to work up to (frame_substeps.c)
+		world->frame_iterations = world->ramp_iterations = next.iterations;
+		world->frame_substeps = world->ramp_substeps = next.substeps;
+	}
 	return WEFT_OK;
 }
 
@@ -314,6 +320,7 @@ double weft_world_time(const weft_world* world) { return world ? world->time : 0
 int64_t weft_world_frame(const weft_world* world) { return world ? world->frame : 0; }
 int64_t weft_world_substeps_run(const weft_world* world) { return world ? world->substeps_run : 0; }
 int32_t weft_world_frame_substeps(const weft_world* world) { return world ? world->frame_substeps : 0; }
+int32_t weft_world_frame_iterations(const weft_world* world) { return world ? world->frame_iterations : 0; }
 int32_t weft_world_frame_substeps_wanted(const weft_world* world) { return world ? world->frame_substeps_wanted : 0; }
 
 weft_constraints_view weft_world_constraints(const weft_world* world) {

@@ -119,8 +119,12 @@ struct weft_world {
 	int64_t substeps_run;          // since creation or reset
 	int32_t frame_substeps;        // the substeps of the frame being stepped, or of the last one (frame_substeps.c)
 	int32_t frame_substeps_wanted; // what that frame's motion asked for, whatever max_substeps allowed
-	bool stepped;                  // this substep is not the first one (the leapfrog's half kick)
-	bool non_finite;               // the last step found the state NaN or infinite (steps refuse until it is finite)
+	int32_t frame_iterations;      // the iterations a substep of that frame takes
+	// The user's substeps and iterations the last frame took (less than def's while raised ones are
+	// worked up to: WEFT_SETTINGS_RAMP, frame_substeps.c).
+	int32_t ramp_substeps, ramp_iterations;
+	bool stepped;    // this substep is not the first one (the leapfrog's half kick)
+	bool non_finite; // the last step found the state NaN or infinite (steps refuse until it is finite)
 	// The frame-end checks of each thread's slice of the particles (solver.c): FRAME_CHECK_* bits.
 	uint8_t frame_checks[WEFT_MAX_THREADS];
 	double clock;       // s simulated since creation or reset, at the start of this substep

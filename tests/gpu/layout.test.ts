@@ -12,6 +12,8 @@ import {
   CONSTRAINT_LAYOUT,
   GRAB_TETHER_SLACK,
   TETHER_RELAX_RATE,
+  SETTINGS_RAMP,
+  rampedCount,
   LINK_LAYOUT,
   MAX_SPHERES,
   MESH_CELL,
@@ -56,6 +58,13 @@ test("the grab tethers' slack is grab.c's and their scale's relaxing rate weft.h
   assert.equal(Number(define?.[1]), GRAB_TETHER_SLACK);
   const rate = /#define\s+WEFT_TETHER_RELAX_RATE\s+([0-9.e+-]+)f?\b/.exec(readFileSync('include/weft/weft.h', 'utf8'));
   assert.equal(Number(rate?.[1]), TETHER_RELAX_RATE);
+  const ramp = /#define\s+WEFT_SETTINGS_RAMP\s+([0-9.e+-]+)f?\b/.exec(readFileSync('include/weft/weft.h', 'utf8'));
+  assert.equal(Number(ramp?.[1]), SETTINGS_RAMP);
+  // The counts the core's ramp takes from 1 to 40 (test_settings_ramp.c), in the solver's float order.
+  const counts = [1];
+  while (counts[counts.length - 1] < 40) counts.push(rampedCount(counts[counts.length - 1], 40));
+  assert.deepEqual(counts, [1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 15, 18, 21, 25, 29, 34, 40]);
+  assert.equal(rampedCount(40, 10), 10, 'lowered: at once');
 });
 
 test("the mesh collider's cell classes and triangle regions (mesh_collide.wgsl) are the C ones", () => {

@@ -118,6 +118,14 @@ export const GRAB_TETHER_SLACK = 0.01;
 /// frame's less this × dt, so a release at the hand's reach does not snap the cloth in at once.
 export const TETHER_RELAX_RATE = 0.04;
 
+/// Substeps or iterations raised on a solver that has stepped are worked up to by this factor a
+/// frame (WEFT_SETTINGS_RAMP in weft.h, which says why; checked by the layout test): the count a
+/// frame takes, from the last frame's.
+export const SETTINGS_RAMP = 1.15;
+export function rampedCount(last: number, wanted: number): number {
+  return last < wanted ? Math.min(wanted, Math.ceil(Math.fround(last * Math.fround(SETTINGS_RAMP)))) : wanted;
+}
+
 /// The self-collision hash and response as C runs them (src/self_collision.c): the multipliers of
 /// the cell hash (WEFT_SELF_HASH_PRIME_* in weft.h), the most partners a particle takes (the nearest
 /// kept), the factor on the rest distance below which a pair is never a partner, the distance

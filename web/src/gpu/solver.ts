@@ -58,6 +58,7 @@ import {
   selfTableSize,
   SELF_GPU,
   SELF_STATE,
+  rampedCount,
   type SelfSwitch,
   wgslMeshPrelude,
   wgslPrelude,
@@ -147,6 +148,9 @@ interface Dispatch {
   y: number;
 }
 
+/// A count setting as the kernels run it (substeps, iterations): a whole number, at least 1.
+const wholeCount = (value: number): number => Math.max(1, Math.floor(value));
+
 /// Where the hand moving from start to end through a frame holds the grabbed particle at the end
 /// of substep k of S (grab.c: weft_grab_substep_position, in its float order).
 function handAt(start: Vec3, end: Vec3, k: number, substeps: number): Vec3 {
@@ -206,6 +210,10 @@ export class GpuSolver {
   /// Substeps run since creation or reset (the core's clock of the half kick: the first one kicks
   /// the velocities by h/2; 0 after a reset).
   substepsRun: number;
+  /// The substeps and iterations the last frame took (settings raised on a solver that has stepped
+  /// are worked up to: SETTINGS_RAMP, as the core does).
+  private rampSubsteps = 0;
+  private rampIterations = 0;
   /// The core's self-collision view (weft_self_collision_view); `settings.selfCollision` switches it.
   readonly selfView: SelfCollisionView | null;
 
@@ -283,6 +291,10 @@ export class GpuSolver {
     this.mesh = meshGrid ? packMeshCollider(meshGrid) : null;
     this.pinTime = core.time ?? 0;
     this.substepsRun = core.substepsRun;
+    // A solver started on a world mid-run takes the settings as they are (the core's ramp, if one
+    // runs, is not carried over).
+    this.rampSubsteps = wholeCount(settings.substeps);
+    this.rampIterations = wholeCount(settings.iterations);
     this.tetherScale = core.tetherScale ?? 1;
     this.selfView = core.selfCollision ?? null;
     this.pinsMove = settings.pinMotionTime > 0;
@@ -650,9 +662,10 @@ export class GpuSolver {
     const records: ArrayBuffer[] = [];
     const dispatches: (Dispatch & { record: number; name: string })[] = [];
     const s = this.settings;
-    const substeps = Math.max(1, Math.floor(s.substeps));
-    const iterations = Math.max(1, Math.floor(s.iterations));
-    const h = Math.fround(Math.fround(dt) / substeps);
+    // Each frame's counts (the loop below sets them: raised settings worked up to, rampedCount).
+    let substeps = wholeCount(s.substeps),
+      iterations = wholeCount(s.iterations),
+      h = Math.fround(Math.fround(dt) / substeps);
     const offsets = this.colorOffsets;
     const colorCount = this.core.colorCount;
     const overflow: [number, number] = [offsets[colorCount], offsets[colorCount + 1]];
@@ -709,6 +722,12 @@ export class GpuSolver {
     };
 
     for (let frame = 0; frame < frames; ++frame) {
+      // From rest (no substep run since creation or reset) the settings take effect at once.
+      const fromRest = this.substepsRun === 0;
+      const [wantedSubsteps, wantedIterations] = [wholeCount(s.substeps), wholeCount(s.iterations)];
+      substeps = this.rampSubsteps = fromRest ? wantedSubsteps : rampedCount(this.rampSubsteps, wantedSubsteps);
+      iterations = this.rampIterations = fromRest ? wantedIterations : rampedCount(this.rampIterations, wantedIterations);
+      h = Math.fround(Math.fround(dt) / substeps);
       // The pins still move this frame: integrate reads the rest positions (the solve module's).
       const pinsMoving = this.pinsMove && this.pinTime < Math.fround(s.pinMotionTime);
       // As weft_world_step: the tethers' scale for the frame, from the pins' clock at its start.
