@@ -168,6 +168,10 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 		weft_world_destroy(world);
 		return result;
 	}
+	const float compliances[3] = {cloth_def->stretch_compliance, cloth_def->shear_compliance,
+	                              cloth_def->bend_compliance};
+	memcpy(world->compliance_wanted, compliances, sizeof compliances);
+	memcpy(world->compliance_now, compliances, sizeof compliances);
 	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : weft_cloth_spacing(cloth_def);
 	keep_strain_limit(world, cloth_def->strain_limit);
 	world->self_rest_distance = 2.0f * weft_cloth_spacing(cloth_def);
@@ -210,6 +214,7 @@ void weft_world_reset(weft_world* world) {
 	world->frame_substeps_wanted = world->def.substeps;
 	world->frame_iterations = world->ramp_iterations = world->def.iterations; // from rest: no ramp
 	world->ramp_substeps = world->def.substeps;
+	weft_compliance_settle(world);                         // from rest: the compliances set, at once
 	memcpy(world->frame_start, world->rest_positions, p4); // no motion before the first frame
 	world->frame_start_stale = false;
 	world->strain_sweeps = 0;
@@ -260,26 +265,6 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def) {
 }
 
 weft_world_def weft_world_get_def(const weft_world* world) { return world ? world->def : weft_default_world_def(); }
-
-weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type type, float compliance) {
-	if (world == NULL) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
-	}
-	if (type < WEFT_STRETCH || type > WEFT_BEND) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "unknown constraint type %d", (int)type);
-	}
-	weft_result result = weft_validate_compliance(compliance, "compliance");
-	if (result != WEFT_OK) {
-		return result;
-	}
-	for (int32_t k = 0; k < world->constraint_count; ++k) {
-		if (world->types[k] == (uint8_t)type) {
-			world->constraints[k].compliance = compliance;
-			world->compliances[k] = compliance;
-		}
-	}
-	return WEFT_OK;
-}
 
 weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit) {
 	if (world == NULL) {

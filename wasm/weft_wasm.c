@@ -68,9 +68,6 @@ wasm_world* wasm_world_adopt(weft_world* world, const weft_scene_def* scene) {
 	handle->render_adjacency_words = weft_world_render_adjacency(world, handle->render_adjacency, words, NULL);
 	handle->world = world;
 	handle->scene = *scene;
-	handle->compliance[WEFT_STRETCH] = scene->cloth.stretch_compliance;
-	handle->compliance[WEFT_SHEAR] = scene->cloth.shear_compliance;
-	handle->compliance[WEFT_BEND] = scene->cloth.bend_compliance;
 	return handle;
 }
 
@@ -206,14 +203,25 @@ WASM_EXPORT(world_set_gravity) int32_t wasm_world_set_gravity(wasm_world* h, flo
 	def.gravity = (weft_vec3){x, y, z};
 	return apply_def(h, def);
 }
-WASM_EXPORT(world_set_compliance) int32_t wasm_world_set_compliance(wasm_world* h, int32_t type, float compliance) {
+// gradually: -1, the core's rule (a lower compliance on a world that has stepped is worked down to);
+// 0, at once; 1, worked down to (the GPU solver, whose cloth steps outside the core world, says).
+WASM_EXPORT(world_set_compliance)
+int32_t wasm_world_set_compliance(wasm_world* h, int32_t type, float compliance, int32_t gradually) {
 	if (type < WEFT_STRETCH || type > WEFT_BEND) return WEFT_ERROR_INVALID_ARGUMENT;
-	weft_result result = weft_world_set_compliance(h->world, (weft_constraint_type)type, compliance);
-	if (result == WEFT_OK) h->compliance[type] = compliance;
-	return result;
+	return gradually < 0
+	           ? weft_world_set_compliance(h->world, (weft_constraint_type)type, compliance)
+	           : weft_world_set_compliance_gradually(h->world, (weft_constraint_type)type, compliance, gradually != 0);
 }
 WASM_EXPORT(world_get_compliance) float wasm_world_get_compliance(const wasm_world* h, int32_t type) {
-	return type >= WEFT_STRETCH && type <= WEFT_BEND ? h->compliance[type] : -1.0f;
+	return weft_world_compliance(h->world, (weft_constraint_type)type);
+}
+WASM_EXPORT(world_compliance_now) float wasm_world_compliance_now(const wasm_world* h, int32_t type) {
+	return weft_world_compliance_now(h->world, (weft_constraint_type)type);
+}
+// One frame of the compliances' ramp, for the GPU solver (weft_world_step does it for the core's):
+// 1 when the constraint records changed (to upload again).
+WASM_EXPORT(world_advance_compliance_ramp) int32_t wasm_world_advance_compliance_ramp(wasm_world* h) {
+	return weft_world_advance_compliance_ramp(h->world) ? 1 : 0;
 }
 
 // Self-collision on or off (weft_world_def.self_collision), live.

@@ -96,6 +96,13 @@ typedef enum weft_constraint_type {
 /// does the same (web/src/gpu/layout.ts SETTINGS_RAMP).
 #define WEFT_SETTINGS_RAMP 1.15f
 
+/// A lower compliance set on a world that has stepped is worked down to: each frame its constraints'
+/// compliance is divided by this, until it reaches the setting (0.1 m/N → 1e-8 in 40 frames). At
+/// once, the stretch a soft setting held becomes velocity: `sphere` 24² draped at 0.1 m/N, then
+/// the defaults: 12.0 m/s and the cloth's top thrown from 1.2 m to 1.62 m; worked down to, 7.5 m/s
+/// and 1.2 m (src/compliance_ramp.c). The GPU solver asks the core for the same ramp.
+#define WEFT_COMPLIANCE_RAMP 1.5f
+
 /// Global simulation settings.
 typedef struct weft_world_def {
 	weft_vec3 gravity;      ///< m/s², magnitude ≤ 1000, default (0, -9.81, 0)
@@ -263,8 +270,23 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def);
 /// The settings in force.
 weft_world_def weft_world_get_def(const weft_world* world);
 
-/// Sets the compliance of every constraint of one type (m/N, [0, WEFT_MAX_COMPLIANCE]).
+/// Sets the compliance of every constraint of one type (m/N, [0, WEFT_MAX_COMPLIANCE]). A lower
+/// (stiffer) one on a world that has stepped is worked down to, WEFT_COMPLIANCE_RAMP a frame; a
+/// higher one, or any from rest (no substep since creation or reset), takes effect at once.
 weft_result weft_world_set_compliance(weft_world* world, weft_constraint_type type, float compliance);
+/// The same, with the choice made by the caller: a lower compliance worked down to when gradually
+/// is true, else at once (a solver that steps the world's state elsewhere, as the page's GPU
+/// solver does, knows whether its cloth has stepped).
+weft_result weft_world_set_compliance_gradually(weft_world* world, weft_constraint_type type, float compliance,
+                                                bool gradually);
+/// The compliance a type is set to (-1 for a NULL world or an unknown type).
+float weft_world_compliance(const weft_world* world, weft_constraint_type type);
+/// The compliance its constraints have now: the setting, or more while a lower one is worked down to.
+float weft_world_compliance_now(const weft_world* world, weft_constraint_type type);
+/// One frame of the compliances' ramp (weft_world_step does it at the start of each frame): every
+/// type above its setting moves down by WEFT_COMPLIANCE_RAMP, or to the setting. For a solver that
+/// steps the world's state elsewhere, once a frame. Returns whether any constraint changed.
+bool weft_world_advance_compliance_ramp(weft_world* world);
 /// Sets the cloth's strain limit (weft_cloth_def.strain_limit: [0, 10], 0 = none), live.
 weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit);
 /// The cloth's strain limit (0 = none; 0 for a NULL world).

@@ -8,10 +8,11 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { WeftCore } from '../../web/src/core/wasm';
-import { WeftWorld } from '../../web/src/core/world';
+import { BEND, SHEAR, STRETCH, WeftWorld } from '../../web/src/core/world';
 import { kernelConfig } from '../../web/src/gpu/device';
 import { physicsSettingsOf, sphereDefsOf } from '../../web/src/gpu/from-world';
 import { GpuSolver, type ScheduleKind } from '../../web/src/gpu/solver';
+import { GpuClothSolver } from '../../web/src/solver/gpu';
 import { nodeDevice } from './node-gpu';
 
 const core = await WeftCore.load(readFileSync(process.env.WEFT_WASM ?? 'build-wasm/weft.wasm'));
@@ -261,4 +262,35 @@ test('raised substeps are worked up to: the stretched drape at 1 substep is not 
   assert.ok(dispatches[0] < dispatches[10] && dispatches[10] < dispatches[20], `dispatches a frame ${dispatches.join(' ')}`);
   assert.equal(dispatches[39], dispatches[20]);
   assert.ok(highest < 2, `the cloth's highest point over 40 frames: ${highest} m (it starts at 1.2 m)`);
+});
+
+// A stiffer compliance on a cloth that has stepped is worked down to (WEFT_COMPLIANCE_RAMP, the
+// core's ramp, which the page's GPU solver advances a frame at a time: web/src/solver/gpu.ts;
+// the core: tests/unit/test_compliance_ramp.c): the sphere scene's cloth, draped soft (0.1 m/N) on
+// the stopped sphere, is not thrown when made stiff. The test fails with the ramp taken out.
+test("a stiffer compliance is worked down to: a soft drape is not thrown when made stiff (the page's GPU solver)", async () => {
+  const world = new WeftWorld(core, 'sphere', 24);
+  world.setSphereMoving(0, false);
+  for (const type of [STRETCH, SHEAR, BEND]) world.setCompliance(type, 0.1);
+  const solver = new GpuClothSolver(world, device, (reason) => assert.fail(reason));
+  await solver.step(200);
+  const top = async () => Math.max(...(await solver.positions()).filter((_, i) => i % 4 === 1));
+  const before = await top();
+  solver.apply({ stretchCompliance: 1e-8, shearCompliance: 1e-7, bendCompliance: 1e-5 });
+  assert.equal(world.complianceNow(STRETCH), Math.fround(0.1), 'not yet in the constraints');
+  const now: number[] = [];
+  let highest = 0;
+  for (let f = 0; f < 45; ++f) {
+    await solver.step(1);
+    now.push(world.complianceNow(STRETCH));
+    highest = Math.max(highest, await top());
+  }
+  solver.destroy();
+  world.destroy();
+  assert.ok(
+    now[0] < 0.1 && now[0] > 0.05 && now[38] > 1e-8,
+    `the stretch compliance worked down: ${now.slice(0, 3).join(' ')} … ${now[38]}`,
+  );
+  assert.equal(now[44], Math.fround(1e-8));
+  assert.ok(highest < before + 0.1, `the cloth's highest point over 45 frames: ${highest} m (${before} m before)`);
 });

@@ -38,8 +38,10 @@ export interface WeftExports extends LayoutExports {
   world_air_wind(world: Handle, time: number): Ptr; // float[3]: the wind at time s
   world_air_forces(world: Handle, time: number): Ptr; // float[4 × triangles] or 0
   world_set_gravity(world: Handle, x: number, y: number, z: number): number;
-  world_set_compliance(world: Handle, type: number, compliance: number): number;
+  world_set_compliance(world: Handle, type: number, compliance: number, gradually: number): number;
   world_get_compliance(world: Handle, type: number): number;
+  world_compliance_now(world: Handle, type: number): number;
+  world_advance_compliance_ramp(world: Handle): number;
   world_ground_height(world: Handle): number;
   world_set_self_collision(world: Handle, on: number): number;
   world_self_collision(world: Handle): Ptr; // float[6], see weft_wasm.c

@@ -241,8 +241,20 @@ export class WeftWorld {
   setWind(wind: Vec3): void {
     this.check(this.exports.world_set_wind(this.handle, wind.x, wind.y, wind.z), 'wind');
   }
-  setCompliance(type: number, compliance: number): void {
-    this.check(this.exports.world_set_compliance(this.handle, type, compliance), 'compliance');
+  /// A lower compliance on a cloth that has stepped is worked down to (weft_world_set_compliance);
+  /// `gradually` overrides that rule for a solver whose cloth steps outside this world (the GPU's).
+  setCompliance(type: number, compliance: number, gradually?: boolean): void {
+    const rule = gradually === undefined ? -1 : gradually ? 1 : 0;
+    this.check(this.exports.world_set_compliance(this.handle, type, compliance, rule), 'compliance');
+  }
+  /// The compliance a type's constraints have now: its setting, or more while a lower one is worked down to.
+  complianceNow(type: number): number {
+    return this.exports.world_compliance_now(this.handle, type);
+  }
+  /// One frame of the compliances' ramp (the core's step does it itself); true when the constraint
+  /// records changed.
+  advanceComplianceRamp(): boolean {
+    return this.exports.world_advance_compliance_ramp(this.handle) !== 0;
   }
   constraintCountByType(type: number): number {
     return this.exports.world_constraint_count_by_type(this.handle, type);

@@ -71,6 +71,7 @@ export interface TiledSchedule {
   readonly words: Uint32Array; // GROUP_LAYOUT headers, then the groups' particle lists
   readonly constraints: ArrayBuffer; // TILE_CONSTRAINT_LAYOUT records, colour steps padded to a stride
   readonly leftovers: ArrayBuffer; // weft_constraint records (global indices)
+  readonly leftoverConstraints: Uint32Array; // the core index of each leftover record
   readonly leftoverOf: Uint32Array; // per particle: its leftover or NONE
   readonly counts: { readonly a: number; readonly b: number; readonly leftover: number };
 }
@@ -212,7 +213,26 @@ export function buildTiledSchedule(core: CoreArrays, tileSize: number, noneIndex
     words,
     constraints: tc,
     leftovers: lo,
+    leftoverConstraints: Uint32Array.from(leftovers),
     leftoverOf,
     counts: { a: countA, b: colored - leftovers.length - countA, leftover: leftovers.length },
   };
+}
+
+/// Copies the core's compliances into the schedule's records (after a compliance change: the
+/// topology and the grouping stay), in place.
+export function refreshCompliances(schedule: TiledSchedule, core: CoreArrays, noneIndex: number): void {
+  const f = constraintFields(core);
+  const words = new Uint32Array(schedule.constraints),
+    floats = new Float32Array(schedule.constraints);
+  const stride = TILE_CONSTRAINT_LAYOUT.size / 4,
+    o = TILE_CONSTRAINT_LAYOUT.offsets;
+  for (let at = 0; at < words.length; at += stride) {
+    const k = words[at + o.index / 4];
+    if (k !== noneIndex) floats[at + o.compliance / 4] = f.compliance(k); // not a padding slot
+  }
+  const leftovers = new DataView(schedule.leftovers);
+  schedule.leftoverConstraints.forEach((k, l) =>
+    leftovers.setFloat32(l * CONSTRAINT_LAYOUT.size + CONSTRAINT_LAYOUT.offsets.compliance, f.compliance(k), true),
+  );
 }

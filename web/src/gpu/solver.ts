@@ -65,7 +65,7 @@ import {
   type KernelConfig,
 } from './layout';
 import { packMeshCollider, writeMeshRecord, type PackedMesh } from './mesh';
-import { buildTiledSchedule, type CoreArrays, type TiledSchedule } from './schedule';
+import { buildTiledSchedule, refreshCompliances, type CoreArrays, type TiledSchedule } from './schedule';
 import { airActive, type PhysicsSettings } from './settings';
 import type { SelfCollisionView, Vec3 } from '../core/world';
 import { SphereMotion, type SphereDef } from './spheres';
@@ -642,15 +642,14 @@ export class GpuSolver {
     this.device.queue.writeBuffer(this.buffers.velocities, this.n * 16, residuals as Float32Array<ArrayBuffer>);
   }
 
-  /// Re-reads the core's constraint records (after a compliance change).
+  /// Re-reads the core's constraint records (after a compliance change: while a stiffer one is
+  /// worked down to, every frame).
   uploadConstraints(): void {
     this.device.queue.writeBuffer(this.coreBuffers.constraints, 0, this.core.constraintBytes() as Uint8Array<ArrayBuffer>);
     if (this.tiled && this.tileBuffers) {
-      const fresh = buildTiledSchedule(this.core, this.tiled.tileSize, NONE);
-      if (typeof fresh !== 'string') {
-        this.device.queue.writeBuffer(this.tileBuffers.constraints, 0, fresh.constraints);
-        this.device.queue.writeBuffer(this.coreBuffers.leftovers, 0, fresh.leftovers);
-      }
+      refreshCompliances(this.tiled, this.core, NONE);
+      this.device.queue.writeBuffer(this.tileBuffers.constraints, 0, this.tiled.constraints);
+      this.device.queue.writeBuffer(this.coreBuffers.leftovers, 0, this.tiled.leftovers);
     }
   }
 

@@ -74,6 +74,8 @@ export class GpuClothSolver implements ClothSolver {
     if (frames <= 0) return;
     if (this.fallback || !this.gpu) return this.fallback!.step(frames);
     const device = this.gpu.device;
+    // A stiffer compliance is worked down to a step at a time, as the core's own step does it.
+    if (this.world.advanceComplianceRamp()) this.gpu.uploadConstraints();
     const timer = this.timer(device);
     const encoder = device.createCommandEncoder({ label: 'weft frame' });
     this.gpu.encode(encoder, this.world.frameDt, frames, timer ? { timestampWrites: timer.writes } : {});
@@ -193,7 +195,8 @@ export class GpuClothSolver implements ClothSolver {
   /// The world validates and keeps the settings (its setters throw on bad input); the GPU copies them.
   apply(settings: Partial<SolverSettings>): void {
     const w = this.world;
-    const complianceChanged = applySolverSettings(w, settings);
+    // The GPU's cloth steps outside the world: it says whether a stiffer setting is worked down to.
+    const complianceChanged = applySolverSettings(w, settings, this.gpu ? this.gpu.substepsRun > 0 : undefined);
     if (!this.gpu) return;
     this.gpu.settings = { ...this.gpu.settings, ...physicsSettingsOf(w) };
     if (complianceChanged) this.gpu.uploadConstraints();

@@ -25,12 +25,14 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
 }
 
 /// Applies the given settings; returns whether a compliance changed (constraint data to re-upload).
-export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettings>): boolean {
+/// `gradually`: whether a lower compliance is worked down to (WeftWorld.setCompliance; by default
+/// the core's rule, for a cloth the core world steps).
+export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettings>, gradually?: boolean): boolean {
   if (settings.substeps !== undefined || settings.iterations !== undefined) {
     w.setSubsteps(settings.substeps ?? w.substeps, settings.iterations ?? w.iterations);
   }
   const compliance = [settings.stretchCompliance, settings.shearCompliance, settings.bendCompliance];
-  [STRETCH, SHEAR, BEND].forEach((type, i) => compliance[i] !== undefined && w.setCompliance(type, compliance[i]!));
+  [STRETCH, SHEAR, BEND].forEach((type, i) => compliance[i] !== undefined && w.setCompliance(type, compliance[i]!, gradually));
   if (settings.maxSubsteps !== undefined) w.setMaxSubsteps(settings.maxSubsteps);
   if (settings.damping !== undefined) w.setDamping(settings.damping);
   const { drag, lift, airDensity, gustStrength } = settings;
