@@ -145,6 +145,10 @@ int32_t weft_mesh_push_out_nearest(const weft_mesh_collider* mesh, float* positi
 // pushes the midpoints of stretch edges out when edge contacts are on.
 void weft_mesh_collide_range(weft_world* world, int32_t begin, int32_t end, bool whole);
 
+// mesh_collide.c. A point moving p0 → p kept outside the mesh as a particle is (stopped a margin in
+// front of a face its path crosses, the rest of the way along it; pushed out to the margin), with
+// no friction: it slides over the surface (the hand, grab.c). A NULL mesh leaves p.
+weft_vec3 weft_mesh_collide_path(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p, float margin);
 // mesh_collide.c. The collision margin the push-out uses: clamped to [0, half a grid cell] (it sees
 // only as far as the grid reaches).
 float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin);

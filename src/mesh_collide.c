@@ -616,6 +616,13 @@ static float clearance_at(const weft_mesh_collider* mesh, weft_vec3 p, uint32_t 
 	return bound * (1.0f - CLEARANCE_SLACK) - CLEARANCE_SLACK * grid->cell_size;
 }
 
+weft_vec3 weft_mesh_collide_path(const weft_mesh_collider* mesh, weft_vec3 p0, weft_vec3 p, float margin) {
+	if (mesh != NULL) {
+		collide_point(mesh, p0, &p, weft_mesh_clamp_margin(mesh, margin), 0.0f, NULL);
+	}
+	return p;
+}
+
 float weft_mesh_clamp_margin(const weft_mesh_collider* mesh, float margin) {
 	// The push-out can only see as far as the grid reaches.
 	float max_margin = 0.5f * mesh->grid.cell_size;

@@ -357,6 +357,15 @@ WASM_EXPORT(world_grab_position_at) float* wasm_world_grab_position_at(wasm_worl
 	return h->out;
 }
 
+// Where a hand moving from (fx, fy, fz) to (tx, ty, tz) in one substep holds its particle, given the
+// mesh collider (weft_world_hand_path): out[0..2].
+WASM_EXPORT(world_hand_path)
+float* wasm_world_hand_path(wasm_world* h, float fx, float fy, float fz, float tx, float ty, float tz) {
+	const weft_vec3 held = weft_world_hand_path(h->world, (weft_vec3){fx, fy, fz}, (weft_vec3){tx, ty, tz});
+	h->out[0] = held.x, h->out[1] = held.y, h->out[2] = held.z;
+	return h->out;
+}
+
 // ---- counts and statistics ------------------------------------------------------------------
 
 WASM_EXPORT(world_particle_count) int32_t wasm_world_particle_count(const wasm_world* h) {

@@ -605,6 +605,7 @@ export class GpuSolver {
     this.grabbed = particle;
     this.grabTarget = { ...target };
     this.hand = { x: Math.fround(target.x), y: Math.fround(target.y), z: Math.fround(target.z) }; // grab.c: taken at the target
+    this.heldAt = { ...this.hand };
     this.device.queue.writeBuffer(this.buffers.positions, particle * 16 + 12, new Float32Array([0]));
     // grab.c's limit before the scale, in its float order: sqrtf(|rest_p − rest_g|²) × (1 + slack).
     const f = Math.fround,
@@ -750,7 +751,10 @@ export class GpuSolver {
         // solver.c: the first substep since reset kicks by h/2.
         const kick = this.substepsRun > 0 ? h : Math.fround(0.5 * h);
         this.substepsRun++;
-        this.heldAt = move ? heldOutside(handAt(start, move.end, sub + 1, substeps), this.spheres, s) : this.grabTarget;
+        // Out of the spheres and the ground, and a mesh met on the way from where it held the
+        // particle (grab.c: weft_grab_held_position).
+        const aim = move ? heldOutside(handAt(start, move.end, sub + 1, substeps), this.spheres, s) : null;
+        this.heldAt = !aim ? this.grabTarget : this.mesh && this.core.handPath ? this.core.handPath(this.heldAt, aim) : aim;
         base = this.baseRecord(h, air, wind, tetherScale, kick);
         if (this.tiled) {
           // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
