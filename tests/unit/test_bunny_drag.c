@@ -168,8 +168,8 @@ TEST(fast_hand_takes_more_substeps) {
 // floor): the held particle meets the mesh as a particle's path would and slides over it
 // (weft_world_hand_path). Held where the hand pointed, inside, it pulled a needle out of the cloth:
 // `bunny` 32², particle 528 (on the back) taken 0.6 m straight down over 3 frames and held for 30,
-// 3.41 times its rest length at the worst, and 0.30 stretch 60 frames after the release (64²,
-// particle 2080: 9.2, and 0.43). Now: the held particle never inside, and at most 0.42 (0.57).
+// an edge stretched 341% at the worst, and 30% 60 frames after the release (64², particle 2080:
+// 916% and 43%). Now: the held particle never inside, and at most 42% (57%).
 static void hand_down_into_the_bunny(int32_t grid, int32_t particle, float* worst, float* deepest) {
 	weft_world* world = NULL;
 	CHECK(weft_world_create_scene("bunny", grid, &world) == WEFT_OK);
