@@ -266,6 +266,19 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def) {
 
 weft_world_def weft_world_get_def(const weft_world* world) { return world ? world->def : weft_default_world_def(); }
 
+weft_result weft_world_set_thickness(weft_world* world, float thickness) {
+	if (world == NULL) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
+	}
+	if (!(thickness >= 0.0f && thickness < 1.0f)) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
+		                 "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)", (double)thickness);
+	}
+	world->thickness = thickness > 0.0f ? thickness : 0.5f * world->self_rest_distance; // two spacings
+	weft_self_collision_invalidate(world);                                              // lists of the old reach
+	return WEFT_OK;
+}
+
 weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit) {
 	if (world == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");

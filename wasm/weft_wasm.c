@@ -312,6 +312,10 @@ WASM_EXPORT(world_strain_sweeps) double wasm_world_strain_sweeps(const wasm_worl
 WASM_EXPORT(world_strain_limit) float wasm_world_strain_limit(const wasm_world* h) {
 	return weft_world_strain_limit(h->world);
 }
+// The cloth's thickness, live (weft_world_set_thickness: 0 = the grid spacing).
+WASM_EXPORT(world_set_thickness) int32_t wasm_world_set_thickness(wasm_world* h, float thickness) {
+	return weft_world_set_thickness(h->world, thickness);
+}
 WASM_EXPORT(world_set_strain_limit) int32_t wasm_world_set_strain_limit(wasm_world* h, float strain_limit) {
 	return weft_world_set_strain_limit(h->world, strain_limit);
 }

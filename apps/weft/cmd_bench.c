@@ -15,9 +15,9 @@ static int compare_doubles(const void* a, const void* b) {
 }
 
 int command_bench(int argc, char** argv) {
-	static const char* const allowed[] = {
-	    "scene",    "grid",           "substeps", "iterations",  "frames",  "threads",      "simd",
-	    "collider", "self-collision", "spheres",  "ridge-lifts", "damping", "max-substeps", NULL};
+	static const char* const allowed[] = {"scene",       "grid",    "substeps",     "iterations",     "frames",
+	                                      "threads",     "simd",    "collider",     "self-collision", "spheres",
+	                                      "ridge-lifts", "damping", "max-substeps", "thickness",      NULL};
 	args a;
 	int64_t frames, simd;
 	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 600, 1, 1000000, &frames) ||
@@ -70,7 +70,7 @@ int command_bench(int argc, char** argv) {
 	printf("{\"scene\":\"%s\",\"grid\":%d,\"particles\":%d,\"constraints\":%d,\"colors\":%d,\"substeps\":%d,"
 	       "\"max_substeps\":%d,\"substeps_per_frame\":%.3f,\"most_substeps_wanted\":%d,\"iterations\":%d,\"frames\":%"
 	       "lld,\"threads\":%d,\"simd\":%"
-	       "s,\"simd_width\":%d,\"self_collision\":%s,"
+	       "s,\"simd_width\":%d,\"self_collision\":%s,\"thickness\":%.6g,"
 	       "\"self_collision_"
 	       "rebuilds\":%lld,\"ridge_lifts\":%s,\"ms_per_frame\":%.4f,\"ms_median\":%.4f,"
 	       "\"ms_min\":%.4f,\"constraint_solves_per_second\":%.4e,\"max_stretch\":%.6f,\"nan\":%s,"
@@ -79,10 +79,10 @@ int command_bench(int argc, char** argv) {
 	       (int)def.substeps, (int)def.max_substeps, (double)substeps_run / (double)frames, (int)most_wanted,
 	       (int)def.iterations, (long long)frames, (int)def.thread_count, weft_simd_active() ? "true" : "false",
 	       (int)weft_simd_width(), def.self_collision ? "true" : "false",
-	       (long long)weft_world_self_collision(world).rebuilds, weft_world_mesh_ridge_lifts(world) ? "true" : "false",
-	       1e3 * seconds / (double)frames, frame_ms[frames / 2], frame_ms[0], solves / seconds,
-	       (double)weft_world_max_stretch(world), weft_world_is_finite(world) ? "false" : "true",
-	       weft_world_state_hash(world));
+	       (double)weft_world_self_collision(world).thickness, (long long)weft_world_self_collision(world).rebuilds,
+	       weft_world_mesh_ridge_lifts(world) ? "true" : "false", 1e3 * seconds / (double)frames, frame_ms[frames / 2],
+	       frame_ms[0], solves / seconds, (double)weft_world_max_stretch(world),
+	       weft_world_is_finite(world) ? "false" : "true", weft_world_state_hash(world));
 	free(frame_ms);
 	weft_world_destroy(world);
 	return 0;

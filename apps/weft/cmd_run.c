@@ -140,9 +140,10 @@ static int run_gltf(const args* a, const char* path, int64_t frames, int64_t eve
 }
 
 int command_run(int argc, char** argv) {
-	static const char* const allowed[] = {
-	    "scene",          "grid",    "frames",      "export",  "every",   "substeps", "iterations",   "collider",
-	    "self-collision", "spheres", "ridge-lifts", "damping", "threads", "cloth",    "max-substeps", NULL};
+	static const char* const allowed[] = {"scene",       "grid",       "frames",   "export",         "every",
+	                                      "substeps",    "iterations", "collider", "self-collision", "spheres",
+	                                      "ridge-lifts", "damping",    "threads",  "cloth",          "max-substeps",
+	                                      "thickness",   NULL};
 	args a;
 	int64_t frames, every, cloth;
 	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 120, 1, 1000000, &frames) ||

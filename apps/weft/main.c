@@ -15,14 +15,15 @@ static void usage(FILE* out) {
 	      "  info  [--grid WxH]                       particle, constraint and colour counts (64x64)\n"
 	      "  bench [--scene S] [--grid N] [--substeps S] [--iterations K] [--frames F] [--threads T]\n"
 	      "        [--simd 0|1|4|8] [--collider FILE.obj|none] [--self-collision 0|1] [--spheres 0|1] [--damping D]\n"
-	      "        [--ridge-lifts 0|1] [--max-substeps M]\n"
+	      "        [--ridge-lifts 0|1] [--max-substeps M] [--thickness M]\n"
 	      "  run   --export DIR [--scene S] [--grid N] [--frames F] [--every K] [--collider FILE.obj|none]\n"
 	      "        [--substeps S] [--iterations K] [--threads T] [--self-collision 0|1] [--spheres 0|1] [--damping D]\n"
-	      "        [--ridge-lifts 0|1] [--max-substeps M]\n"
+	      "        [--ridge-lifts 0|1] [--max-substeps M] [--thickness M]\n"
 	      "  run   ... --export FILE.glb [--cloth 0|1]   one binary glTF: the cloth animated, the colliders\n"
 	      "scenes: hang, sphere, flag, bunny, fold; defaults: --scene hang --grid 64, the scene's substeps,\n"
 	      "  1 iteration, --frames 600 (bench) or 120 (run); near a mesh collider a fast frame takes more\n"
-	      "  substeps, up to --max-substeps (32; 0: always the substeps)\n",
+	      "  substeps, up to --max-substeps (32; 0: always the substeps); --thickness: what self-collision\n"
+	      "  keeps between layers, m (0: the grid spacing, the default)\n",
 	      out);
 }
 

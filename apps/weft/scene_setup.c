@@ -33,13 +33,14 @@ int scene_setup_create(const args* a, scene_setup* out) {
 	memset(out, 0, sizeof *out);
 	out->scene = args_get(a, "scene") ? args_get(a, "scene") : "hang";
 	int64_t grid, substeps, max_substeps, iterations, threads, self_collision, spheres, ridge_lifts;
-	double damping;
+	double damping, thickness;
 	if (!args_int(a, "grid", 64, 2, 4096, &grid) || !args_int(a, "substeps", 0, 1, 1000, &substeps) ||
 	    !args_int(a, "max-substeps", 0, 0, 1000, &max_substeps) ||
 	    !args_int(a, "iterations", 0, 1, 1000, &iterations) ||
 	    !args_int(a, "threads", 1, 1, WEFT_MAX_THREADS, &threads) ||
 	    !args_int(a, "self-collision", 0, 0, 1, &self_collision) || !args_int(a, "spheres", 1, 0, 1, &spheres) ||
-	    !args_int(a, "ridge-lifts", 1, 0, 1, &ridge_lifts) || !args_float(a, "damping", 0.0, 0.0, 1000.0, &damping)) {
+	    !args_int(a, "ridge-lifts", 1, 0, 1, &ridge_lifts) || !args_float(a, "damping", 0.0, 0.0, 1000.0, &damping) ||
+	    !args_float(a, "thickness", 0.0, 0.0, 0.999, &thickness)) {
 		return EXIT_BAD_INPUT;
 	}
 	weft_scene_def scene;
@@ -53,6 +54,7 @@ int scene_setup_create(const args* a, scene_setup* out) {
 	if (args_get(a, "damping")) scene.world.damping = (float)damping;
 	scene.world.thread_count = (int32_t)threads;
 	if (args_get(a, "self-collision")) scene.world.self_collision = self_collision != 0;
+	if (args_get(a, "thickness")) scene.cloth.thickness = (float)thickness; // 0: the grid spacing
 	if (spheres == 0) {
 		scene.sphere_count = 0; // the scene without its spheres (e.g. to bench without sphere collision)
 	}

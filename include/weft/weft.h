@@ -287,6 +287,11 @@ float weft_world_compliance_now(const weft_world* world, weft_constraint_type ty
 /// type above its setting moves down by WEFT_COMPLIANCE_RAMP, or to the setting. For a solver that
 /// steps the world's state elsewhere, once a frame. Returns whether any constraint changed.
 bool weft_world_advance_compliance_ramp(weft_world* world);
+/// Sets the cloth's thickness (weft_cloth_def.thickness: [0, 1) m, 0 = the grid spacing), live: the
+/// distance self-collision keeps between layers (its reach and max step follow it, and the lists are
+/// built afresh). Layers closer than a new, thicker setting are pushed apart at most max_step a
+/// substep.
+weft_result weft_world_set_thickness(weft_world* world, float thickness);
 /// Sets the cloth's strain limit (weft_cloth_def.strain_limit: [0, 10], 0 = none), live.
 weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit);
 /// The cloth's strain limit (0 = none; 0 for a NULL world).

@@ -42,6 +42,11 @@ check "fold self-collision default" [ "$(sc --scene fold)" = True ]
 check "hang self-collision default" [ "$(sc --scene hang)" = False ]
 check "self-collision on" [ "$(sc --scene hang --self-collision 1)" = True ]
 check "self-collision off" [ "$(sc --scene fold --self-collision 0)" = False ]
+# Its thickness: the grid spacing by default (the fold's 1 m cloth at 12²: 1/11 m), --thickness sets it.
+thick() { "$weft" bench --scene fold --grid 12 --frames 2 "$@" | json_get "['thickness']"; }
+check "thickness default" python3 -c "import sys; sys.exit(0 if abs(float(sys.argv[1]) - 1 / 11) < 1e-6 else 1)" "$(thick)"
+check "thickness set" [ "$(thick --thickness 0.05)" = 0.05 ]
+check "thickness refused" bash -c '! "$0" bench --scene fold --grid 12 --frames 2 --thickness 1 2>/dev/null' "$weft"
 # --damping overrides the scene's damping: another path, the scene's value gives the scene's bits.
 hash() { "$weft" bench --scene hang --grid 12 --frames 30 "$@" | json_get "['state_hash']"; }
 check "damping changes the path" [ "$(hash --damping 0)" != "$(hash)" ]

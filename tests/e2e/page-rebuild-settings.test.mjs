@@ -183,3 +183,35 @@ describe('another scene from the panel', () => {
     }
   });
 });
+
+describe("self-collision's thickness from the panel", () => {
+  const session = useBrowser({ webgpu: false });
+
+  test('is the grid spacing until set; a set one runs at once and is kept at another grid', async () => {
+    const { page, errors } = await openApp(session, '?solver=wasm&scene=fold&grid=32&renderer=webgl2', { width: 1100, height: 900 });
+    try {
+      const thickness = () => page.evaluate(() => window.weft.stats().thickness);
+      assert.ok(Math.abs((await thickness()) - 1 / 31) < 1e-6, `the fold's 1 m cloth at 32²: one spacing (${await thickness()})`);
+      assert.equal(await panelController(page, 'thickness mm').locator('input').inputValue(), '32.3');
+      // Untouched, it follows the grid.
+      await panelController(page, 'grid \\(N×N\\)').locator('select').selectOption('48');
+      await waitFor(page, () => window.weft.stats().particles === 48 * 48);
+      assert.ok(Math.abs((await thickness()) - 1 / 47) < 1e-6, `at 48²: ${await thickness()}`);
+      // Set, it runs at once (the pile keeps it) and stays at another grid.
+      await typeIntoPanel(page, 'thickness mm', '50');
+      assert.ok(Math.abs((await thickness()) - 0.05) < 1e-6, `set: ${await thickness()}`);
+      const finite = await page.evaluate(async () => {
+        await window.weft.step(60);
+        return Array.from(await window.weft.positions()).every(Number.isFinite);
+      });
+      assert.ok(finite);
+      await panelController(page, 'grid \\(N×N\\)').locator('select').selectOption('32');
+      await waitFor(page, () => window.weft.stats().particles === 32 * 32);
+      assert.ok(Math.abs((await thickness()) - 0.05) < 1e-6, `kept at 32²: ${await thickness()}`);
+      assert.equal(await panelController(page, 'thickness mm').locator('input').inputValue(), '50.0');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});

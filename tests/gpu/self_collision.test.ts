@@ -159,6 +159,31 @@ test('fold 64² at 3 substeps on the GPU: the pile stays apart under its own wei
   assert.ok(closest >= view.thickness / 2, `non-neighbours ${closest} m apart (thickness ${view.thickness} m)`);
 });
 
+// The thickness set live (weft_world_set_thickness, then GpuSolver.setSelfView, as the page's GPU
+// solver does it): the settled 32² pile made twice as thick spreads its layers to the new
+// thickness. It fails without setSelfView (the GPU keeps the old thickness: pairs 0.032 m apart for
+// a new thickness of 0.065 m).
+test('fold 32², the thickness doubled live on the GPU: the pile spreads to it (no pair closer than t/2)', async () => {
+  const world = new WeftWorld(core, 'fold', 32);
+  const gpu = new GpuSolver(device, world, physicsSettingsOf(world), [], { schedule: 'tiled', config: kernelConfig(device) });
+  for (let done = 0; done < 300; done += 30) gpu.step(world.frameDt, 30);
+  const view = world.selfCollision;
+  const restLimit = Math.fround(view.restDistance * Math.fround(SELF_COLLISION.restTolerance));
+  const thick = 2 * view.thickness;
+  const before = closestNonNeighbours(await gpu.read(), world.restPositions(), world.particleCount, restLimit, thick);
+  world.setThickness(thick);
+  gpu.setSelfView(world.selfCollision);
+  for (let done = 0; done < 120; done += 30) gpu.step(world.frameDt, 30);
+  const x = await gpu.read();
+  const after = closestNonNeighbours(x, world.restPositions(), world.particleCount, restLimit, thick);
+  const intersections = intersectingTrianglePairs(x, world.indices(), 3 * thick);
+  gpu.destroy();
+  world.destroy();
+  assert.ok(before < thick / 2, `the pile starts closer than the new thickness allows (${before} m)`);
+  assert.ok(after >= thick / 2, `non-neighbours ${after} m apart (thickness ${thick} m)`);
+  assert.equal(intersections, 0, 'intersecting triangle pairs');
+});
+
 test('fold without GPU self-collision: the pile passes through itself (pairs closer than t/2)', async () => {
   const off = await gpuFold('tiled', false);
   assert.ok(

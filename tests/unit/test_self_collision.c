@@ -260,6 +260,38 @@ TEST(thickness_validated) {
 	weft_world_destroy(world);
 }
 
+// Set live (weft_world_set_thickness): the settled 32² fold made twice as thick spreads its layers
+// to the new thickness (it starts closer than that: the pile at one spacing), without a NaN or a
+// crossing made; 0 goes back to the spacing; bad values change nothing.
+TEST(thickness_set_live) {
+	weft_world* world = fold_world(32, true, 1);
+	step(world, 300);
+	const float spacing = weft_world_self_collision(world).thickness;
+	const float thick = 2.0f * spacing;
+	const double rest_limit = 1.01 * weft_world_self_collision(world).rest_distance;
+	CHECK(closest_non_neighbours(world, rest_limit, 2.0 * thick) < 0.5 * thick);
+	CHECK(weft_world_set_thickness(world, thick) == WEFT_OK);
+	const weft_self_collision_view view = weft_world_self_collision(world);
+	CHECK(view.thickness == thick && view.max_step > 1.9f * 0.4f * spacing && view.reach == 1.5f * thick);
+	step(world, 120);
+	const double closest = closest_non_neighbours(world, 1.01 * view.rest_distance, 2.0 * thick);
+	printf("fold 32², thickness %.4f m set live after 300 frames: closest non-neighbours %.4f m after 120 more\n",
+	       (double)thick, closest);
+	CHECK(closest >= 0.5 * thick);
+	CHECK(intersecting_triangle_pairs(world, 3.0 * thick) == 0);
+	CHECK(weft_world_is_finite(world));
+	CHECK(weft_world_set_thickness(world, 0.0f) == WEFT_OK);
+	CHECK(weft_world_self_collision(world).thickness == spacing);
+	const float bad[] = {-0.01f, 1.0f, NAN};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+		CHECK(weft_world_set_thickness(world, bad[k]) == WEFT_ERROR_INVALID_ARGUMENT);
+		CHECK(strstr(weft_last_error(), "thickness") != NULL);
+	}
+	CHECK(weft_world_self_collision(world).thickness == spacing);
+	CHECK(weft_world_set_thickness(NULL, 0.01f) == WEFT_ERROR_INVALID_ARGUMENT);
+	weft_world_destroy(world);
+}
+
 int main(int argc, char** argv) {
 	TEST_INIT(argc, argv);
 	RUN_TEST(fold_40);
@@ -272,5 +304,6 @@ int main(int argc, char** argv) {
 	RUN_TEST(fold_deterministic);
 	RUN_TEST(switched_on_live);
 	RUN_TEST(thickness_validated);
+	RUN_TEST(thickness_set_live);
 	return TEST_SUMMARY();
 }

@@ -68,6 +68,8 @@ export interface Stats {
   mode: ShadingMode;
   /** Self-collision in force (the panel's switch; both solvers). */
   selfCollision: boolean;
+  /** The thickness it keeps between layers, m (the panel's slider; the grid spacing unless set). */
+  thickness: number;
   /** The cloth's strain limit in force (the panel's slider; both solvers; 0 = none). */
   strainLimit: number;
   /** Frame-end strain sweeps run so far (the wasm solver's; null on the gpu solver, which has none):
@@ -122,7 +124,7 @@ export interface Scenario {
  * What the user set on a running world, carried to a rebuild of the same scene (another grid or
  * solver, a collider from a file or back): the live solver settings and the sphere's motion. What
  * the core derives from the grid (the self-collision thickness and reach, from the spacing) is
- * derived afresh by the new world.
+ * derived afresh by the new world, unless the user set the thickness.
  */
 interface KeptSettings {
   settings: Partial<SolverSettings>;
@@ -300,10 +302,16 @@ export class App implements Grabber {
 
   /** The user's settings on the running world, for a rebuild of the same scene. */
   private keptSettings(): KeptSettings {
-    const { ridgeLifts, ...settings } = this.solver.settings();
+    const { ridgeLifts, thickness, ...settings } = this.solver.settings();
+    const world = this.solver.world;
     return {
-      // Ridge lifts read false without a mesh collider: only a mesh collider's switch is the user's.
-      settings: this.solver.world.meshTriangleCount > 0 ? { ...settings, ridgeLifts } : settings,
+      // Ridge lifts read false without a mesh collider: only a mesh collider's switch is the user's;
+      // the thickness the world was built with follows the grid (the spacing): only a set one is.
+      settings: {
+        ...settings,
+        ...(world.meshTriangleCount > 0 ? { ridgeLifts } : {}),
+        ...(thickness !== world.builtThickness ? { thickness } : {}),
+      },
       sphereMoving: this.hasSphere ? this.sphereMoving : undefined,
     };
   }
@@ -597,6 +605,7 @@ export class App implements Grabber {
       sphereMoving: this.sphereMoving,
       mode: this.mode,
       selfCollision: this.solver.settings().selfCollision,
+      thickness: this.solver.settings().thickness,
       strainLimit: this.solver.settings().strainLimit,
       strainSweeps: this.solver.kind === 'wasm' ? world.strainSweeps : null,
       frameSubsteps: this.solver.kind === 'wasm' ? world.frameSubsteps : this.solver.settings().substeps,

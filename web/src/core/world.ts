@@ -75,6 +75,8 @@ export class WeftWorld {
   readonly constraintCount: number;
   readonly colorCount: number;
   readonly frameDt: number;
+  /** The thickness the world was built with (its scene's, or the grid spacing): m. */
+  readonly builtThickness: number;
   private readonly exports: WeftExports;
   private handle: number;
   private viewBuffer: ArrayBuffer | null = null;
@@ -105,6 +107,7 @@ export class WeftWorld {
     this.constraintCount = e.world_constraint_count(this.handle);
     this.colorCount = e.world_color_count(this.handle);
     this.frameDt = e.world_frame_dt(this.handle);
+    this.builtThickness = this.selfCollision.thickness;
   }
 
   /** The core's handle of this world (for boundary calls that take it, e.g. recording a .glb). */
@@ -272,6 +275,10 @@ export class WeftWorld {
       maxStep: out[4],
       tableSize: out[5],
     };
+  }
+  /** The cloth's thickness, live (weft_world_set_thickness: m, [0, 1); 0 = the grid spacing). */
+  setThickness(thickness: number): void {
+    this.check(this.exports.world_set_thickness(this.handle, thickness), 'thickness');
   }
   setSelfCollision(on: boolean): void {
     this.check(this.exports.world_set_self_collision(this.handle, on ? 1 : 0), 'self-collision');

@@ -206,7 +206,7 @@ export function selfTableSize(coreTableSize: number, n: number, bucketsPerPartic
 
 /// State words of `hash_counts` after the bucket counts (self_common.wgsl: SELF_FLAG …) and the
 /// displacement box: `words` in all.
-export const SELF_STATE = { rebuilds: 4, direct: 5, words: 8 + 6 } as const; // the box at 8
+export const SELF_STATE = { rebuilds: 4, direct: 5, box: 8, words: 8 + 6 } as const; // the box: 6 words
 
 /// Words of the self-collision buffers (self_collision.wgsl) for n particles: `hash` holds the
 /// bucket starts within their scan block [0, table), the blocks' starts [table, table + blocks),
@@ -364,6 +364,7 @@ const SELF_MIN_DISTANCE: f32 = ${SELF_COLLISION.minDistance};
 const SELF_STACK_LEAN: f32 = ${SELF_COLLISION.stackLean};
 const SELF_REBUILDS: u32 = ${SELF_STATE.rebuilds}u;
 const SELF_DIRECT: u32 = ${SELF_STATE.direct}u;
+const SELF_BOX: u32 = ${SELF_STATE.box}u;
 const SCAN_ITEMS: u32 = ${SCAN_ITEMS}u;
 const AIR_MIN_SPEED: f32 = ${AIR.minSpeed};
 const AIR_FLOATS_PER_TRIANGLE: u32 = ${AIR.floatsPerTriangle}u;

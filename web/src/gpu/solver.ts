@@ -215,7 +215,7 @@ export class GpuSolver {
   private rampSubsteps = 0;
   private rampIterations = 0;
   /// The core's self-collision view (weft_self_collision_view); `settings.selfCollision` switches it.
-  readonly selfView: SelfCollisionView | null;
+  selfView: SelfCollisionView | null;
 
   private readonly n: number;
   private readonly inverseMass: Float32Array;
@@ -641,6 +641,18 @@ export class GpuSolver {
     this.device.queue.writeBuffer(this.buffers.positions, 0, positions as Float32Array<ArrayBuffer>);
     this.device.queue.writeBuffer(this.buffers.velocities, 0, velocities as Float32Array<ArrayBuffer>);
     this.device.queue.writeBuffer(this.buffers.velocities, this.n * 16, residuals as Float32Array<ArrayBuffer>);
+  }
+
+  /// Takes the core's self-collision view again (after a thickness change: its reach, max step and
+  /// cells follow it), and the lists, built at the old reach, are built afresh in the next substep:
+  /// the flag, mode and age words and the box zeroed, as made (a NaN box: self_collision.wgsl).
+  setSelfView(view: SelfCollisionView): void {
+    this.selfView = view;
+    const self = this.selfState;
+    if (!self) return;
+    const zeros = new Uint32Array(SELF_STATE.rebuilds);
+    this.device.queue.writeBuffer(self.hashCounts, self.tableSize * 4, zeros); // flag, mode, age
+    this.device.queue.writeBuffer(self.hashCounts, (self.tableSize + SELF_STATE.box) * 4, new Uint32Array(6));
   }
 
   /// Re-reads the core's constraint records (after a compliance change: while a stiffer one is

@@ -200,6 +200,7 @@ export class GpuClothSolver implements ClothSolver {
     if (!this.gpu) return;
     this.gpu.settings = { ...this.gpu.settings, ...physicsSettingsOf(w) };
     if (complianceChanged) this.gpu.uploadConstraints();
+    if (settings.thickness !== undefined) this.gpu.setSelfView(w.selfCollision);
   }
 
   spheres(): SphereState[] {

@@ -18,6 +18,7 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
     gustStrength: w.air.gustStrength,
     wind: w.wind,
     selfCollision: w.selfCollision.enabled,
+    thickness: w.selfCollision.thickness,
     strainLimit: w.strainLimit,
     ridgeLifts: w.meshRidgeLifts,
     maxSubsteps: w.maxSubsteps,
@@ -40,6 +41,7 @@ export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettin
     w.setAir({ drag, lift, airDensity, gustStrength });
   if (settings.wind !== undefined) w.setWind(settings.wind);
   if (settings.selfCollision !== undefined) w.setSelfCollision(settings.selfCollision);
+  if (settings.thickness !== undefined) w.setThickness(settings.thickness);
   if (settings.strainLimit !== undefined) w.setStrainLimit(settings.strainLimit);
   if (settings.ridgeLifts !== undefined && w.meshTriangleCount > 0) w.setMeshRidgeLifts(settings.ridgeLifts);
   return compliance.some((c) => c !== undefined);

@@ -58,6 +58,7 @@ export class Panel {
     damping: 0.5,
     strainLimit: 0.2,
     selfCollision: false,
+    thicknessMm: 10,
     ridgeLifts: true,
     maxSubsteps: 32,
     windSpeed: 0,
@@ -150,6 +151,11 @@ export class Panel {
         .add(m, 'selfCollision')
         .name('self-collision')
         .onChange(live(() => app.solver.apply({ selfCollision: m.selfCollision }))),
+      // The grid spacing unless set (a 1 m cloth at 64²: 15.9 mm); a rebuild at another grid keeps a set one.
+      solver
+        .add(m, 'thicknessMm', 0.5, 300, 0.1)
+        .name('thickness mm')
+        .onChange(live(() => app.solver.apply({ thickness: m.thicknessMm / 1000 }))),
       (this.ridgeLifts = solver
         .add(m, 'ridgeLifts')
         .name('ridge lifts')
@@ -286,6 +292,7 @@ export class Panel {
       damping: settings.damping,
       strainLimit: settings.strainLimit,
       selfCollision: settings.selfCollision,
+      thicknessMm: settings.thickness * 1000,
       ridgeLifts: settings.ridgeLifts,
       maxSubsteps: settings.maxSubsteps,
       windSpeed,

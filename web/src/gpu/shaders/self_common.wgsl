@@ -9,8 +9,8 @@ const SELF_FLAG: u32 = 0u; // this substep's SELF_DOES_* bits (self_scan writes,
 const SELF_MODE: u32 = 1u; // SELF_MODE_*: how the next substep hashes (self_search writes)
 const SELF_AGE: u32 = 2u; // substeps since the last rebuild (lists built, or the direct search's reference)
 // Word 3 is free (self_scan.wgsl counts its blocks in `scan_state`). SELF_REBUILDS (list builds)
-// and SELF_DIRECT (substeps searched directly): counters, from the prelude (layout.ts: SELF_STATE).
-const SELF_BOX: u32 = 8u; // the box of the displacements since the last rebuild (min xyz, max xyz as order bits)
+// and SELF_DIRECT (substeps searched directly): counters; SELF_BOX: the box of the displacements
+// since the last rebuild (min xyz, max xyz as order bits); from the prelude (layout.ts: SELF_STATE).
 
 const SELF_MODE_LISTS: u32 = 0u; // cells of reach, the box (lists kept while it stays within the skin)
 const SELF_MODE_DIRECT: u32 = 1u; // cells of the direct edge, no box
