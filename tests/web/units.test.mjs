@@ -14,7 +14,8 @@ const bundle = await esbuild.build({
   stdin: {
     contents: `export * from './params'; export * from './camera'; export * from './render/modes';
                export * from './render/frame-uniforms'; export * from './render/math'; export * from './stepping';
-               export * from './ui/legend'; export * from './core/obj'; export * from './render/software';`,
+               export * from './ui/legend'; export * from './core/obj'; export * from './render/software';
+               export * from './zip';`,
     resolveDir: resolve(root, 'web/src'),
     loader: 'ts',
   },
@@ -393,4 +394,28 @@ test('software renderers are told by their device names (the HUD says "(software
   ]) {
     assert.equal(web.isSoftwareDevice(name), false, name);
   }
+});
+
+test('zip: CRC-32 as zip and PNG use it; stored files laid out as APPNOTE says; names and sizes checked', () => {
+  assert.equal(web.crc32(new TextEncoder().encode('123456789')), 0xcbf43926); // the check value of CRC-32/ISO-HDLC
+  assert.equal(web.crc32(new Uint8Array(0)), 0);
+  const a = new TextEncoder().encode('v 0 0 0\n'),
+    b = new Uint8Array([0, 255, 7]);
+  const zip = web.zipStored([
+    { name: 'cloth_0001.obj', bytes: a },
+    { name: 'b.bin', bytes: b },
+  ]);
+  const view = new DataView(zip.buffer, zip.byteOffset);
+  assert.equal(zip.length, 2 * (30 + 46) + 2 * 14 + 2 * 5 + a.length + b.length + 22);
+  assert.equal(view.getUint32(0, true), 0x04034b50); // the first local header
+  assert.equal(view.getUint32(14, true), web.crc32(a));
+  assert.equal(view.getUint32(18, true), a.length);
+  assert.deepEqual([...zip.subarray(30 + 14, 30 + 14 + a.length)], [...a]); // its bytes, stored
+  const end = zip.length - 22;
+  assert.equal(view.getUint32(end, true), 0x06054b50);
+  assert.equal(view.getUint16(end + 10, true), 2); // files
+  const directory = view.getUint32(end + 16, true);
+  assert.equal(view.getUint32(directory, true), 0x02014b50);
+  assert.equal(view.getUint32(directory + 42, true), 0); // the first file's local header
+  assert.throws(() => web.zipStored([{ name: 'ü.obj', bytes: a }]), /not printable ASCII/);
 });

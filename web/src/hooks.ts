@@ -1,6 +1,6 @@
 // window.weft: the page's contract with tests and tooling (docs/architecture.md, contracts).
 import type { App, ObjResult, Stats } from './app';
-import type { Recorder } from './record';
+import type { RecordFormat, Recorder } from './record';
 import type { MessageLevel, Messages } from './ui/messages';
 
 /** What setCamera() takes: any of the orbit camera's parameters (angles in radians, metres). */
@@ -29,8 +29,9 @@ export interface WeftHooks {
   frame(): Promise<Stats['camera']>;
   /** Shows a message on the page, as the page's own are shown (tools, tests). */
   notify(text: string, level?: MessageLevel): void;
-  /** Simulates the next `frames` frames (paused or not) into a .glb and resolves to its bytes (record.ts). */
-  record(frames: number): Promise<Uint8Array>;
+  /** Simulates the next `frames` frames (paused or not) into a .glb, or with format 'obj' into an
+   *  OBJ sequence's .zip, and resolves to its bytes (record.ts). */
+  record(frames: number, format?: RecordFormat): Promise<Uint8Array>;
   /** Makes a .glb / embedded .gltf's meshes the collider, as dropping the file does. */
   loadGltf(bytes: ArrayBuffer | ArrayBufferView): Promise<ObjResult>;
 }
@@ -80,7 +81,7 @@ export function installHooks(app: App, changed: () => void, recorder: Recorder, 
     },
     notify: (text: string, level: MessageLevel = 'info') => messages?.show(String(text), level),
     // glTF (record.ts, core/gltf.ts)
-    record: (frames: number) => recorder.record(Math.floor(Number(frames))),
+    record: (frames: number, format: RecordFormat = 'glb') => recorder.record(Math.floor(Number(frames)), format),
     loadGltf: (bytes: ArrayBuffer | ArrayBufferView) => {
       if (!(bytes instanceof ArrayBuffer) && !ArrayBuffer.isView(bytes)) {
         return Promise.reject(new Error(`loadGltf(bytes) needs the file's bytes, got ${typeof bytes}`));

@@ -208,7 +208,7 @@ async function boot(): Promise<void> {
   const record = new RecordButton(
     recorder,
     messages,
-    () => `weft-${app.current.scene}.glb`,
+    () => `weft-${app.current.scene}`,
     (button) => toolbar.add(button),
     () => app.paused,
   );

@@ -1,12 +1,18 @@
 // Recording the running cloth into a .glb: the core's glTF writer (src/gltf_writer.c, the same code
 // as `weft run --export FILE.glb`) writes into a buffer in wasm memory (wasm/weft_wasm_gltf.c), one
-// frame after each simulated frame; finish() copies the file out once.
+// frame after each simulated frame; finish() copies the file out once. Or into an OBJ sequence, as
+// `weft run --export DIR` writes one: the core's OBJ text of the cloth after each frame
+// (cloth_0001.obj, ...), the colliders as they are at the end (collider.obj), in a .zip (zip.ts).
 //
 // The recorder drives App through two seams only: App.exclusive (work that runs between frames,
 // never during one) and App.afterFrame (called after each simulated frame while set; App then
 // steps frame by frame). It reads the core world, so it needs the wasm solver.
 import type { App } from './app';
 import type { WeftWorld } from './core/world';
+import { zipStored } from './zip';
+
+/** What a recording writes: one .glb (the cloth animated by morph targets), or OBJ files in a .zip. */
+export type RecordFormat = 'glb' | 'obj';
 
 /** Most frames one recording may hold: 60 s at the scenes' 60 frames per second. */
 export const MAX_RECORD_FRAMES = 3600;
@@ -24,8 +30,26 @@ export function recordingLimit(particles: number): number {
   return Math.max(1, Math.min(MAX_RECORD_FRAMES, frames));
 }
 
+/** Most bytes an OBJ sequence's files may add up to (the page holds them until the .zip is made). */
+export const MAX_OBJ_SEQUENCE_BYTES = 2 ** 30;
+
+/** A recording of one core world's frames. */
+interface Recording {
+  readonly world: WeftWorld;
+  readonly capacity: number;
+  /** Frames recorded (the pose it started from not counted). */
+  readonly frames: number;
+  /** The world's frame when the last frame (or the starting pose) was recorded. */
+  lastFrame: number;
+  /** Adds the world's current state; throws with the reason. */
+  add(): void;
+  /** The finished file; the recording is gone afterwards. */
+  finish(): Uint8Array;
+  destroy(): void;
+}
+
 /** A .glb being written in wasm memory from one core world. */
-class GltfRecording {
+class GltfRecording implements Recording {
   private handle: number;
 
   constructor(
@@ -70,6 +94,62 @@ class GltfRecording {
   }
 }
 
+/** The cloth's OBJ text after frame `frame` of the world (its header names the frame and time). */
+function clothObj(world: WeftWorld): Uint8Array {
+  return new TextEncoder().encode(world.objText('cloth', { frame: world.frame, time: world.frame * world.frameDt }));
+}
+
+/**
+ * Frames an OBJ sequence of the world's cloth may hold: at most MAX_RECORD_FRAMES, and few enough
+ * that the files, each about the size of the cloth's OBJ now (a tenth more for longer numbers),
+ * stay under MAX_OBJ_SEQUENCE_BYTES (a 128² cloth's OBJ is about 1.6 MB: 600 frames, 10 s).
+ */
+export function objSequenceLimit(world: WeftWorld): number {
+  const perFrame = 1.1 * clothObj(world).length;
+  return Math.max(1, Math.min(MAX_RECORD_FRAMES, Math.floor(MAX_OBJ_SEQUENCE_BYTES / perFrame)));
+}
+
+/** An OBJ sequence kept in the page's memory, one file a frame, zipped when it finishes. */
+class ObjSequenceRecording implements Recording {
+  private files: Uint8Array[] = [];
+  private bytes = 0;
+  lastFrame: number;
+
+  constructor(
+    readonly world: WeftWorld,
+    readonly capacity: number,
+  ) {
+    this.lastFrame = world.frame;
+  }
+
+  get frames(): number {
+    return this.files.length;
+  }
+
+  add(): void {
+    const file = clothObj(this.world);
+    if (this.bytes + file.length > MAX_OBJ_SEQUENCE_BYTES) throw new Error(`the OBJ files reached ${MAX_OBJ_SEQUENCE_BYTES / 2 ** 20} MiB`);
+    this.files.push(file);
+    this.bytes += file.length;
+    this.lastFrame = this.world.frame;
+  }
+
+  /** cloth_0001.obj … (wider numbers where the last frame needs them, so the names sort as the
+   *  frames: weft run's names), then collider.obj. */
+  finish(): Uint8Array {
+    const digits = Math.max(4, String(this.files.length).length);
+    const entries = this.files.map((bytes, i) => ({ name: `cloth_${String(i + 1).padStart(digits, '0')}.obj`, bytes }));
+    entries.push({ name: 'collider.obj', bytes: new TextEncoder().encode(this.world.objText('colliders')) });
+    this.destroy();
+    return zipStored(entries);
+  }
+
+  destroy(): void {
+    this.files = [];
+    this.bytes = 0;
+  }
+}
+
 /** What a finished recording gave. */
 export interface Recorded {
   bytes: Uint8Array;
@@ -78,7 +158,7 @@ export interface Recorded {
 }
 
 export class Recorder {
-  private recording: GltfRecording | null = null;
+  private recording: Recording | null = null;
   /** Called when a live recording ends by itself (full, the world replaced, a write failure). */
   onStopped: ((result: Recorded | null, reason: string) => void) | null = null;
 
@@ -86,6 +166,11 @@ export class Recorder {
 
   get active(): boolean {
     return this.recording !== null;
+  }
+
+  /** What the recording in progress writes (null when none is). */
+  get format(): RecordFormat | null {
+    return this.recording instanceof ObjSequenceRecording ? 'obj' : this.recording ? 'glb' : null;
   }
 
   /** Seconds recorded so far (frames × the scene's frame time). */
@@ -106,10 +191,12 @@ export class Recorder {
     return this.recording?.world.frameDt ?? 0;
   }
 
-  /** Starts recording the frames the app simulates from now on (at most maxFrames, recordingLimit by default). */
-  start(maxFrames?: number): Promise<void> {
+  /** Starts recording the frames the app simulates from now on (at most maxFrames; by default as many
+   *  as the format's limit allows: recordingLimit, objSequenceLimit). */
+  start(maxFrames?: number, format: RecordFormat = 'glb'): Promise<void> {
     return this.app.exclusive(() => {
-      this.begin(maxFrames ?? recordingLimit(this.app.solver.world.particleCount));
+      const world = this.app.solver.world;
+      this.begin(maxFrames ?? (format === 'obj' ? objSequenceLimit(world) : recordingLimit(world.particleCount)), format);
       this.app.afterFrame = () => this.afterFrame();
     });
   }
@@ -119,10 +206,11 @@ export class Recorder {
     return this.app.exclusive(() => this.end());
   }
 
-  /** Simulates exactly `frames` frames (paused or not) into a fresh recording and returns its .glb. */
-  record(frames: number): Promise<Uint8Array> {
+  /** Simulates exactly `frames` frames (paused or not) into a fresh recording and returns its file
+   *  (the .glb, or the .zip of the OBJ sequence). */
+  record(frames: number, format: RecordFormat = 'glb'): Promise<Uint8Array> {
     return this.app.exclusive(async () => {
-      this.begin(frames);
+      this.begin(frames, format);
       try {
         for (let i = 0; i < frames; i++) {
           await this.app.solver.step(1);
@@ -137,13 +225,21 @@ export class Recorder {
     });
   }
 
-  private begin(capacity: number): void {
+  private begin(capacity: number, format: RecordFormat): void {
     if (this.recording) throw new Error('already recording');
+    if (format !== 'glb' && format !== 'obj')
+      throw new Error(`a recording is a .glb or an OBJ sequence ('glb' or 'obj'; got ${String(format)})`);
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_RECORD_FRAMES) {
       throw new Error(`a recording holds 1..${MAX_RECORD_FRAMES} frames (got ${capacity})`);
     }
     if (this.app.solver.kind !== 'wasm') throw new Error('recording reads the C core (wasm) solver; switch the solver to wasm');
-    this.recording = new GltfRecording(this.app.solver.world, capacity);
+    const world = this.app.solver.world;
+    if (format === 'obj') {
+      const most = objSequenceLimit(world);
+      if (capacity > most)
+        throw new Error(`an OBJ sequence of this cloth holds at most ${most} frames (${MAX_OBJ_SEQUENCE_BYTES / 2 ** 20} MiB)`);
+      this.recording = new ObjSequenceRecording(world, capacity);
+    } else this.recording = new GltfRecording(world, capacity);
   }
 
   private afterFrame(): void {

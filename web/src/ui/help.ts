@@ -34,6 +34,7 @@ const SECTIONS: [string, [string, string][]][] = [
       ['O', 'the cloth as it is now (downloads an OBJ)'],
       ['I', 'the stats (HUD) off / on'],
       ['K', 'record the cloth into a .glb (again to stop and download)'],
+      ['Shift+K', 'record the cloth into an OBJ sequence, a .zip of one OBJ a frame (again to stop and download)'],
       ['?  H  F1', 'this help'],
       ['Esc', 'close this help'],
     ],
