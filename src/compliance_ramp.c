@@ -14,7 +14,8 @@
 // the ramp goes straight to the setting from there (a setting of 0 is never reached by division).
 #define STIFF_ENOUGH 1e-12f
 
-void weft_compliance_write(weft_world* world, weft_constraint_type type, float compliance) {
+// The compliance of every constraint of a type, in both copies the solvers read.
+static void compliance_write(weft_world* world, weft_constraint_type type, float compliance) {
 	world->compliance_now[type] = compliance;
 	for (int32_t k = 0; k < world->constraint_count; ++k) {
 		if (world->types[k] == (uint8_t)type) {
@@ -37,7 +38,7 @@ static weft_result set_compliance(weft_world* world, weft_constraint_type type, 
 	}
 	world->compliance_wanted[type] = compliance;
 	if (!gradually || compliance >= world->compliance_now[type]) {
-		weft_compliance_write(world, type, compliance);
+		compliance_write(world, type, compliance);
 	}
 	return WEFT_OK;
 }
@@ -68,8 +69,7 @@ bool weft_world_advance_compliance_ramp(weft_world* world) {
 		const float wanted = world->compliance_wanted[type], now = world->compliance_now[type];
 		if (now > wanted) {
 			const float next = now / WEFT_COMPLIANCE_RAMP;
-			weft_compliance_write(world, (weft_constraint_type)type,
-			                      next > wanted && next > STIFF_ENOUGH ? next : wanted);
+			compliance_write(world, (weft_constraint_type)type, next > wanted && next > STIFF_ENOUGH ? next : wanted);
 			changed = true;
 		}
 	}
@@ -79,7 +79,7 @@ bool weft_world_advance_compliance_ramp(weft_world* world) {
 void weft_compliance_settle(weft_world* world) {
 	for (int type = WEFT_STRETCH; type <= WEFT_BEND; ++type) {
 		if (world->compliance_now[type] != world->compliance_wanted[type]) {
-			weft_compliance_write(world, (weft_constraint_type)type, world->compliance_wanted[type]);
+			compliance_write(world, (weft_constraint_type)type, world->compliance_wanted[type]);
 		}
 	}
 }

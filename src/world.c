@@ -274,7 +274,7 @@ weft_result weft_world_set_thickness(weft_world* world, float thickness) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
 		                 "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)", (double)thickness);
 	}
-	world->thickness = thickness > 0.0f ? thickness : 0.5f * world->self_rest_distance; // two spacings
+	world->thickness = thickness > 0.0f ? thickness : 0.5f * world->self_rest_distance; // one spacing
 	weft_self_collision_invalidate(world);                                              // lists of the old reach
 	return WEFT_OK;
 }

@@ -98,7 +98,7 @@ struct weft_world {
 	weft_sphere spheres[WEFT_MAX_SPHERES];
 	int32_t sphere_count;
 
-	float thickness; // m, self-collision distance (resolved at creation)
+	float thickness; // m, self-collision distance (resolved at creation, or by weft_world_set_thickness)
 	// Compliance a type (stretch, shear, bend) is set to, and the one its constraints have now: less
 	// compliant settings on a world that has stepped are worked down to (compliance_ramp.c).
 	float compliance_wanted[3], compliance_now[3];
@@ -161,8 +161,6 @@ weft_result weft_validate_sphere_def(const weft_sphere_def* def);
 // [0, WEFT_MAX_COMPLIANCE]; field names the value in the message.
 weft_result weft_validate_compliance(float compliance, const char* field);
 weft_result weft_validate_strain_limit(float strain_limit);
-// The compliance of every constraint of a type, in both copies the solvers read (compliance_ramp.c).
-void weft_compliance_write(weft_world* world, weft_constraint_type type, float compliance);
 // Every type's constraints at its setting, at once (a reset: from rest nothing is worked down to).
 void weft_compliance_settle(weft_world* world);
 // Each component within ±WEFT_MAX_COORDINATE; field names the value in the message.

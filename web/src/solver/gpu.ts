@@ -5,7 +5,7 @@
 // The world's own arrays are refreshed from the GPU now and then (CHECKPOINT_FRAMES, an async copy,
 // never per frame), so picking sees the cloth where it is and a lost device can hand the cloth to
 // the wasm solver where it was: after a loss this object becomes a wasm solver on the same world.
-import type { SphereState, Vec3, WeftWorld } from '../core/world';
+import { BEND, SHEAR, STRETCH, type SphereState, type Vec3, type WeftWorld } from '../core/world';
 import type { ClothSolver, PickHit, RenderSource, SolverFactory, SolverKind, SolverSettings } from './seam';
 import { WasmSolver } from './wasm';
 import { applySolverSettings, solverSettingsOf } from './settings';
@@ -74,8 +74,13 @@ export class GpuClothSolver implements ClothSolver {
     if (frames <= 0) return;
     if (this.fallback || !this.gpu) return this.fallback!.step(frames);
     const device = this.gpu.device;
-    // A stiffer compliance is worked down to a step at a time, as the core's own step does it.
-    if (this.world.advanceComplianceRamp()) this.gpu.uploadConstraints();
+    // A stiffer compliance is worked down to a frame at a time, as the core's own step does it.
+    const w = this.world;
+    if (frames > 1 && [STRETCH, SHEAR, BEND].some((type) => w.complianceNow(type) !== w.compliance(type))) {
+      for (let f = 0; f < frames; f++) await this.step(1);
+      return;
+    }
+    if (w.advanceComplianceRamp()) this.gpu.uploadConstraints();
     const timer = this.timer(device);
     const encoder = device.createCommandEncoder({ label: 'weft frame' });
     this.gpu.encode(encoder, this.world.frameDt, frames, timer ? { timestampWrites: timer.writes } : {});
@@ -170,6 +175,7 @@ export class GpuClothSolver implements ClothSolver {
     await this.checkpointing;
     this.world.reset();
     this.frames = this.checkpointed = 0;
+    this.gpu!.uploadConstraints(); // a reset puts the compliances at their settings at once (a ramp cut short)
     this.gpu!.release();
     this.gpu!.upload(this.world.positions(), this.world.velocities(), this.world.residuals());
     for (const sphere of this.gpu!.spheres) sphere.reset();
