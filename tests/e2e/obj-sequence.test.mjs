@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApp, useBrowser, waitFor } from './harness.mjs';
+import { openApp, panelController, useBrowser, waitFor } from './harness.mjs';
 
 const session = useBrowser({ webgpu: false });
 
@@ -99,6 +99,39 @@ test('Shift+K records an OBJ sequence while the cloth runs and downloads it as w
     assert.deepEqual(Object.keys(files), ['cloth_0001.obj', 'cloth_0002.obj', 'cloth_0003.obj', 'collider.obj']);
     assert.match(await page.textContent('#messages'), /3 frames/);
     assert.equal(await page.textContent('#record-obj'), '● OBJ seq');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+// A recording outlives the world it read (a rebuild ends it at the next frame; stopped by hand
+// before that, it ends at once): what it holds is offered, the colliders as they were at its last
+// frame. It used to read them from the destroyed world at the end ("OBJ text: world or sink is
+// NULL": the frames lost, and at the next frame the simulation stopped).
+test('a scene switch during an OBJ recording offers what it holds and the page runs on', async () => {
+  const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=16');
+  try {
+    await page.evaluate(() => window.weft.pause());
+    await page.locator('#view').focus();
+    await page.keyboard.press('Shift+K');
+    await waitFor(page, () => !document.getElementById('recording').hidden);
+    await page.evaluate(() => window.weft.step(3));
+    const download = page.waitForEvent('download');
+    await panelController(page, 'scene').locator('select').selectOption('hang');
+    await waitFor(page, () => window.weft.stats().spheres.length === 0);
+    // Stopped by hand before the recorder noticed the new world (it does at the next frame).
+    await page.locator('#view').focus();
+    await page.keyboard.press('Shift+K');
+    const file = await download;
+    assert.equal(file.suggestedFilename(), 'weft-sphere-obj.zip');
+    const files = unzip(readFileSync(await file.path()));
+    assert.deepEqual(Object.keys(files), ['cloth_0001.obj', 'cloth_0002.obj', 'cloth_0003.obj', 'collider.obj']);
+    assert.match(files['collider.obj'], /\nf /, "the sphere's scene's colliders");
+    assert.match(await page.textContent('#messages'), /Recording stopped: 3 frames/);
+    const frame = await page.evaluate(() => window.weft.stats().frame);
+    assert.equal(await page.evaluate(async () => (await window.weft.step(2), window.weft.stats().frame)), frame + 2, 'the hang scene runs');
+    assert.equal((await page.evaluate(() => window.weft.record(1, 'OBJ'))).length > 0, true, "'OBJ' as 'obj'");
     assert.deepEqual(errors, []);
   } finally {
     await page.close();

@@ -113,6 +113,9 @@ export function objSequenceLimit(world: WeftWorld): number {
 class ObjSequenceRecording implements Recording {
   private files: Uint8Array[] = [];
   private bytes = 0;
+  /** The colliders at the last frame recorded (taken again each frame where a sphere may move), so
+   *  that finishing never reads the world: a rebuild ends the recording after replacing it. */
+  private colliders = new Uint8Array(0);
   lastFrame: number;
 
   constructor(
@@ -131,6 +134,7 @@ class ObjSequenceRecording implements Recording {
     if (this.bytes + file.length > MAX_OBJ_SEQUENCE_BYTES) throw new Error(`the OBJ files reached ${MAX_OBJ_SEQUENCE_BYTES / 2 ** 20} MiB`);
     this.files.push(file);
     this.bytes += file.length;
+    if (this.files.length === 1 || this.world.sphereCount > 0) this.colliders = new TextEncoder().encode(this.world.objText('colliders'));
     this.lastFrame = this.world.frame;
   }
 
@@ -139,7 +143,7 @@ class ObjSequenceRecording implements Recording {
   finish(): Uint8Array {
     const digits = Math.max(4, String(this.files.length).length);
     const entries = this.files.map((bytes, i) => ({ name: `cloth_${String(i + 1).padStart(digits, '0')}.obj`, bytes }));
-    entries.push({ name: 'collider.obj', bytes: new TextEncoder().encode(this.world.objText('colliders')) });
+    entries.push({ name: 'collider.obj', bytes: this.colliders });
     this.destroy();
     return zipStored(entries);
   }
@@ -227,6 +231,7 @@ export class Recorder {
 
   private begin(capacity: number, format: RecordFormat): void {
     if (this.recording) throw new Error('already recording');
+    format = String(format).toLowerCase() as RecordFormat; // 'OBJ' too
     if (format !== 'glb' && format !== 'obj')
       throw new Error(`a recording is a .glb or an OBJ sequence ('glb' or 'obj'; got ${String(format)})`);
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_RECORD_FRAMES) {
