@@ -121,14 +121,9 @@ float weft_world_tether_scale_at(const weft_world* world, double pin_time) {
 	return weft_world_grab_tether_scale(world, weft_world_grab_position_at(world, pin_time), pin_time);
 }
 
-weft_vec3 weft_world_grab_step(const weft_world* world, weft_vec3 held, double pin_time, float dt) {
-	if (world == NULL || world->grabbed < 0) {
-		return held;
-	}
-	// Towards the target within the cloth's reach, at most grab_speed × dt. The reach is a ball
-	// around each pin, so the segment from a point within it to the aim stays within it.
-	const weft_vec3 aim = weft_world_grab_position_at(world, pin_time);
-	const weft_vec3 d = weft_sub(aim, held);
+// The hand's top speed in a frame of dt s, m/s: grab_speed, and with self-collision on at most a
+// share of what a particle near another layer may move.
+static float hand_speed(const weft_world* world, float dt) {
 	float speed = world->def.grab_speed;
 	if (world->def.self_collision) {
 		// Near another layer a particle moves at most max_step a substep (self_collision.c): a
@@ -138,11 +133,27 @@ weft_vec3 weft_world_grab_step(const weft_world* world, weft_vec3 held, double p
 		const float layers = HAND_SHARE_OF_LAYER_SPEED * view.max_step * (float)world->def.substeps / dt;
 		speed = layers < speed ? layers : speed;
 	}
-	const float distance = weft_length(d), most = speed * dt;
-	return distance > most ? weft_add(held, weft_scale(d, most / distance)) : aim;
+	return speed;
+}
+
+// Moves from `from` towards `to` by at most `most` m.
+static weft_vec3 at_most(weft_vec3 from, weft_vec3 to, float most) {
+	const weft_vec3 d = weft_sub(to, from);
+	const float distance = weft_length(d);
+	return distance > most ? weft_add(from, weft_scale(d, most / distance)) : to;
+}
+
+weft_vec3 weft_world_grab_step(const weft_world* world, weft_vec3 held, double pin_time, float dt) {
+	if (world == NULL || world->grabbed < 0) {
+		return held;
+	}
+	// Towards the target within the cloth's reach, at most the hand's speed × dt. The reach is a
+	// ball around each pin, so the segment from a point within it to the aim stays within it.
+	return at_most(held, weft_world_grab_position_at(world, pin_time), hand_speed(world, dt) * dt);
 }
 
 void weft_grab_advance_frame(weft_world* world, float dt) {
+	world->grab_frame_dt = dt;
 	world->grab_first_substep = world->substeps_run;
 	world->grab_start = world->grab_position;
 	world->grab_position = weft_world_grab_step(world, world->grab_start, world->clock, dt);
@@ -163,18 +174,25 @@ weft_vec3 weft_grab_substep_position(const weft_world* world) {
 	return (weft_vec3){a.x * (1.0f - t) + b.x * t, a.y * (1.0f - t) + b.y * t, a.z * (1.0f - t) + b.z * t};
 }
 
-weft_vec3 weft_grab_held_position(const weft_world* world) {
+weft_vec3 weft_grab_held_position(weft_world* world) {
 	const weft_vec3 aim = weft_collide_point_push_out(world, weft_grab_substep_position(world));
-	// A mesh collider is met on the way there, from where the hand held the particle when the
-	// substep began (its start position): it stops in front of the face it would cross and slides
-	// along it. Pushed out of the nearest face instead, a hand dragged down through the bunny jumped
-	// to its underside halfway and threaded the cloth through it.
-	const float* from = &world->previous_positions[4 * world->grabbed];
-	return weft_world_hand_path(world, (weft_vec3){from[0], from[1], from[2]}, aim);
+	// A mesh collider is met on the way there, from where the hand held the particle the substep
+	// before (where it was taken, at first: the GPU solver keeps the same): it stops in front of the
+	// face it would cross and slides along it. Pushed out of the nearest face instead, a hand dragged
+	// down through the bunny jumped to its underside halfway and threaded the cloth through it.
+	world->grab_held = weft_world_hand_path(world, world->grab_held, aim, world->grab_frame_dt, world->frame_substeps);
+	return world->grab_held;
 }
 
-weft_vec3 weft_world_hand_path(const weft_world* world, weft_vec3 from, weft_vec3 to) {
-	return world != NULL ? weft_mesh_collide_path(world->mesh, from, to, world->def.collision_margin) : to;
+weft_vec3 weft_world_hand_path(const weft_world* world, weft_vec3 from, weft_vec3 to, float dt, int32_t substeps) {
+	if (world == NULL || world->mesh == NULL || !(dt > 0.0f) || substeps < 1) {
+		return to;
+	}
+	// Held back by the mesh, the particle lags the hand; it catches up at the hand's own speed (a
+	// hand held still beside the bunny while the particle slid round under it to a clear line: 0.34
+	// m in one substep, and the cloth thrashed at 28 m/s).
+	const weft_vec3 reachable = at_most(from, to, hand_speed(world, dt) * dt / (float)substeps);
+	return weft_mesh_collide_path(world->mesh, from, reachable, world->def.collision_margin);
 }
 
 void weft_grab_tethers(weft_world* world, float* px, float* py, float* pz, const float* pw, int32_t stride,
@@ -220,6 +238,7 @@ weft_result weft_world_grab(weft_world* world, int32_t particle, weft_vec3 targe
 	world->grabbed = particle;
 	world->grab_position = target; // the hand takes it there (a ray's hit point: on the cloth)
 	world->grab_start = target;
+	world->grab_held = target;
 	world->grabbed_inverse_mass = world->positions[4 * particle + 3];
 	world->positions[4 * particle + 3] = 0.0f;
 	world->grab_target = target;

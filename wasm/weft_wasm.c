@@ -361,11 +361,13 @@ WASM_EXPORT(world_grab_position_at) float* wasm_world_grab_position_at(wasm_worl
 	return h->out;
 }
 
-// Where a hand moving from (fx, fy, fz) to (tx, ty, tz) in one substep holds its particle, given the
-// mesh collider (weft_world_hand_path): out[0..2].
+// Where a hand moving from (fx, fy, fz) to (tx, ty, tz) in one substep of a frame of dt s in
+// `substeps` holds its particle, given the mesh collider (weft_world_hand_path): out[0..2].
 WASM_EXPORT(world_hand_path)
-float* wasm_world_hand_path(wasm_world* h, float fx, float fy, float fz, float tx, float ty, float tz) {
-	const weft_vec3 held = weft_world_hand_path(h->world, (weft_vec3){fx, fy, fz}, (weft_vec3){tx, ty, tz});
+float* wasm_world_hand_path(wasm_world* h, float fx, float fy, float fz, float tx, float ty, float tz, float dt,
+                            int32_t substeps) {
+	const weft_vec3 held =
+	    weft_world_hand_path(h->world, (weft_vec3){fx, fy, fz}, (weft_vec3){tx, ty, tz}, dt, substeps);
 	h->out[0] = held.x, h->out[1] = held.y, h->out[2] = held.z;
 	return h->out;
 }

@@ -448,13 +448,15 @@ weft_vec3 weft_world_grab_position_at(const weft_world* world, double pin_time);
 /// collider the hand goes into). `held` if nothing is grabbed. For a solver that steps the state
 /// elsewhere (the GPU solver) and keeps its own hand.
 weft_vec3 weft_world_grab_step(const weft_world* world, weft_vec3 held, double pin_time, float dt);
-/// Where a hand moving from `from` to `to` in one substep holds its particle, given the mesh
-/// collider: as a particle's path meets it (stopped a collision margin in front of a face it would
-/// cross, the rest of the way along that face), so it slides over the mesh instead of dragging the
-/// cloth through it; `to` itself without a mesh (the solver keeps it out of the spheres and the
-/// ground first). The solver does this every substep; for one that steps elsewhere (the page's GPU
-/// solver), the same rule.
-weft_vec3 weft_world_hand_path(const weft_world* world, weft_vec3 from, weft_vec3 to);
+/// Where a hand moving from `from` (where it held its particle the substep before) to `to` in one
+/// substep of a frame of dt s in `substeps` holds the particle, given the mesh collider: as a
+/// particle's path meets it (stopped a collision margin in front of a face it would cross, the rest
+/// of the way along that face), so it slides over the mesh instead of dragging the cloth through
+/// it, and at most the hand's speed × dt / substeps from `from` (a particle the mesh held back
+/// catches up at that pace, not in one jump); `to` itself without a mesh (the solver keeps it out
+/// of the spheres and the ground first). The solver does this every substep; for one that steps
+/// elsewhere (the page's GPU solver), the same rule.
+weft_vec3 weft_world_hand_path(const weft_world* world, weft_vec3 from, weft_vec3 to, float dt, int32_t substeps);
 /// Where the hand holds the grabbed particle: at the end of the last frame stepped (on the frame
 /// of the grab, the grab's target). The particle sits there unless a sphere or the ground keeps it
 /// out. The target if nothing is grabbed.

@@ -119,8 +119,8 @@ test('hang: grabbing the cloth while paused says that it follows the hand once i
 
 // The hand meets a mesh collider as a particle's path would (src/grab.c, weft_world_hand_path):
 // the cloth draped on the bunny, pressed on its highest point over the bunny's back and dragged
-// 300 px down (into the bunny) in 3 frames, then held, keeps its edges under twice their length
-// (here 1.76 times at the worst). The hand used to hold the particle inside the bunny, where the
+// 300 px down (into the bunny) in 3 frames, then held, keeps its edges under 1.6 times their length
+// (here 1.26 times at the worst). The hand used to hold the particle inside the bunny, where the
 // mouse pointed, and pulled a needle out of the cloth (4.04 times the rest length).
 test('bunny: a drag down into the bunny slides over it instead of pulling a needle out of the cloth', async () => {
   const { page, errors } = await openApp(session, '?renderer=webgl2&scene=bunny&grid=32&mode=normal', { width: 1280, height: 800 });
@@ -165,7 +165,7 @@ test('bunny: a drag down into the bunny slides over it instead of pulling a need
     }
     for (let f = 0; f < 30; f++) worst = Math.max(worst, worstStretch(await stepAndRead(page, 1)));
     await page.mouse.up();
-    assert.ok(worst < 1, `the cloth's longest edge reached ${(1 + worst).toFixed(2)} times its rest length`);
+    assert.ok(worst < 0.6, `the cloth's longest edge reached ${(1 + worst).toFixed(2)} times its rest length`);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();

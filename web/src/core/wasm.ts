@@ -59,7 +59,7 @@ export interface WeftExports extends LayoutExports {
   world_grabbed(world: Handle): number;
   world_tether_scale(world: Handle): number;
   world_grab_position_at(world: Handle, pinTime: number): Ptr;
-  world_hand_path(world: Handle, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number): Ptr;
+  world_hand_path(world: Handle, fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, dt: number, substeps: number): Ptr;
   world_stretch_limit(world: Handle): number;
   world_strain_limit(world: Handle): number;
   world_strain_sweeps(world: Handle): number;

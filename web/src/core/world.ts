@@ -393,10 +393,16 @@ export class WeftWorld {
     return { x: out[0], y: out[1], z: out[2] };
   }
 
-  /** weft_world_hand_path: where a hand moving from `from` to `to` in one substep holds its particle,
-   *  kept outside the mesh collider as a particle's path is (it slides over it); `to` without one. */
-  handPath(from: Vec3, to: Vec3): Vec3 {
-    const out = new Float32Array(this.core.memory, this.exports.world_hand_path(this.handle, from.x, from.y, from.z, to.x, to.y, to.z), 3);
+  /** weft_world_hand_path: where a hand moving from `from` to `to` in one substep of a frame of dt s
+   *  in `substeps` holds its particle, kept outside the mesh collider as a particle's path is (it
+   *  slides over it) and catching up at the hand's speed; `to` without one. */
+  handPath(from: Vec3, to: Vec3, dt: number, substeps: number): Vec3 {
+    const e = this.exports;
+    const out = new Float32Array(
+      this.core.memory,
+      e.world_hand_path(this.handle, from.x, from.y, from.z, to.x, to.y, to.z, dt, substeps),
+      3,
+    );
     return { x: out[0], y: out[1], z: out[2] };
   }
 

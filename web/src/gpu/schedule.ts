@@ -58,9 +58,9 @@ export interface CoreArrays {
   /// Where the hand ends a frame of dt s that begins with it at `held` and pin time pinTime s (the
   /// target within the cloth's reach, at most grab_speed × dt away), and the tether scale there.
   grabStep(held: Vec3, pinTime: number, dt: number): { end: Vec3; tetherScale: number };
-  /// Where a hand moving from `from` to `to` in one substep holds its particle, kept outside the
-  /// mesh collider (weft_world_hand_path); needed with a mesh.
-  handPath?(from: Vec3, to: Vec3): Vec3;
+  /// Where a hand moving from `from` to `to` in one substep of a frame of dt s in `substeps` holds its
+  /// particle, kept outside the mesh collider (weft_world_hand_path); needed with a mesh.
+  handPath?(from: Vec3, to: Vec3, dt: number, substeps: number): Vec3;
 }
 
 export interface Pass {

@@ -766,7 +766,7 @@ export class GpuSolver {
         // Out of the spheres and the ground, and a mesh met on the way from where it held the
         // particle (grab.c: weft_grab_held_position).
         const aim = move ? heldOutside(handAt(start, move.end, sub + 1, substeps), this.spheres, s) : null;
-        this.heldAt = !aim ? this.grabTarget : this.mesh && this.core.handPath ? this.core.handPath(this.heldAt, aim) : aim;
+        this.heldAt = !aim ? this.grabTarget : this.mesh && this.core.handPath ? this.core.handPath(this.heldAt, aim, fdt, substeps) : aim;
         base = this.baseRecord(h, air, wind, tetherScale, kick);
         if (this.tiled) {
           // Fused: pass A of substep sub > 0 also finishes substep sub − 1 (tiles.wgsl). Not with
