@@ -506,6 +506,7 @@ weft_result weft_world_step(weft_world* world, float dt) {
 		return WEFT_ERROR_NON_FINITE; // left as it was for inspection; the message names what is bad
 	}
 	weft_world_advance_compliance_ramp(world);
+	weft_world_advance_thickness_ramp(world);
 	weft_grab_advance_frame(world, dt); // the hand's path through this frame, the tethers' scale
 	world->frame_substeps = weft_frame_substeps(world, dt);
 	const float h = dt / (float)world->frame_substeps;

@@ -173,6 +173,7 @@ weft_result weft_world_create(const weft_world_def* world_def, const weft_cloth_
 	memcpy(world->compliance_wanted, compliances, sizeof compliances);
 	memcpy(world->compliance_now, compliances, sizeof compliances);
 	world->thickness = cloth_def->thickness > 0.0f ? cloth_def->thickness : weft_cloth_spacing(cloth_def);
+	world->thickness_wanted = world->thickness;
 	keep_strain_limit(world, cloth_def->strain_limit);
 	world->self_rest_distance = 2.0f * weft_cloth_spacing(cloth_def);
 	result = weft_aero_active(&world->def) ? weft_aero_prepare(world) : WEFT_OK;
@@ -215,6 +216,7 @@ void weft_world_reset(weft_world* world) {
 	world->frame_iterations = world->ramp_iterations = world->def.iterations; // from rest: no ramp
 	world->ramp_substeps = world->def.substeps;
 	weft_compliance_settle(world);                         // from rest: the compliances set, at once
+	world->thickness = world->thickness_wanted;            // and the thickness
 	memcpy(world->frame_start, world->rest_positions, p4); // no motion before the first frame
 	world->frame_start_stale = false;
 	world->strain_sweeps = 0;
@@ -265,19 +267,6 @@ weft_result weft_world_set_def(weft_world* world, const weft_world_def* def) {
 }
 
 weft_world_def weft_world_get_def(const weft_world* world) { return world ? world->def : weft_default_world_def(); }
-
-weft_result weft_world_set_thickness(weft_world* world, float thickness) {
-	if (world == NULL) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
-	}
-	if (!(thickness >= 0.0f && thickness < 1.0f)) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
-		                 "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)", (double)thickness);
-	}
-	world->thickness = thickness > 0.0f ? thickness : 0.5f * world->self_rest_distance; // one spacing
-	weft_self_collision_invalidate(world);                                              // lists of the old reach
-	return WEFT_OK;
-}
 
 weft_result weft_world_set_strain_limit(weft_world* world, float strain_limit) {
 	if (world == NULL) {

@@ -98,7 +98,8 @@ struct weft_world {
 	weft_sphere spheres[WEFT_MAX_SPHERES];
 	int32_t sphere_count;
 
-	float thickness; // m, self-collision distance (resolved at creation, or by weft_world_set_thickness)
+	float thickness;        // m, self-collision distance in force (resolved at creation, or set)
+	float thickness_wanted; // m, the setting: a thicker one is worked up to (thickness_ramp.c)
 	// Compliance a type (stretch, shear, bend) is set to, and the one its constraints have now: less
 	// compliant settings on a world that has stepped are worked down to (compliance_ramp.c).
 	float compliance_wanted[3], compliance_now[3];

@@ -312,9 +312,16 @@ WASM_EXPORT(world_strain_sweeps) double wasm_world_strain_sweeps(const wasm_worl
 WASM_EXPORT(world_strain_limit) float wasm_world_strain_limit(const wasm_world* h) {
 	return weft_world_strain_limit(h->world);
 }
-// The cloth's thickness, live (weft_world_set_thickness: 0 = the grid spacing).
-WASM_EXPORT(world_set_thickness) int32_t wasm_world_set_thickness(wasm_world* h, float thickness) {
-	return weft_world_set_thickness(h->world, thickness);
+// The cloth's thickness, live (weft_world_set_thickness: 0 = the grid spacing); gradually as
+// world_set_compliance's.
+WASM_EXPORT(world_set_thickness) int32_t wasm_world_set_thickness(wasm_world* h, float thickness, int32_t gradually) {
+	return gradually < 0 ? weft_world_set_thickness(h->world, thickness)
+	                     : weft_world_set_thickness_gradually(h->world, thickness, gradually != 0);
+}
+WASM_EXPORT(world_thickness) float wasm_world_thickness(const wasm_world* h) { return weft_world_thickness(h->world); }
+// One frame of the thickness's ramp, for the GPU solver: 1 when the thickness in force changed.
+WASM_EXPORT(world_advance_thickness_ramp) int32_t wasm_world_advance_thickness_ramp(wasm_world* h) {
+	return weft_world_advance_thickness_ramp(h->world) ? 1 : 0;
 }
 WASM_EXPORT(world_set_strain_limit) int32_t wasm_world_set_strain_limit(wasm_world* h, float strain_limit) {
 	return weft_world_set_strain_limit(h->world, strain_limit);

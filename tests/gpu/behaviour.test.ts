@@ -294,3 +294,27 @@ test("a stiffer compliance is worked down to: a soft drape is not thrown when ma
   assert.equal(now[44], Math.fround(1e-8));
   assert.ok(highest < before + 0.1, `the cloth's highest point over 45 frames: ${highest} m (${before} m before)`);
 });
+
+// A thicker cloth on a cloth that has stepped is worked up to (WEFT_THICKNESS_RAMP, the core's ramp,
+// which the page's GPU solver advances a frame at a time and hands to the GPU: setSelfView).
+test("a thicker cloth is worked up to, ×1.1 a frame, on the page's GPU solver", async () => {
+  const world = new WeftWorld(core, 'fold', 16);
+  const solver = new GpuClothSolver(world, device, (reason) => assert.fail(reason));
+  await solver.step(120);
+  const spacing = world.selfCollision.thickness;
+  solver.apply({ thickness: 2 * spacing });
+  assert.equal(world.thickness, Math.fround(2 * spacing), 'the setting');
+  assert.equal(world.selfCollision.thickness, spacing, 'not yet in force');
+  const inForce: number[] = [];
+  for (let f = 0; f < 9; ++f) {
+    await solver.step(1);
+    inForce.push(world.selfCollision.thickness);
+  }
+  await solver.step(5); // several frames a call: a frame at a time while it ramps
+  const x = await solver.positions();
+  solver.destroy();
+  world.destroy();
+  assert.ok(inForce[0] > spacing && inForce[0] < 1.11 * spacing && inForce[4] < 2 * spacing, `in force: ${inForce.join(' ')}`);
+  assert.equal(inForce[8], Math.fround(2 * spacing));
+  assert.ok(x.every(Number.isFinite));
+});

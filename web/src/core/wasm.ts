@@ -63,7 +63,9 @@ export interface WeftExports extends LayoutExports {
   world_stretch_limit(world: Handle): number;
   world_strain_limit(world: Handle): number;
   world_strain_sweeps(world: Handle): number;
-  world_set_thickness(world: Handle, thickness: number): number;
+  world_set_thickness(world: Handle, thickness: number, gradually: number): number;
+  world_thickness(world: Handle): number;
+  world_advance_thickness_ramp(world: Handle): number;
   world_set_strain_limit(world: Handle, strainLimit: number): number;
   world_grab_step(world: Handle, x: number, y: number, z: number, pinTime: number, dt: number): Ptr;
   world_particle_count(world: Handle): number;

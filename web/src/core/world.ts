@@ -107,7 +107,7 @@ export class WeftWorld {
     this.constraintCount = e.world_constraint_count(this.handle);
     this.colorCount = e.world_color_count(this.handle);
     this.frameDt = e.world_frame_dt(this.handle);
-    this.builtThickness = this.selfCollision.thickness;
+    this.builtThickness = this.thickness;
   }
 
   /** The core's handle of this world (for boundary calls that take it, e.g. recording a .glb). */
@@ -276,9 +276,20 @@ export class WeftWorld {
       tableSize: out[5],
     };
   }
-  /** The cloth's thickness, live (weft_world_set_thickness: m, [0, 1); 0 = the grid spacing). */
-  setThickness(thickness: number): void {
-    this.check(this.exports.world_set_thickness(this.handle, thickness), 'thickness');
+  /** The cloth's thickness, live (weft_world_set_thickness: m, [0, 1); 0 = the grid spacing): a
+   *  thicker one on a cloth that has stepped is worked up to; `gradually` overrides that rule, as
+   *  setCompliance's. selfCollision.thickness is the one in force. */
+  setThickness(thickness: number, gradually?: boolean): void {
+    const rule = gradually === undefined ? -1 : gradually ? 1 : 0;
+    this.check(this.exports.world_set_thickness(this.handle, thickness, rule), 'thickness');
+  }
+  /** The thickness set, m (weft_world_thickness). */
+  get thickness(): number {
+    return this.exports.world_thickness(this.handle);
+  }
+  /** One frame of the thickness's ramp (the core's step does it itself); true when it changed. */
+  advanceThicknessRamp(): boolean {
+    return this.exports.world_advance_thickness_ramp(this.handle) !== 0;
   }
   setSelfCollision(on: boolean): void {
     this.check(this.exports.world_set_self_collision(this.handle, on ? 1 : 0), 'self-collision');

@@ -74,13 +74,16 @@ export class GpuClothSolver implements ClothSolver {
     if (frames <= 0) return;
     if (this.fallback || !this.gpu) return this.fallback!.step(frames);
     const device = this.gpu.device;
-    // A stiffer compliance is worked down to a frame at a time, as the core's own step does it.
+    // A stiffer compliance and a thicker cloth are worked to a frame at a time, as the core's own step does it.
     const w = this.world;
-    if (frames > 1 && [STRETCH, SHEAR, BEND].some((type) => w.complianceNow(type) !== w.compliance(type))) {
+    const ramping =
+      [STRETCH, SHEAR, BEND].some((type) => w.complianceNow(type) !== w.compliance(type)) || w.selfCollision.thickness !== w.thickness;
+    if (frames > 1 && ramping) {
       for (let f = 0; f < frames; f++) await this.step(1);
       return;
     }
     if (w.advanceComplianceRamp()) this.gpu.uploadConstraints();
+    if (w.advanceThicknessRamp()) this.gpu.setSelfView(w.selfCollision);
     const timer = this.timer(device);
     const encoder = device.createCommandEncoder({ label: 'weft frame' });
     this.gpu.encode(encoder, this.world.frameDt, frames, timer ? { timestampWrites: timer.writes } : {});
@@ -176,6 +179,7 @@ export class GpuClothSolver implements ClothSolver {
     this.world.reset();
     this.frames = this.checkpointed = 0;
     this.gpu!.uploadConstraints(); // a reset puts the compliances at their settings at once (a ramp cut short)
+    this.gpu!.setSelfView(this.world.selfCollision); // and the thickness
     this.gpu!.release();
     this.gpu!.upload(this.world.positions(), this.world.velocities(), this.world.residuals());
     for (const sphere of this.gpu!.spheres) sphere.reset();

@@ -52,7 +52,8 @@ export interface SolverSettings {
   wind: Vec3;
   /// The cloth keeps its thickness between its own layers (weft_world_def.self_collision).
   selfCollision: boolean;
-  /// That thickness, m (weft_world_set_thickness; 0 sets the grid spacing, the default).
+  /// That thickness as set, m (weft_world_set_thickness; 0 sets the grid spacing, the default; a
+  /// thicker one is worked up to a frame at a time).
   thickness: number;
   /// No constraint longer than (1 + this) × its rest length (weft_cloth_def.strain_limit; 0 = none).
   strainLimit: number;

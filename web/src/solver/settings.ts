@@ -18,7 +18,7 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
     gustStrength: w.air.gustStrength,
     wind: w.wind,
     selfCollision: w.selfCollision.enabled,
-    thickness: w.selfCollision.thickness,
+    thickness: w.thickness,
     strainLimit: w.strainLimit,
     ridgeLifts: w.meshRidgeLifts,
     maxSubsteps: w.maxSubsteps,
@@ -26,8 +26,8 @@ export function solverSettingsOf(w: WeftWorld): SolverSettings {
 }
 
 /// Applies the given settings; returns whether a compliance changed (constraint data to re-upload).
-/// `gradually`: whether a lower compliance is worked down to (WeftWorld.setCompliance; by default
-/// the core's rule, for a cloth the core world steps).
+/// `gradually`: whether a lower compliance or a thicker cloth is worked to (WeftWorld.setCompliance,
+/// setThickness; by default the core's rule, for a cloth the core world steps).
 export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettings>, gradually?: boolean): boolean {
   if (settings.substeps !== undefined || settings.iterations !== undefined) {
     w.setSubsteps(settings.substeps ?? w.substeps, settings.iterations ?? w.iterations);
@@ -41,7 +41,7 @@ export function applySolverSettings(w: WeftWorld, settings: Partial<SolverSettin
     w.setAir({ drag, lift, airDensity, gustStrength });
   if (settings.wind !== undefined) w.setWind(settings.wind);
   if (settings.selfCollision !== undefined) w.setSelfCollision(settings.selfCollision);
-  if (settings.thickness !== undefined) w.setThickness(settings.thickness);
+  if (settings.thickness !== undefined) w.setThickness(settings.thickness, gradually);
   if (settings.strainLimit !== undefined) w.setStrainLimit(settings.strainLimit);
   if (settings.ridgeLifts !== undefined && w.meshTriangleCount > 0) w.setMeshRidgeLifts(settings.ridgeLifts);
   return compliance.some((c) => c !== undefined);

@@ -151,9 +151,10 @@ export class Panel {
         .add(m, 'selfCollision')
         .name('self-collision')
         .onChange(live(() => app.solver.apply({ selfCollision: m.selfCollision }))),
-      // The grid spacing unless set (a 1 m cloth at 64²: 15.9 mm); a rebuild at another grid keeps a set one.
+      // The grid spacing unless set (a 1 m cloth at 64²: 15.9 mm; 0 sets it); a rebuild at another
+      // grid keeps a set one; a thicker one is worked up to ×1.1 a frame.
       solver
-        .add(m, 'thicknessMm', 0.5, 300, 0.1)
+        .add(m, 'thicknessMm', 0, 300, 0.1)
         .name('thickness mm')
         .onChange(live(() => app.solver.apply({ thickness: m.thicknessMm / 1000 }))),
       (this.ridgeLifts = solver
