@@ -22,6 +22,7 @@ for (const solver of ['wasm', 'gpu']) {
       assert.ok(before.air.airDensity > 1 && before.air.gustStrength > 0, `the flag has gusting air: ${JSON.stringify(before.air)}`);
       // A click at 70% along the drag slider (0..10): a coefficient near 7.
       const slider = panelController(page, 'drag coefficient').locator('.lil-slider');
+      await slider.scrollIntoViewIfNeeded(); // the panel scrolls where it is taller than the window
       const box = await slider.boundingBox();
       await page.mouse.click(box.x + 0.7 * box.width, box.y + box.height / 2);
       const drag = await page.evaluate(() => window.weft.stats().air.drag);
