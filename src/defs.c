@@ -151,6 +151,12 @@ weft_result weft_validate_world_def(const weft_world_def* def) {
 	return WEFT_OK;
 }
 
+weft_result weft_validate_thickness(float thickness) {
+	REQUIRE(thickness >= 0.0f && thickness < 1.0f, "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)",
+	        (double)thickness);
+	return WEFT_OK;
+}
+
 weft_result weft_validate_compliance(float compliance, const char* field) {
 	REQUIRE(within(compliance, 0.0f, WEFT_MAX_COMPLIANCE), "%s must be in [0, %g] m/N (got %g)", field,
 	        (double)WEFT_MAX_COMPLIANCE, (double)compliance);
@@ -219,8 +225,10 @@ weft_result weft_validate_cloth_def(const weft_cloth_def* def) {
 	if (result != WEFT_OK) {
 		return result;
 	}
-	REQUIRE(def->thickness >= 0.0f && def->thickness < 1.0f,
-	        "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)", (double)def->thickness);
+	result = weft_validate_thickness(def->thickness);
+	if (result != WEFT_OK) {
+		return result;
+	}
 	REQUIRE(def->pin >= WEFT_PIN_NONE && def->pin <= WEFT_PIN_LIST, "unknown pin mode %d", (int)def->pin);
 	if (def->pin == WEFT_PIN_LIST) {
 		REQUIRE(def->pin_count >= 0, "pin_count must be >= 0");

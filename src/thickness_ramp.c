@@ -19,9 +19,9 @@ weft_result weft_world_set_thickness_gradually(weft_world* world, float thicknes
 	if (world == NULL) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "world is NULL");
 	}
-	if (!(thickness >= 0.0f && thickness < 1.0f)) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
-		                 "cloth thickness must be in [0, 1) m (0 = the grid spacing; got %g)", (double)thickness);
+	const weft_result result = weft_validate_thickness(thickness);
+	if (result != WEFT_OK) {
+		return result;
 	}
 	world->thickness_wanted = thickness > 0.0f ? thickness : 0.5f * world->self_rest_distance; // one spacing
 	if (!gradually || world->thickness_wanted <= world->thickness) {

@@ -164,6 +164,8 @@ weft_result weft_validate_sphere_def(const weft_sphere_def* def);
 // [0, WEFT_MAX_COMPLIANCE]; field names the value in the message.
 weft_result weft_validate_compliance(float compliance, const char* field);
 weft_result weft_validate_strain_limit(float strain_limit);
+// [0, 1) m (0: the grid spacing), weft_cloth_def.thickness and weft_world_set_thickness.
+weft_result weft_validate_thickness(float thickness);
 // Every type's constraints at its setting, at once (a reset: from rest nothing is worked down to).
 void weft_compliance_settle(weft_world* world);
 // Each component within ±WEFT_MAX_COORDINATE; field names the value in the message.

@@ -9,7 +9,7 @@
 
 typedef struct wasm_world {
 	weft_world* world;
-	weft_scene_def scene;       // the definition it was built from (frame time, initial compliances)
+	weft_scene_def scene;       // the definition it was built from (its frame time)
 	float out[16];              // small results (sphere centre, ray hit) read by JS after a call
 	uint32_t* render_adjacency; // weft_world_render_adjacency, built once with the handle
 	int32_t render_adjacency_words, render_strain_base;

@@ -68,7 +68,8 @@ export interface Stats {
   mode: ShadingMode;
   /** Self-collision in force (the panel's switch; both solvers). */
   selfCollision: boolean;
-  /** The thickness it keeps between layers, m (the panel's slider; the grid spacing unless set). */
+  /** The thickness it keeps between layers as set, m (the panel's slider; the grid spacing unless
+   *  set; a thicker one comes into force over a few frames). */
   thickness: number;
   /** The cloth's strain limit in force (the panel's slider; both solvers; 0 = none). */
   strainLimit: number;
@@ -585,6 +586,7 @@ export class App implements Grabber {
     const world = this.solver.world;
     const c = this.camera;
     const short = this.solver.kind === 'wasm' ? this.substepsShort : null;
+    const settings = this.solver.settings();
     return {
       frame: this.solver.frame,
       fps: this.fps,
@@ -604,11 +606,11 @@ export class App implements Grabber {
       paused: this.paused,
       sphereMoving: this.sphereMoving,
       mode: this.mode,
-      selfCollision: this.solver.settings().selfCollision,
-      thickness: this.solver.settings().thickness,
-      strainLimit: this.solver.settings().strainLimit,
+      selfCollision: settings.selfCollision,
+      thickness: settings.thickness,
+      strainLimit: settings.strainLimit,
       strainSweeps: this.solver.kind === 'wasm' ? world.strainSweeps : null,
-      frameSubsteps: this.solver.kind === 'wasm' ? world.frameSubsteps : this.solver.settings().substeps,
+      frameSubsteps: this.solver.kind === 'wasm' ? world.frameSubsteps : settings.substeps,
       frameSubstepsWanted: this.solver.kind === 'wasm' ? world.frameSubstepsWanted : null,
       tooFewSubsteps: short && performance.now() - short.at < TOO_FEW_SUBSTEPS_MS ? { wanted: short.wanted, took: short.took } : null,
       ridgeLifts: this.solver.kind === 'wasm' && world.meshTriangleCount > 0 ? world.meshRidgeLifts : null,
