@@ -91,8 +91,8 @@ static inline void gather_xyzw(const float* a, const uint32_t* j, vf* x, vf* y, 
 // within NEAR_MARGIN reaches of each other; NEAR_PAIRS_PER_PATCH bounds the near pairs kept.
 // Smaller patches bend and turn less within themselves and with their neighbours, so the lists
 // last longer: `fold`, 600 frames, one thread, edge 8 → 4: rebuilds 551 → 473 at 128², 892 → 783
-// at 256²; edge 2 rebuilt as often as 4 and its near pairs (16 a patch) made the test dearer than
-// the lists it saved (×2 the frame).
+// at 256²; edge 2 rebuilt as often as 4, and its four times as many near pairs made the test
+// dearer than the lists it saved (×2 the frame).
 #define PATCH_EDGE 4
 #define MAX_PATCHES 4096
 #define NEAR_MARGIN 1.0f
