@@ -199,8 +199,7 @@ export class Recorder {
    *  as the format's limit allows: recordingLimit, objSequenceLimit). */
   start(maxFrames?: number, format: RecordFormat = 'glb'): Promise<void> {
     return this.app.exclusive(() => {
-      const world = this.app.solver.world;
-      this.begin(maxFrames ?? (format === 'obj' ? objSequenceLimit(world) : recordingLimit(world.particleCount)), format);
+      this.begin(maxFrames, format);
       this.app.afterFrame = () => this.afterFrame();
     });
   }
@@ -229,18 +228,21 @@ export class Recorder {
     });
   }
 
-  private begin(capacity: number, format: RecordFormat): void {
+  /** A fresh recording of `capacity` frames (undefined: as many as the format's limit allows). */
+  private begin(requested: number | undefined, format: RecordFormat): void {
     if (this.recording) throw new Error('already recording');
     format = String(format).toLowerCase() as RecordFormat; // 'OBJ' too
     if (format !== 'glb' && format !== 'obj')
       throw new Error(`a recording is a .glb or an OBJ sequence ('glb' or 'obj'; got ${String(format)})`);
+    if (this.app.solver.kind !== 'wasm') throw new Error('recording reads the C core (wasm) solver; switch the solver to wasm');
+    const world = this.app.solver.world;
+    // The OBJ sequence's limit writes the cloth's OBJ once to size it: worked out once a recording.
+    const most = format === 'obj' ? objSequenceLimit(world) : recordingLimit(world.particleCount);
+    const capacity = requested ?? most;
     if (!Number.isInteger(capacity) || capacity < 1 || capacity > MAX_RECORD_FRAMES) {
       throw new Error(`a recording holds 1..${MAX_RECORD_FRAMES} frames (got ${capacity})`);
     }
-    if (this.app.solver.kind !== 'wasm') throw new Error('recording reads the C core (wasm) solver; switch the solver to wasm');
-    const world = this.app.solver.world;
     if (format === 'obj') {
-      const most = objSequenceLimit(world);
       if (capacity > most)
         throw new Error(`an OBJ sequence of this cloth holds at most ${most} frames (${MAX_OBJ_SEQUENCE_BYTES / 2 ** 20} MiB)`);
       this.recording = new ObjSequenceRecording(world, capacity);
