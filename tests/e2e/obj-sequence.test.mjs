@@ -31,6 +31,14 @@ function unzip(bytes) {
   }
 }
 
+/** Pauses the page and presses Shift+K on its view (real key events): an OBJ recording starts. */
+async function startObjRecordingByKey(page) {
+  await page.evaluate(() => window.weft.pause());
+  await page.locator('#view').focus();
+  await page.keyboard.press('Shift+K');
+  await waitFor(page, () => !document.getElementById('recording').hidden);
+}
+
 test("record(5, 'obj'): five frames' OBJs, each what O gives at that frame, and the colliders", async () => {
   const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=16');
   try {
@@ -84,10 +92,7 @@ test("record(5, 'obj'): five frames' OBJs, each what O gives at that frame, and 
 test('Shift+K records an OBJ sequence while the cloth runs and downloads it as weft-<scene>-obj.zip', async () => {
   const { page, errors } = await openApp(session, '?renderer=webgl2&scene=hang&grid=8');
   try {
-    await page.evaluate(() => window.weft.pause());
-    await page.locator('#view').focus();
-    await page.keyboard.press('Shift+K');
-    await waitFor(page, () => !document.getElementById('recording').hidden);
+    await startObjRecordingByKey(page);
     assert.equal(await page.textContent('#record-obj'), '■ stop');
     assert.equal(await page.textContent('#record'), '● record');
     await page.evaluate(() => window.weft.step(3));
@@ -112,10 +117,7 @@ test('Shift+K records an OBJ sequence while the cloth runs and downloads it as w
 test('a scene switch during an OBJ recording offers what it holds and the page runs on', async () => {
   const { page, errors } = await openApp(session, '?renderer=webgl2&scene=sphere&grid=16');
   try {
-    await page.evaluate(() => window.weft.pause());
-    await page.locator('#view').focus();
-    await page.keyboard.press('Shift+K');
-    await waitFor(page, () => !document.getElementById('recording').hidden);
+    await startObjRecordingByKey(page);
     await page.evaluate(() => window.weft.step(3));
     const download = page.waitForEvent('download');
     await panelController(page, 'scene').locator('select').selectOption('hang');
