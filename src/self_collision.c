@@ -597,11 +597,10 @@ static void choose_regions(weft_world* world, int32_t thread_count) {
 	}
 }
 
-void weft_self_collision_sort(weft_world* world, int32_t thread_count) {
+// The counting sort of the particles by bucket, and their positions, cells and rest positions in
+// bucket order.
+static void sort_by_bucket(weft_world* world) {
 	weft_self_collision* s = world->self;
-	if (!s->rebuild) {
-		return;
-	}
 	const uint32_t n = (uint32_t)world->particle_count, table = s->table_size;
 	uint32_t* start = s->cell_start;
 	memset(start, 0, ((size_t)table + 1) * sizeof(uint32_t));
@@ -630,8 +629,22 @@ void weft_self_collision_sort(weft_world* world, int32_t thread_count) {
 			s->sorted_rest[axis][k] = rest[4 * p + axis];
 		}
 	}
-	find_near_patches(world);
-	choose_regions(world, thread_count);
+}
+
+// Neither part reads what the other writes (both read the positions and the keys stage's cells),
+// so with two threads or more they run side by side: the near patches' sweep is the dearer part
+// (at 256² three times the sort's time).
+void weft_self_collision_sort(weft_world* world, int32_t thread, int32_t thread_count) {
+	if (!world->self->rebuild) {
+		return;
+	}
+	if (thread == 0) {
+		sort_by_bucket(world);
+	}
+	if (thread == (thread_count > 1 ? 1 : 0)) {
+		find_near_patches(world);
+		choose_regions(world, thread_count);
+	}
 }
 
 // The largest of a full list's entries.

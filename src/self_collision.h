@@ -32,9 +32,10 @@ void weft_self_collision_bounds(weft_world* world, int32_t begin, int32_t end);
 void weft_self_collision_decide(weft_world* world);
 // particles: their hash buckets (when rebuilding);
 void weft_self_collision_keys(weft_world* world, int32_t begin, int32_t end);
-// whole: counting sort of the particles by bucket, and the lists' regions for thread_count threads
-// (when rebuilding);
-void weft_self_collision_sort(weft_world* world, int32_t thread_count);
+// two threads (when rebuilding): the counting sort of the particles by bucket on thread 0, beside
+// it (on thread 1, or after it on one thread) the pairs of near patches and the lists' regions for
+// thread_count threads;
+void weft_self_collision_sort(weft_world* world, int32_t thread, int32_t thread_count);
 // a thread: the neighbour lists of its region's particles from the 27 cells around them (when
 // rebuilding);
 void weft_self_collision_lists(weft_world* world, int32_t thread, int32_t thread_count);

@@ -322,7 +322,7 @@ void weft_solver_build_stages(const weft_world* world, weft_stage_list* out) {
 		STAGE(WEFT_STAGE_SELF_BOUNDS, 0, weft_self_collision_patch_count(world), false);
 		STAGE(WEFT_STAGE_SELF_DECIDE, 0, n, true);
 		STAGE(WEFT_STAGE_SELF_KEYS, 0, n, false);
-		STAGE(WEFT_STAGE_SELF_SORT, 0, n, true);
+		STAGE(WEFT_STAGE_SELF_SORT, 0, n, false); // two threads, its own split
 		STAGE(WEFT_STAGE_SELF_LISTS, 0, n, false);
 		STAGE(WEFT_STAGE_SELF_CONTACTS, 0, n, false);
 		out->self_apply = count;
@@ -390,7 +390,7 @@ static void run_stage(weft_world* world, const weft_stage* stage, float h, int32
 	case WEFT_STAGE_SELF_DECIDE: weft_self_collision_decide(world); break;
 	case WEFT_STAGE_SELF_LISTS: weft_self_collision_lists(world, thread, thread_count); break;
 	case WEFT_STAGE_SELF_KEYS: weft_self_collision_keys(world, begin, end); break;
-	case WEFT_STAGE_SELF_SORT: weft_self_collision_sort(world, thread_count); break;
+	case WEFT_STAGE_SELF_SORT: weft_self_collision_sort(world, thread, thread_count); break;
 	case WEFT_STAGE_SELF_CONTACTS: weft_self_collision_contacts(world, begin, end); break;
 	case WEFT_STAGE_SELF_APPLY: weft_self_collision_apply(world, begin, end); break;
 	case WEFT_STAGE_COLLIDE_PRIMITIVES: weft_collide_primitives(world, begin, end); break;

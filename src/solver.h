@@ -18,7 +18,7 @@ typedef enum weft_stage_type {
 	WEFT_STAGE_SELF_BOUNDS,        // patches: displacements since the neighbour lists (self_collision.c)
 	WEFT_STAGE_SELF_DECIDE,        // whole: rebuild the lists this substep?
 	WEFT_STAGE_SELF_KEYS,          // particles: hash buckets (when rebuilding)
-	WEFT_STAGE_SELF_SORT,          // whole: counting sort by bucket (when rebuilding)
+	WEFT_STAGE_SELF_SORT,          // two threads: counting sort by bucket, beside it the near patches (when rebuilding)
 	WEFT_STAGE_SELF_LISTS,         // particles: neighbour lists from the hash (when rebuilding)
 	WEFT_STAGE_SELF_CONTACTS,      // particles: pushes and friction from other layers (Jacobi)
 	WEFT_STAGE_SELF_APPLY,         // particles: x += the sum of their pushes over their worth in pushes

@@ -58,7 +58,9 @@ static moved push_sliced(int32_t simd_width, float depth_b, float depth_c, int32
 	weft_self_collision_bounds(world, 0, weft_self_collision_patch_count(world));
 	weft_self_collision_decide(world);
 	weft_self_collision_keys(world, 0, n);
-	weft_self_collision_sort(world, list_slices);
+	for (int32_t thread = 0; thread < list_slices; ++thread) {
+		weft_self_collision_sort(world, thread, list_slices); // as that many threads run it
+	}
 	for (int32_t thread = 0; thread < list_slices; ++thread) {
 		weft_self_collision_lists(world, thread, list_slices); // as that many threads run it
 	}
