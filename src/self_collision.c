@@ -131,6 +131,7 @@ struct weft_self_collision {
 	float* patch_boxes;      // per patch: min xyz, max xyz of its positions at the build
 	uint16_t* near_pairs;    // pairs (p, q), p < q, of near patches at the build
 	uint16_t* patch_order;   // the patches by the low x of their boxes at the build
+	float* sweep_boxes[6];   // the boxes in that order (+ 4 padding): min x, y, z, max x, y, z, one array each
 	int32_t near_pair_count; // -1: too many to keep (the test falls back to one box for all)
 	float skin;              // the skin of the current lists, in thicknesses (SKIN to SKIN_MAX)
 	int32_t lasted;          // substeps since the current lists were built
@@ -209,11 +210,17 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 	s->patch_boxes = weft_alloc(a, patches * 6 * sizeof(float));
 	s->near_pairs = weft_alloc(a, patches * NEAR_PAIRS_PER_PATCH * 2 * sizeof(uint16_t));
 	s->patch_order = weft_alloc(a, patches * sizeof(uint16_t));
+	bool sweep_allocated = true;
+	for (int k = 0; k < 6; ++k) {
+		s->sweep_boxes[k] = weft_alloc(a, (patches + 4) * sizeof(float));
+		sweep_allocated &= s->sweep_boxes[k] != NULL;
+	}
 	world->self = s;
 	if (!s->cell_start || !s->particles || !s->bucket || !s->sorted[0] || !s->sorted[1] || !s->sorted[2] ||
 	    !s->sorted_cell || !s->sorted_rest[0] || !s->sorted_rest[1] || !s->sorted_rest[2] || !s->neighbours ||
 	    !s->neighbour_count || !s->farthest || !s->particle_patch || !s->patch_reach2 || !s->built_positions ||
-	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order || !s->cell) {
+	    !s->corrections || !s->patch_moves || !s->patch_boxes || !s->near_pairs || !s->patch_order || !s->cell ||
+	    !sweep_allocated) {
 		weft_self_collision_destroy(world);
 		return weft_fail(WEFT_ERROR_OUT_OF_MEMORY, "out of memory for self-collision of %d particles",
 		                 (int)world->particle_count);
@@ -226,6 +233,11 @@ weft_result weft_self_collision_prepare(weft_world* world) {
 			for (int32_t u = u0; u < u1; ++u) {
 				s->particle_patch[v * world->width + u] = patch;
 			}
+		}
+	}
+	for (int k = 0; k < 6; ++k) {
+		for (size_t m = patches; m < patches + 4; ++m) {
+			s->sweep_boxes[k][m] = INFINITY; // past the last patch: beyond any reach, the sweep stops
 		}
 	}
 	for (int axis = 0; axis < 3; ++axis) {
@@ -243,11 +255,12 @@ void weft_self_collision_destroy(weft_world* world) {
 		return;
 	}
 	const weft_allocator* a = &world->allocator;
-	void* arrays[] = {s->cell_start,  s->particles,       s->bucket,          s->sorted[0],      s->sorted[1],
-	                  s->sorted[2],   s->sorted_cell,     s->sorted_rest[0],  s->sorted_rest[1], s->sorted_rest[2],
-	                  s->neighbours,  s->neighbour_count, s->built_positions, s->corrections,    s->patch_moves,
-	                  s->patch_boxes, s->near_pairs,      s->particle_patch,  s->patch_reach2,   s->patch_order,
-	                  s->cell,        s->farthest};
+	void* arrays[] = {s->cell_start,     s->particles,       s->bucket,          s->sorted[0],      s->sorted[1],
+	                  s->sorted[2],      s->sorted_cell,     s->sorted_rest[0],  s->sorted_rest[1], s->sorted_rest[2],
+	                  s->neighbours,     s->neighbour_count, s->built_positions, s->corrections,    s->patch_moves,
+	                  s->patch_boxes,    s->near_pairs,      s->particle_patch,  s->patch_reach2,   s->patch_order,
+	                  s->cell,           s->farthest,        s->sweep_boxes[0],  s->sweep_boxes[1], s->sweep_boxes[2],
+	                  s->sweep_boxes[3], s->sweep_boxes[4],  s->sweep_boxes[5]};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) {
 		weft_free(a, arrays[k]);
 	}
@@ -530,20 +543,58 @@ static void find_near_patches(weft_world* world) {
 		}
 		order[at] = patch;
 	}
+	for (int32_t k = 0; k < s->patch_count; ++k) {
+		for (int m = 0; m < 6; ++m) {
+			s->sweep_boxes[m][k] = boxes[6 * order[k] + m];
+		}
+	}
+	// A pair is near where none of the six gaps (one box's low side beyond the other's high side,
+	// either way, along each axis) exceeds reach + margin: a NaN gap exceeds nothing.
 	const float near = list_reach(world) * (1.0f + NEAR_MARGIN);
 	const int32_t capacity = s->patch_count * NEAR_PAIRS_PER_PATCH;
+	const float* const* sweep = (const float* const*)s->sweep_boxes;
 	int32_t count = 0;
 	for (int32_t k = 0; k < s->patch_count && count >= 0; ++k) {
 		const int32_t p = order[k];
-		const float* a = &boxes[6 * p];
-		for (int32_t l = k + 1; l < s->patch_count && boxes[6 * order[l]] - a[3] <= near; ++l) {
-			const int32_t q = order[l];
-			const float* b = &boxes[6 * q];
-			float gap = 0.0f;
-			for (int axis = 0; axis < 3; ++axis) {
-				gap = larger(gap, larger(a[axis] - b[3 + axis], b[axis] - a[3 + axis]));
+		float a[6];
+		for (int m = 0; m < 6; ++m) {
+			a[m] = sweep[m][k];
+		}
+		// Candidates in sweep order while their low x is within near of a's high x, four at a time
+		// (padding past the last patch stops it); the near ones appended in that order.
+		for (int32_t l = k + 1; l < s->patch_count; l += 4) {
+			int32_t within, far;
+#if defined(WEFT_SIMD)
+			if (world->simd_width > 0) {
+				const vf v_near = vsplat(near);
+				const vf low_x = vload(&sweep[0][l]);
+				within = vbits(vgreater_equal(v_near, vsub(low_x, vsplat(a[3]))));
+				vf beyond = vgreater(vsub(vsplat(a[0]), vload(&sweep[3][l])), v_near);
+				for (int axis = 1; axis < 3; ++axis) {
+					beyond = vor(beyond, vgreater(vsub(vsplat(a[axis]), vload(&sweep[3 + axis][l])), v_near));
+					beyond = vor(beyond, vgreater(vsub(vload(&sweep[axis][l]), vsplat(a[3 + axis])), v_near));
+				}
+				far = vbits(beyond);
+			} else
+#endif
+			{
+				within = far = 0;
+				for (int32_t m = 0; m < 4; ++m) {
+					within |= (sweep[0][l + m] - a[3] <= near) << m;
+					bool beyond = a[0] - sweep[3][l + m] > near;
+					for (int axis = 1; axis < 3; ++axis) {
+						beyond |= a[axis] - sweep[3 + axis][l + m] > near;
+						beyond |= sweep[axis][l + m] - a[3 + axis] > near;
+					}
+					far |= beyond << m;
+				}
 			}
-			if (gap <= near) {
+			// The lanes before the first one beyond the window (sorted by low x: the rest are too).
+			const int32_t window = __builtin_ctz((uint32_t)~within | 0x10u);
+			int32_t found = within & ~far & ((1 << window) - 1);
+			while (found != 0) {
+				const int32_t q = order[l + __builtin_ctz((uint32_t)found)];
+				found &= found - 1;
 				if (count == capacity) {
 					count = -1;
 					break;
@@ -551,6 +602,9 @@ static void find_near_patches(weft_world* world) {
 				s->near_pairs[2 * count] = (uint16_t)(p < q ? p : q);
 				s->near_pairs[2 * count + 1] = (uint16_t)(p < q ? q : p);
 				count++;
+			}
+			if (window < 4 || count < 0) {
+				break;
 			}
 		}
 	}
