@@ -19,7 +19,7 @@
 // little overreach left is shared by every tether (weft_world_tether_scale), not piled up at a pin.
 // A hand is not a collider's equal: where its path runs into a sphere, below the ground or into a
 // mesh collider, the particle it holds stays out of them, on the surface plus the collision margin
-// where the colliders leave any free particle (weft_grab_held_position, each substep against that
+// where the colliders leave any free particle (weft_grab_advance_hold, each substep against that
 // substep's spheres; a mesh as a particle's path meets it: weft_world_hand_path), and slides over
 // it as the hand moves on. Held inside, it pulled its neighbours, which the collider pushed out,
 // into a needle (`sphere` 96² at 1 substep, the sweep's drag: 3 cm deep, 100.5%; `bunny` 32², a
@@ -174,7 +174,7 @@ weft_vec3 weft_grab_substep_position(const weft_world* world) {
 	return (weft_vec3){a.x * (1.0f - t) + b.x * t, a.y * (1.0f - t) + b.y * t, a.z * (1.0f - t) + b.z * t};
 }
 
-weft_vec3 weft_grab_held_position(weft_world* world) {
+weft_vec3 weft_grab_advance_hold(weft_world* world) {
 	const weft_vec3 aim = weft_collide_point_push_out(world, weft_grab_substep_position(world));
 	// A mesh collider is met on the way there, from where the hand held the particle the substep
 	// before (where it was taken, at first: the GPU solver keeps the same): it stops in front of the

@@ -117,7 +117,7 @@ static void integrated(weft_world* world, int32_t begin, int32_t end) {
 		// The grabbed particle is kinematic (inverse mass 0): it sits where the hand holds it,
 		// outside the spheres and the ground.
 		float* g = &world->positions[4 * world->grabbed];
-		const weft_vec3 held = weft_grab_held_position(world);
+		const weft_vec3 held = weft_grab_advance_hold(world);
 		g[0] = held.x;
 		g[1] = held.y;
 		g[2] = held.z;

@@ -117,7 +117,7 @@ struct weft_world {
 	float grabbed_inverse_mass;
 	weft_vec3 grab_target;
 	float grab_frame_dt;        // s, the frame being stepped (weft_grab_advance_frame)
-	weft_vec3 grab_held;        // where the hand held the particle in the last substep (weft_grab_held_position)
+	weft_vec3 grab_held;        // where the hand held the particle in the last substep (weft_grab_advance_hold)
 	weft_vec3 grab_start;       // where the hand held it when this frame began...
 	weft_vec3 grab_position;    // ...and where it holds it when the frame ends (weft_world_grab_position)
 	int64_t grab_first_substep; // substeps_run before this frame: the hand's path is cut per substep
@@ -193,10 +193,11 @@ void weft_grab_advance_frame(weft_world* world, float dt);
 int32_t weft_frame_substeps(weft_world* world, float dt);
 // Where the hand holds the grabbed particle at the end of substep `substeps_run` of this frame.
 weft_vec3 weft_grab_substep_position(const weft_world* world);
-// Where the grabbed particle sits this substep: the hand's position (weft_grab_substep_position)
-// kept out of the spheres and above the ground by the collision margin, and a mesh met on the way
-// from where it held it the substep before (weft_world_hand_path; kept in grab_held).
-weft_vec3 weft_grab_held_position(weft_world* world);
+// Moves the hold to this substep and returns where the grabbed particle sits: the hand's position
+// (weft_grab_substep_position) kept out of the spheres and above the ground by the collision
+// margin, and a mesh met on the way from where it held it the substep before (weft_world_hand_path);
+// stored in grab_held, which the next substep starts from, so it is called once a substep.
+weft_vec3 weft_grab_advance_hold(weft_world* world);
 
 // The frame-end strain limit (strain_sweeps.c). The check: true if a grid edge that starts at a
 // particle of [begin, end) (to the next in its row or its column) ended the frame well beyond the

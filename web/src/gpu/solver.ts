@@ -163,7 +163,7 @@ function handAt(start: Vec3, end: Vec3, k: number, substeps: number): Vec3 {
 
 /// Where the grabbed particle sits when the hand is at `at`: out of the spheres (in order) and above
 /// the ground by the collision margin, against this substep's sphere centres (grab.c:
-/// weft_grab_held_position, in its float order).
+/// weft_grab_advance_hold, in its float order).
 function heldOutside(at: Vec3, spheres: readonly SphereMotion[], s: PhysicsSettings): Vec3 {
   const f = Math.fround;
   let held = at;
@@ -764,7 +764,7 @@ export class GpuSolver {
         const kick = this.substepsRun > 0 ? h : Math.fround(0.5 * h);
         this.substepsRun++;
         // Out of the spheres and the ground, and a mesh met on the way from where it held the
-        // particle (grab.c: weft_grab_held_position).
+        // particle (grab.c: weft_grab_advance_hold).
         const aim = move ? heldOutside(handAt(start, move.end, sub + 1, substeps), this.spheres, s) : null;
         this.heldAt = !aim ? this.grabTarget : this.mesh && this.core.handPath ? this.core.handPath(this.heldAt, aim, fdt, substeps) : aim;
         base = this.baseRecord(h, air, wind, tetherScale, kick);
