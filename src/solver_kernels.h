@@ -378,6 +378,11 @@ void KERNEL(weft_tethers_rows)(weft_world* world, int32_t begin, int32_t end) {
 				yx = vsplat(X[kind]);
 				yy = vsplat(Y[kind]);
 				yz = vsplat(Z[kind]);
+			} else if (kind == WEFT_TETHER_CONSECUTIVE && anchor[LANES - 1] == anchor[0] + LANES - 1) {
+				// The anchors side by side (each four consecutive, and the fours continue each other).
+				yx = vload(X + anchor[0]);
+				yy = vload(Y + anchor[0]);
+				yz = vload(Z + anchor[0]);
 			} else {
 				// A slot without a tether reads the particle itself (its own: no other thread writes it).
 				int32_t index[LANES];

@@ -125,7 +125,12 @@ weft_result weft_solver_plan_build(weft_world* world) {
 			for (int32_t i = 1; i < 4; ++i) {
 				kind = anchor[i] == kind ? kind : -2;
 			}
-			world->tether_groups[slot * (stride / 4) + g] = kind < 0 && kind != -1 ? -2 : kind;
+			bool consecutive = anchor[0] >= 0;
+			for (int32_t i = 1; i < 4; ++i) {
+				consecutive &= anchor[i] == anchor[0] + i;
+			}
+			kind = kind < 0 && kind != -1 ? -2 : kind;
+			world->tether_groups[slot * (stride / 4) + g] = kind == -2 && consecutive ? WEFT_TETHER_CONSECUTIVE : kind;
 		}
 	}
 	int32_t written = 0;

@@ -10,6 +10,10 @@
 // scene's max_substeps covers a hand at its fastest: scenes.c).
 #define WEFT_MESH_MOTION_PER_SUBSTEP 0.1f
 
+// A tether group (tether_groups) whose four anchors are consecutive particles: the row under a
+// pinned edge, tethered to the pins above it, reads them as one vector instead of gathering.
+#define WEFT_TETHER_CONSECUTIVE (-3)
+
 typedef struct weft_sphere {
 	weft_sphere_def def;
 	weft_vec3 center;          // current centre
@@ -76,7 +80,8 @@ struct weft_world {
 	float* compliances;
 	int32_t* tether_anchor_rows;
 	float* tether_distance_rows;
-	int32_t* tether_groups; // per slot and 4 particles: their one anchor, -1 no tether, -2 mixed
+	int32_t* tether_groups; // per slot and 4 particles: their one anchor, -1 no tether, -2 mixed,
+	                        // WEFT_TETHER_CONSECUTIVE anchors a, a + 1, a + 2, a + 3 (a pinned edge's)
 	weft_solve_segment* segments;
 	int32_t segment_count;
 	int32_t batch_segments[WEFT_COLOR_BUDGET + 1];
