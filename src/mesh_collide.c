@@ -138,6 +138,27 @@ static inline uint32_t plane_candidates(const weft_mesh_collider* mesh, uint32_t
 #endif
 }
 
+// Of the grid entries [k, k + 4) below end, those whose plane the path p0 → p1 does not keep to
+// one side of (segment_crosses' first test, its expressions and comparisons, NaN included):
+// plane_candidates with `path` and no bound, without the bound's tests, which then keep nothing.
+static inline uint32_t path_candidates(const weft_mesh_collider* mesh, uint32_t k, uint32_t end, weft_vec3 p0,
+                                       weft_vec3 p1) {
+	const uint32_t lanes = end - k >= 4 ? 0xfu : (1u << (end - k)) - 1u;
+#if defined(WEFT_SIMD)
+	float* const* row = mesh->entry_rows;
+	const vf nx = vload(&row[0][k]), ny = vload(&row[1][k]), nz = vload(&row[2][k]), d = vload(&row[3][k]);
+	const vf s1 = vadd(vadd(vadd(vmul(nx, vsplat(p1.x)), vmul(ny, vsplat(p1.y))), vmul(nz, vsplat(p1.z))), d);
+	const vf s0 = vadd(vadd(vadd(vmul(nx, vsplat(p0.x)), vmul(ny, vsplat(p0.y))), vmul(nz, vsplat(p0.z))), d);
+	const vf zero = vzero();
+	const int one_side =
+	    vbits(vand(vgreater(s0, zero), vgreater(s1, zero))) | vbits(vand(vgreater(zero, s0), vgreater(zero, s1)));
+	return ~(uint32_t)one_side & lanes;
+#else
+	(void)mesh, (void)p0, (void)p1;
+	return lanes;
+#endif
+}
+
 // Tests the triangles of one cell against the bound, keeping the closest (within *budget tests).
 static void scan_cell(const weft_mesh_collider* mesh, int32_t cell, weft_vec3 p, const float query[3],
                       closest_state* state, int32_t* budget) {
@@ -329,8 +350,8 @@ bool weft_mesh_first_crossing(const weft_mesh_collider* mesh, weft_vec3 p0, weft
 				uint32_t begin = grid->cell_start[cell];
 				uint32_t end = weft_budget_end(begin, grid->cell_start[cell + 1], budget);
 				for (uint32_t k = begin; k < end; k += 4) {
-					// Only entries whose plane the path meets (no bound on distance: best_d2 0).
-					for (uint32_t bits = plane_candidates(mesh, k, end, p0, p1, true, 0.0f); bits; bits &= bits - 1) {
+					// Only entries whose plane the path meets.
+					for (uint32_t bits = path_candidates(mesh, k, end, p0, p1); bits; bits &= bits - 1) {
 						uint32_t t = grid->cell_triangles[k + (uint32_t)__builtin_ctz(bits)];
 						float hit;
 						if (segment_crosses(mesh, t, p0, direction, plane_distance_of(mesh, t, p0),
