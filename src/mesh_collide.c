@@ -102,6 +102,22 @@ static inline float plane_distance_of(const weft_mesh_collider* mesh, uint32_t t
 	return weft_dot(weft_load3(plane), p) + plane[3];
 }
 
+#if defined(WEFT_SIMD)
+// Four entries' plane distances of p (their planes in lanes: normals nx, ny, nz, offsets d).
+static inline vf plane_lanes(vf nx, vf ny, vf nz, vf d, weft_vec3 p) {
+	return vadd(vadd(vadd(vmul(nx, vsplat(p.x)), vmul(ny, vsplat(p.y))), vmul(nz, vsplat(p.z))), d);
+}
+
+// The lanes whose plane the path from p0 (plane distances s0) to p (s1) does not keep to one side
+// of: segment_crosses' first test, its comparisons, NaN included.
+static inline uint32_t path_meets_planes(vf s0, vf s1) {
+	const vf zero = vzero();
+	const int one_side =
+	    vbits(vand(vgreater(s0, zero), vgreater(s1, zero))) | vbits(vand(vgreater(zero, s0), vgreater(zero, s1)));
+	return ~(uint32_t)one_side;
+}
+#endif
+
 // Of the grid entries [k, k + 4) below end, those the exact tests could keep (a bit each): p
 // within the bound of the triangle's plane and of its bounding sphere (test_triangle's first two
 // tests), or, when `path`, the path p0 → p not on one side of the plane (segment_crosses' first
@@ -114,7 +130,7 @@ static inline uint32_t plane_candidates(const weft_mesh_collider* mesh, uint32_t
 	float* const* row = mesh->entry_rows;
 	const vf px = vsplat(p.x), py = vsplat(p.y), pz = vsplat(p.z), best = vsplat(best_d2);
 	const vf nx = vload(&row[0][k]), ny = vload(&row[1][k]), nz = vload(&row[2][k]), d = vload(&row[3][k]);
-	const vf s1 = vadd(vadd(vadd(vmul(nx, px), vmul(ny, py)), vmul(nz, pz)), d);
+	const vf s1 = plane_lanes(nx, ny, nz, d, p);
 	const vf s1s1 = vmul(s1, s1);
 	const vf tx = vsub(px, vload(&row[4][k])), ty = vsub(py, vload(&row[5][k])), tz = vsub(pz, vload(&row[6][k]));
 	const vf radius = vload(&row[7][k]);
@@ -125,11 +141,7 @@ static inline uint32_t plane_candidates(const weft_mesh_collider* mesh, uint32_t
 	const int beyond_plane = vbits(vgreater_equal(s1s1, best));
 	uint32_t keep = ~(uint32_t)(beyond_plane | beyond_sphere);
 	if (path) {
-		const vf s0 = vadd(vadd(vadd(vmul(nx, vsplat(p0.x)), vmul(ny, vsplat(p0.y))), vmul(nz, vsplat(p0.z))), d);
-		const vf zero = vzero();
-		const int one_side =
-		    vbits(vand(vgreater(s0, zero), vgreater(s1, zero))) | vbits(vand(vgreater(zero, s0), vgreater(zero, s1)));
-		keep |= ~(uint32_t)one_side;
+		keep |= path_meets_planes(plane_lanes(nx, ny, nz, d, p0), s1);
 	}
 	return keep & lanes;
 #else
@@ -138,21 +150,16 @@ static inline uint32_t plane_candidates(const weft_mesh_collider* mesh, uint32_t
 #endif
 }
 
-// Of the grid entries [k, k + 4) below end, those whose plane the path p0 → p1 does not keep to
-// one side of (segment_crosses' first test, its expressions and comparisons, NaN included):
-// plane_candidates with `path` and no bound, without the bound's tests, which then keep nothing.
+// Of the grid entries [k, k + 4) below end, those whose plane the path p0 → p1 meets: what
+// plane_candidates keeps for a path with no bound (its bound's tests then keep nothing), without
+// working those tests out.
 static inline uint32_t path_candidates(const weft_mesh_collider* mesh, uint32_t k, uint32_t end, weft_vec3 p0,
                                        weft_vec3 p1) {
 	const uint32_t lanes = end - k >= 4 ? 0xfu : (1u << (end - k)) - 1u;
 #if defined(WEFT_SIMD)
 	float* const* row = mesh->entry_rows;
 	const vf nx = vload(&row[0][k]), ny = vload(&row[1][k]), nz = vload(&row[2][k]), d = vload(&row[3][k]);
-	const vf s1 = vadd(vadd(vadd(vmul(nx, vsplat(p1.x)), vmul(ny, vsplat(p1.y))), vmul(nz, vsplat(p1.z))), d);
-	const vf s0 = vadd(vadd(vadd(vmul(nx, vsplat(p0.x)), vmul(ny, vsplat(p0.y))), vmul(nz, vsplat(p0.z))), d);
-	const vf zero = vzero();
-	const int one_side =
-	    vbits(vand(vgreater(s0, zero), vgreater(s1, zero))) | vbits(vand(vgreater(zero, s0), vgreater(zero, s1)));
-	return ~(uint32_t)one_side & lanes;
+	return path_meets_planes(plane_lanes(nx, ny, nz, d, p0), plane_lanes(nx, ny, nz, d, p1)) & lanes;
 #else
 	(void)mesh, (void)p0, (void)p1;
 	return lanes;

@@ -228,7 +228,7 @@ export class Recorder {
     });
   }
 
-  /** A fresh recording of `capacity` frames (undefined: as many as the format's limit allows). */
+  /** A fresh recording of `requested` frames (undefined: as many as the format's limit allows). */
   private begin(requested: number | undefined, format: RecordFormat): void {
     if (this.recording) throw new Error('already recording');
     format = String(format).toLowerCase() as RecordFormat; // 'OBJ' too
