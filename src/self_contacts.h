@@ -40,7 +40,7 @@ typedef struct weft_self_contacts_job {
 } weft_self_contacts_job;
 
 // The contacts of particles [begin, end): scalar or 4 lanes as job->lanes says (self_collision.c),
-// and 8 lanes, two particles at a time (self_contacts_avx2.c; only where weft_avx2_available()).
+// and 8 lanes, two particles at a time (self_contacts_avx2.c; only where weft_eight_lanes_available()).
 void weft_self_contacts_4(const weft_self_contacts_job* job, int32_t begin, int32_t end);
 void weft_self_contacts_8(const weft_self_contacts_job* job, int32_t begin, int32_t end);
 

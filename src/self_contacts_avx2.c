@@ -1,18 +1,18 @@
-// The contacts stage of self-collision in 8 lanes (AVX2, no FMA): two listed particles side by side,
-// each in a 128-bit half with four of its entries, so a particle's usual one four of entries within
-// reach takes half the instructions of the 4-lane path. The lanes run self_contacts.h's kernel, the
+// The contacts stage of self-collision in 8 lanes (AVX2, no FMA; in wasm two SIMD128 fours,
+// simd8.h): two listed particles side by side, each in a 128-bit half with four of its entries, so
+// a particle's usual one four of entries within reach takes half the instructions of the 4-lane path. The lanes run self_contacts.h's kernel, the
 // 4-lane path's, so every particle gets the same bits as on the scalar path. Compiled with -mavx2
-// -mno-fma (CMakeLists.txt), chosen only where the CPU has AVX2 (the solve's width, solver_avx2.c).
+// -mno-fma (CMakeLists.txt), chosen only where the solve's width is 8 (solver_avx2.c).
 #include "simd8.h"
 
 #if defined(WEFT_SIMD8)
 #define WEFT_CONTACT_LANES 1
 // The float4s of particles j[0..3] (low half) and j[4..7] (high half) of a as lanes of x, y, z, w.
 static inline void gather_xyzw(const float* a, const uint32_t* j, vf* x, vf* y, vf* z, vf* w) {
-	*x = vhalves(_mm_loadu_ps(&a[4 * j[0]]), _mm_loadu_ps(&a[4 * j[4]]));
-	*y = vhalves(_mm_loadu_ps(&a[4 * j[1]]), _mm_loadu_ps(&a[4 * j[5]]));
-	*z = vhalves(_mm_loadu_ps(&a[4 * j[2]]), _mm_loadu_ps(&a[4 * j[6]]));
-	*w = vhalves(_mm_loadu_ps(&a[4 * j[3]]), _mm_loadu_ps(&a[4 * j[7]]));
+	*x = vhalves(hload(&a[4 * j[0]]), hload(&a[4 * j[4]]));
+	*y = vhalves(hload(&a[4 * j[1]]), hload(&a[4 * j[5]]));
+	*z = vhalves(hload(&a[4 * j[2]]), hload(&a[4 * j[6]]));
+	*w = vhalves(hload(&a[4 * j[3]]), hload(&a[4 * j[7]]));
 	transpose(x, y, z, w);
 }
 #endif
@@ -27,19 +27,12 @@ typedef struct visit {
 } visit;
 
 // Particle a's value in the low half, b's in the high one.
-static inline vf split(float a, float b) { return vhalves(_mm_set1_ps(a), _mm_set1_ps(b)); }
+static inline vf split(float a, float b) { return vhalves(hsplat(a), hsplat(b)); }
 
-// The largest of four lanes (sizes are +0 or positive; a maximum does not depend on the order): simd4.h's
-// vmax_lanes, which this file cannot include (its names are simd8.h's, on four lanes).
-static inline float largest_of(__m128 v) {
-	const __m128 pairs = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
-	return _mm_cvtss_f32(_mm_max_ps(pairs, _mm_shuffle_ps(pairs, pairs, _MM_SHUFFLE(2, 3, 0, 1))));
-}
-
-static inline void store_sum(const weft_self_contacts_job* job, int32_t i, __m128 sums, __m128 largests) {
+static inline void store_sum(const weft_self_contacts_job* job, int32_t i, vhalf sums, vhalf largests) {
 	float sum[4];
-	_mm_storeu_ps(sum, sums);
-	sum[3] = contact_worth(sum[3], largest_of(largests));
+	hstore(sum, sums);
+	sum[3] = contact_worth(sum[3], hmax_lanes(largests));
 	memcpy(&job->corrections[4 * i], sum, sizeof sum);
 }
 
@@ -109,7 +102,7 @@ void weft_self_contacts_8(const weft_self_contacts_job* job, int32_t begin, int3
 
 #else
 
-// Never chosen (weft_avx2_available is false: the solve's width is never 8); here so that other
+// Never chosen (weft_eight_lanes_available is false: the solve's width is never 8); here so that other
 // builds link.
 void weft_self_contacts_8(const weft_self_contacts_job* job, int32_t begin, int32_t end) {
 	weft_self_contacts_4(job, begin, end);

@@ -1,7 +1,8 @@
-// 8 float lanes (AVX2 without FMA, so products and sums round as the scalar path's): the
-// operations the 8-lane paths share (solver_avx2.c, self_contacts_avx2.c). Only for files compiled
-// with -mavx2 -mno-fma (CMakeLists.txt), which run only where weft_avx2_available() says so.
-// Shuffles and transposes work within each 128-bit half, as two fours side by side.
+// 8 float lanes: the operations the 8-lane paths share (solver_avx2.c, self_contacts_avx2.c).
+// x86-64: AVX2 without FMA (products and sums round as the scalar path's), only for files compiled
+// with -mavx2 -mno-fma (CMakeLists.txt), which run only where weft_eight_lanes_available() says so.
+// wasm: two SIMD128 fours. Shuffles and transposes work within each 128-bit half, as two fours
+// side by side, so both are the same lanes.
 #ifndef WEFT_SIMD8_H
 #define WEFT_SIMD8_H
 
@@ -75,10 +76,117 @@ static inline void transpose(vf* r0, vf* r1, vf* r2, vf* r3) {
 }
 static inline vf vgreater_equal(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
 static inline vf vmax(vf a, vf b) { return _mm256_max_ps(a, b); }
-// Two fours side by side: a in the low half, b in the high one.
-static inline vf vhalves(__m128 a, __m128 b) { return _mm256_set_m128(b, a); }
-static inline __m128 vlow(vf v) { return _mm256_castps256_ps128(v); }
-static inline __m128 vhigh(vf v) { return _mm256_extractf128_ps(v, 1); }
+// Two fours side by side: a in the low half, b in the high one; a half's own operations.
+typedef __m128 vhalf;
+static inline vf vhalves(vhalf a, vhalf b) { return _mm256_set_m128(b, a); }
+static inline vhalf vlow(vf v) { return _mm256_castps256_ps128(v); }
+static inline vhalf vhigh(vf v) { return _mm256_extractf128_ps(v, 1); }
+static inline vhalf hload(const float* p) { return _mm_loadu_ps(p); }
+static inline void hstore(float* p, vhalf v) { _mm_storeu_ps(p, v); }
+static inline vhalf hsplat(float v) { return _mm_set1_ps(v); }
+// The largest of the four lanes (for sizes, +0 or positive: a maximum does not depend on the order).
+static inline float hmax_lanes(vhalf v) {
+	const vhalf pairs = _mm_max_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
+	return _mm_cvtss_f32(_mm_max_ps(pairs, _mm_shuffle_ps(pairs, pairs, _MM_SHUFFLE(2, 3, 0, 1))));
+}
+
+#elif defined(__wasm_simd128__)
+// wasm: two SIMD128 fours side by side (the layout the AVX2 shuffles keep), each operation on both:
+// no wider registers, but twice the independent work an instruction stream holds.
+#define WEFT_SIMD8 1
+#include <wasm_simd128.h>
+
+typedef struct vf {
+	v128_t lo, hi;
+} vf;
+typedef v128_t vhalf;
+static inline vf vpair(v128_t lo, v128_t hi) { return (vf){lo, hi}; }
+static inline vf vload(const float* p) { return vpair(wasm_v128_load(p), wasm_v128_load(p + 4)); }
+static inline void vstore(float* p, vf v) {
+	wasm_v128_store(p, v.lo);
+	wasm_v128_store(p + 4, v.hi);
+}
+static inline vf vsplat(float v) { return vpair(wasm_f32x4_splat(v), wasm_f32x4_splat(v)); }
+static inline vf vzero(void) { return vsplat(0.0f); }
+#define WEFT_PAIRWISE(name, op) \
+	static inline vf name(vf a, vf b) { return vpair(op(a.lo, b.lo), op(a.hi, b.hi)); }
+WEFT_PAIRWISE(vadd, wasm_f32x4_add)
+WEFT_PAIRWISE(vsub, wasm_f32x4_sub)
+WEFT_PAIRWISE(vmul, wasm_f32x4_mul)
+WEFT_PAIRWISE(vdiv, wasm_f32x4_div)
+WEFT_PAIRWISE(vand, wasm_v128_and)
+WEFT_PAIRWISE(vgreater, wasm_f32x4_gt)
+WEFT_PAIRWISE(vgreater_equal, wasm_f32x4_ge)
+WEFT_PAIRWISE(vmax, wasm_f32x4_pmax)
+#undef WEFT_PAIRWISE
+static inline vf vsqrt(vf a) { return vpair(wasm_f32x4_sqrt(a.lo), wasm_f32x4_sqrt(a.hi)); }
+static inline vf vneg(vf a) { return vpair(wasm_f32x4_neg(a.lo), wasm_f32x4_neg(a.hi)); }
+static inline vf vnonzero(vf a) {
+	return vpair(wasm_f32x4_ne(a.lo, wasm_f32x4_splat(0.0f)), wasm_f32x4_ne(a.hi, wasm_f32x4_splat(0.0f)));
+}
+static inline bool vany(vf mask) { return wasm_v128_any_true(wasm_v128_or(mask.lo, mask.hi)); }
+static inline bool vall(vf mask) { return wasm_i32x4_all_true(wasm_v128_and(mask.lo, mask.hi)); }
+static inline v128_t active_four(v128_t w, v128_t length) {
+	return wasm_v128_and(wasm_f32x4_ne(w, wasm_f32x4_splat(0.0f)),
+	                     wasm_v128_not(wasm_f32x4_lt(length, wasm_f32x4_splat(MIN_LENGTH))));
+}
+static inline vf vactive(vf w, vf length) { return vpair(active_four(w.lo, length.lo), active_four(w.hi, length.hi)); }
+static inline vf vselect(vf mask, vf yes, vf no) {
+	return vpair(wasm_v128_bitselect(yes.lo, no.lo, mask.lo), wasm_v128_bitselect(yes.hi, no.hi, mask.hi));
+}
+static inline void vsplit_interleaved(vf v0, vf v1, vf* a, vf* b) {
+	*a = vpair(wasm_i32x4_shuffle(v0.lo, v1.lo, 0, 2, 4, 6), wasm_i32x4_shuffle(v0.hi, v1.hi, 0, 2, 4, 6));
+	*b = vpair(wasm_i32x4_shuffle(v0.lo, v1.lo, 1, 3, 5, 7), wasm_i32x4_shuffle(v0.hi, v1.hi, 1, 3, 5, 7));
+}
+static inline void vjoin_interleaved(vf a, vf b, vf* v0, vf* v1) {
+	*v0 = vpair(wasm_i32x4_shuffle(a.lo, b.lo, 0, 4, 1, 5), wasm_i32x4_shuffle(a.hi, b.hi, 0, 4, 1, 5));
+	*v1 = vpair(wasm_i32x4_shuffle(a.lo, b.lo, 2, 6, 3, 7), wasm_i32x4_shuffle(a.hi, b.hi, 2, 6, 3, 7));
+}
+static inline void vsplit_paired(vf v0, vf v1, vf* a, vf* b) {
+	*a = vpair(wasm_i32x4_shuffle(v0.lo, v1.lo, 0, 1, 4, 5), wasm_i32x4_shuffle(v0.hi, v1.hi, 0, 1, 4, 5));
+	*b = vpair(wasm_i32x4_shuffle(v0.lo, v1.lo, 2, 3, 6, 7), wasm_i32x4_shuffle(v0.hi, v1.hi, 2, 3, 6, 7));
+}
+static inline void vjoin_paired(vf a, vf b, vf* v0, vf* v1) { vsplit_paired(a, b, v0, v1); }
+// The AVX2 path's lane order 0 1 4 5 2 3 6 7 (solver_avx2.c).
+static inline vf vload_lanes(const float* p) {
+	const v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 4);
+	return vpair(wasm_i32x4_shuffle(a, b, 0, 1, 4, 5), wasm_i32x4_shuffle(a, b, 2, 3, 6, 7));
+}
+static inline void vstore_lanes(float* p, vf v) {
+	wasm_v128_store(p, wasm_i32x4_shuffle(v.lo, v.hi, 0, 1, 4, 5));
+	wasm_v128_store(p + 4, wasm_i32x4_shuffle(v.lo, v.hi, 2, 3, 6, 7));
+}
+static inline vf vvalid(const int32_t* index) {
+	return vpair(wasm_i32x4_gt(wasm_v128_load(index), wasm_i32x4_splat(-1)),
+	             wasm_i32x4_gt(wasm_v128_load(index + 4), wasm_i32x4_splat(-1)));
+}
+static inline vf vgather(const float* row, const int32_t* i, vf mask) {
+	(void)mask; // as simd4.h's wasm gather: every index is valid (padding points at a real particle)
+	return vpair(wasm_f32x4_make(row[i[0]], row[i[1]], row[i[2]], row[i[3]]),
+	             wasm_f32x4_make(row[i[4]], row[i[5]], row[i[6]], row[i[7]]));
+}
+static inline void transpose_four(v128_t* r0, v128_t* r1, v128_t* r2, v128_t* r3) {
+	const v128_t t0 = wasm_i32x4_shuffle(*r0, *r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(*r2, *r3, 0, 4, 1, 5);
+	const v128_t t2 = wasm_i32x4_shuffle(*r0, *r1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(*r2, *r3, 2, 6, 3, 7);
+	*r0 = wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5);
+	*r1 = wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7);
+	*r2 = wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5);
+	*r3 = wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7);
+}
+static inline void transpose(vf* r0, vf* r1, vf* r2, vf* r3) {
+	transpose_four(&r0->lo, &r1->lo, &r2->lo, &r3->lo);
+	transpose_four(&r0->hi, &r1->hi, &r2->hi, &r3->hi);
+}
+static inline vf vhalves(vhalf a, vhalf b) { return vpair(a, b); }
+static inline vhalf vlow(vf v) { return v.lo; }
+static inline vhalf vhigh(vf v) { return v.hi; }
+static inline vhalf hload(const float* p) { return wasm_v128_load(p); }
+static inline void hstore(float* p, vhalf v) { wasm_v128_store(p, v); }
+static inline vhalf hsplat(float v) { return wasm_f32x4_splat(v); }
+static inline float hmax_lanes(vhalf v) { // simd4.h's wasm vmax_lanes
+	const vhalf pairs = wasm_f32x4_pmax(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+	return wasm_f32x4_extract_lane(wasm_f32x4_pmax(pairs, wasm_i32x4_shuffle(pairs, pairs, 1, 0, 3, 2)), 0);
+}
 #endif
 
 #endif

@@ -82,8 +82,8 @@ void weft_phase_solve_batch(weft_world* world, float h, int32_t colour, int32_t 
 // The SIMD solve's rows (solver_simd.c): float4 positions → rows, and back, for particles [begin, end).
 void weft_rows_from_positions(weft_world* world, int32_t begin, int32_t end);
 void weft_positions_from_rows(weft_world* world, int32_t begin, int32_t end);
-// AVX2 on this CPU (and in this build: x86-64), tested once (solver_avx2.c).
-bool weft_avx2_available(void);
+// 8 lanes: AVX2 on this CPU (x86-64, tested once), or wasm SIMD128 as two fours (solver_avx2.c).
+bool weft_eight_lanes_available(void);
 
 // The strain limit of one constraint's correction: the XPBD step delta_lambda would leave it
 // length + w delta_lambda long; never longer than rest × stretch_limit (the world's 1 + strain_limit,

@@ -123,8 +123,9 @@ weft_result weft_set_simd_width(int32_t lanes) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "this build has no SIMD path");
 	}
 #endif
-	if (lanes == 8 && !weft_avx2_available()) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "8 lanes need AVX2, which this build or CPU lacks");
+	if (lanes == 8 && !weft_eight_lanes_available()) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
+		                 "8 lanes need AVX2 (or wasm SIMD128), which this build or CPU lacks");
 	}
 	simd_request = lanes;
 	return WEFT_OK;
@@ -133,7 +134,7 @@ weft_result weft_set_simd_width(int32_t lanes) {
 int32_t weft_simd_width(void) {
 #if defined(WEFT_SIMD)
 	if (simd_request == 1) {
-		return weft_avx2_available() ? 8 : 4;
+		return weft_eight_lanes_available() ? 8 : 4;
 	}
 	return simd_request;
 #else
