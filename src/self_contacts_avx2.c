@@ -1,8 +1,9 @@
 // The contacts stage of self-collision in 8 lanes (AVX2, no FMA; in wasm two SIMD128 fours,
 // simd8.h): two listed particles side by side, each in a 128-bit half with four of its entries, so
-// a particle's usual one four of entries within reach takes half the instructions of the 4-lane path. The lanes run self_contacts.h's kernel, the
-// 4-lane path's, so every particle gets the same bits as on the scalar path. Compiled with -mavx2
-// -mno-fma (CMakeLists.txt), chosen only where the solve's width is 8 (solver_avx2.c).
+// a particle's usual one four of entries within reach takes half the instructions of the 4-lane
+// path. The lanes run self_contacts.h's kernel, the 4-lane path's, so every particle gets the same
+// bits as on the scalar path. On x86-64 compiled with -mavx2 -mno-fma (CMakeLists.txt); chosen
+// only where the solve's width is 8 (solver_avx2.c).
 #include "simd8.h"
 
 #if defined(WEFT_SIMD8)
