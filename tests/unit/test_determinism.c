@@ -96,8 +96,9 @@ static uint64_t run_grabbed(int grid, int iterations, int threads) {
 }
 
 TEST(simd_widths_same_bits) {
-	// Each vector width the build and CPU have (4: SSE2 / SIMD128; 8: AVX2, chosen at run time)
-	// gives the scalar path's bits: every scene, a grabbed cloth with 3 iterations, threads.
+	// Each vector width the build and CPU have (4: SSE2 / SIMD128; 8: AVX2, chosen at run time, or
+	// two SIMD128 fours in wasm) gives the scalar path's bits: every scene, a grabbed cloth with 3
+	// iterations, threads.
 	static const int widths[] = {4, 8};
 	for (size_t j = 0; j < sizeof widths / sizeof widths[0]; ++j) {
 		if (weft_set_simd_width(widths[j]) != WEFT_OK) {
