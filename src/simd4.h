@@ -88,7 +88,7 @@ static inline vf vxyz_w(vf a, vf b) {
 	return _mm_or_ps(_mm_andnot_ps(w, a), _mm_and_ps(w, b));
 }
 #else
-#include <wasm_simd128.h>
+#include "wasm_four.h"
 typedef v128_t vf;
 static inline vf vload(const float* p) { return wasm_v128_load(p); }
 static inline void vstore(float* p, vf v) { wasm_v128_store(p, v); }
@@ -105,38 +105,19 @@ static inline vf vand(vf a, vf b) { return wasm_v128_and(a, b); }
 static inline vf vnonzero(vf a) { return wasm_f32x4_ne(a, wasm_f32x4_splat(0.0f)); }
 static inline vf vgreater(vf a, vf b) { return wasm_f32x4_gt(a, b); }
 static inline bool vany(vf mask) { return wasm_v128_any_true(mask); }
-static inline vf vactive(vf w, vf length) {
-	return wasm_v128_and(wasm_f32x4_ne(w, wasm_f32x4_splat(0.0f)),
-	                     wasm_v128_not(wasm_f32x4_lt(length, wasm_f32x4_splat(MIN_LENGTH))));
-}
+static inline vf vactive(vf w, vf length) { return four_active(w, length); }
 static inline vf vselect(vf mask, vf yes, vf no) { return wasm_v128_bitselect(yes, no, mask); }
-static inline void vsplit_interleaved(vf v0, vf v1, vf* a, vf* b) {
-	*a = wasm_i32x4_shuffle(v0, v1, 0, 2, 4, 6);
-	*b = wasm_i32x4_shuffle(v0, v1, 1, 3, 5, 7);
-}
-static inline void vjoin_interleaved(vf a, vf b, vf* v0, vf* v1) {
-	*v0 = wasm_i32x4_shuffle(a, b, 0, 4, 1, 5);
-	*v1 = wasm_i32x4_shuffle(a, b, 2, 6, 3, 7);
-}
-static inline void vsplit_paired(vf v0, vf v1, vf* a, vf* b) {
-	*a = wasm_i32x4_shuffle(v0, v1, 0, 1, 4, 5);
-	*b = wasm_i32x4_shuffle(v0, v1, 2, 3, 6, 7);
-}
-static inline void vjoin_paired(vf a, vf b, vf* v0, vf* v1) { vsplit_paired(a, b, v0, v1); }
+static inline void vsplit_interleaved(vf v0, vf v1, vf* a, vf* b) { four_split_interleaved(v0, v1, a, b); }
+static inline void vjoin_interleaved(vf a, vf b, vf* v0, vf* v1) { four_join_interleaved(a, b, v0, v1); }
+static inline void vsplit_paired(vf v0, vf v1, vf* a, vf* b) { four_split_paired(v0, v1, a, b); }
+static inline void vjoin_paired(vf a, vf b, vf* v0, vf* v1) { four_split_paired(a, b, v0, v1); }
 static inline bool vall(vf mask) { return wasm_i32x4_all_true(mask); }
-static inline vf vvalid(const int32_t* index) { return wasm_i32x4_gt(wasm_v128_load(index), wasm_i32x4_splat(-1)); }
+static inline vf vvalid(const int32_t* index) { return four_valid(index); }
 static inline vf vgather(const float* row, const int32_t* i, vf mask) {
 	(void)mask;
-	return wasm_f32x4_make(row[i[0]], row[i[1]], row[i[2]], row[i[3]]);
+	return four_gather(row, i);
 }
-static inline void transpose(vf* r0, vf* r1, vf* r2, vf* r3) {
-	vf t0 = wasm_i32x4_shuffle(*r0, *r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(*r2, *r3, 0, 4, 1, 5);
-	vf t2 = wasm_i32x4_shuffle(*r0, *r1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(*r2, *r3, 2, 6, 3, 7);
-	*r0 = wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5);
-	*r1 = wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7);
-	*r2 = wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5);
-	*r3 = wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7);
-}
+static inline void transpose(vf* r0, vf* r1, vf* r2, vf* r3) { four_transpose(r0, r1, r2, r3); }
 static inline float vlane(vf v, int lane) {
 	float lanes[4];
 	wasm_v128_store(lanes, v);
@@ -145,10 +126,7 @@ static inline float vlane(vf v, int lane) {
 static inline vf vgreater_equal(vf a, vf b) { return wasm_f32x4_ge(a, b); }
 static inline vf vmin(vf a, vf b) { return wasm_f32x4_pmin(a, b); }
 static inline vf vmax(vf a, vf b) { return wasm_f32x4_pmax(a, b); }
-static inline float vmax_lanes(vf v) {
-	const vf pairs = wasm_f32x4_pmax(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
-	return wasm_f32x4_extract_lane(wasm_f32x4_pmax(pairs, wasm_i32x4_shuffle(pairs, pairs, 1, 0, 3, 2)), 0);
-}
+static inline float vmax_lanes(vf v) { return four_max_lanes(v); }
 static inline vf vor(vf a, vf b) { return wasm_v128_or(a, b); }
 static inline vf visnan(vf a) { return wasm_f32x4_ne(a, a); }
 static inline int vbits(vf mask) { return (int)wasm_i32x4_bitmask(mask); }

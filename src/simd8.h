@@ -94,7 +94,7 @@ static inline float hmax_lanes(vhalf v) {
 // wasm: two SIMD128 fours side by side (the layout the AVX2 shuffles keep), each operation on both:
 // no wider registers, but twice the independent work an instruction stream holds.
 #define WEFT_SIMD8 1
-#include <wasm_simd128.h>
+#include "wasm_four.h"
 
 typedef struct vf {
 	v128_t lo, hi;
@@ -126,56 +126,44 @@ static inline vf vnonzero(vf a) {
 }
 static inline bool vany(vf mask) { return wasm_v128_any_true(wasm_v128_or(mask.lo, mask.hi)); }
 static inline bool vall(vf mask) { return wasm_i32x4_all_true(wasm_v128_and(mask.lo, mask.hi)); }
-static inline v128_t active_four(v128_t w, v128_t length) {
-	return wasm_v128_and(wasm_f32x4_ne(w, wasm_f32x4_splat(0.0f)),
-	                     wasm_v128_not(wasm_f32x4_lt(length, wasm_f32x4_splat(MIN_LENGTH))));
-}
-static inline vf vactive(vf w, vf length) { return vpair(active_four(w.lo, length.lo), active_four(w.hi, length.hi)); }
+static inline vf vactive(vf w, vf length) { return vpair(four_active(w.lo, length.lo), four_active(w.hi, length.hi)); }
 static inline vf vselect(vf mask, vf yes, vf no) {
 	return vpair(wasm_v128_bitselect(yes.lo, no.lo, mask.lo), wasm_v128_bitselect(yes.hi, no.hi, mask.hi));
 }
+// Each half as simd4.h's wasm four: AVX2's shuffles work within 128-bit halves too.
 static inline void vsplit_interleaved(vf v0, vf v1, vf* a, vf* b) {
-	*a = vpair(wasm_i32x4_shuffle(v0.lo, v1.lo, 0, 2, 4, 6), wasm_i32x4_shuffle(v0.hi, v1.hi, 0, 2, 4, 6));
-	*b = vpair(wasm_i32x4_shuffle(v0.lo, v1.lo, 1, 3, 5, 7), wasm_i32x4_shuffle(v0.hi, v1.hi, 1, 3, 5, 7));
+	four_split_interleaved(v0.lo, v1.lo, &a->lo, &b->lo);
+	four_split_interleaved(v0.hi, v1.hi, &a->hi, &b->hi);
 }
 static inline void vjoin_interleaved(vf a, vf b, vf* v0, vf* v1) {
-	*v0 = vpair(wasm_i32x4_shuffle(a.lo, b.lo, 0, 4, 1, 5), wasm_i32x4_shuffle(a.hi, b.hi, 0, 4, 1, 5));
-	*v1 = vpair(wasm_i32x4_shuffle(a.lo, b.lo, 2, 6, 3, 7), wasm_i32x4_shuffle(a.hi, b.hi, 2, 6, 3, 7));
+	four_join_interleaved(a.lo, b.lo, &v0->lo, &v1->lo);
+	four_join_interleaved(a.hi, b.hi, &v0->hi, &v1->hi);
 }
 static inline void vsplit_paired(vf v0, vf v1, vf* a, vf* b) {
-	*a = vpair(wasm_i32x4_shuffle(v0.lo, v1.lo, 0, 1, 4, 5), wasm_i32x4_shuffle(v0.hi, v1.hi, 0, 1, 4, 5));
-	*b = vpair(wasm_i32x4_shuffle(v0.lo, v1.lo, 2, 3, 6, 7), wasm_i32x4_shuffle(v0.hi, v1.hi, 2, 3, 6, 7));
+	four_split_paired(v0.lo, v1.lo, &a->lo, &b->lo);
+	four_split_paired(v0.hi, v1.hi, &a->hi, &b->hi);
 }
 static inline void vjoin_paired(vf a, vf b, vf* v0, vf* v1) { vsplit_paired(a, b, v0, v1); }
-// The AVX2 path's lane order 0 1 4 5 2 3 6 7 (solver_avx2.c).
+// The AVX2 path's lane order 0 1 4 5 2 3 6 7 (solver_avx2.c): the eight's columns 0, 1 and 2, 3.
 static inline vf vload_lanes(const float* p) {
-	const v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 4);
-	return vpair(wasm_i32x4_shuffle(a, b, 0, 1, 4, 5), wasm_i32x4_shuffle(a, b, 2, 3, 6, 7));
+	vf v;
+	four_split_paired(wasm_v128_load(p), wasm_v128_load(p + 4), &v.lo, &v.hi);
+	return v;
 }
 static inline void vstore_lanes(float* p, vf v) {
-	wasm_v128_store(p, wasm_i32x4_shuffle(v.lo, v.hi, 0, 1, 4, 5));
-	wasm_v128_store(p + 4, wasm_i32x4_shuffle(v.lo, v.hi, 2, 3, 6, 7));
+	v128_t first, second;
+	four_split_paired(v.lo, v.hi, &first, &second);
+	wasm_v128_store(p, first);
+	wasm_v128_store(p + 4, second);
 }
-static inline vf vvalid(const int32_t* index) {
-	return vpair(wasm_i32x4_gt(wasm_v128_load(index), wasm_i32x4_splat(-1)),
-	             wasm_i32x4_gt(wasm_v128_load(index + 4), wasm_i32x4_splat(-1)));
-}
+static inline vf vvalid(const int32_t* index) { return vpair(four_valid(index), four_valid(index + 4)); }
 static inline vf vgather(const float* row, const int32_t* i, vf mask) {
 	(void)mask; // as simd4.h's wasm gather: every index is valid (padding points at a real particle)
-	return vpair(wasm_f32x4_make(row[i[0]], row[i[1]], row[i[2]], row[i[3]]),
-	             wasm_f32x4_make(row[i[4]], row[i[5]], row[i[6]], row[i[7]]));
-}
-static inline void transpose_four(v128_t* r0, v128_t* r1, v128_t* r2, v128_t* r3) {
-	const v128_t t0 = wasm_i32x4_shuffle(*r0, *r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(*r2, *r3, 0, 4, 1, 5);
-	const v128_t t2 = wasm_i32x4_shuffle(*r0, *r1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(*r2, *r3, 2, 6, 3, 7);
-	*r0 = wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5);
-	*r1 = wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7);
-	*r2 = wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5);
-	*r3 = wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7);
+	return vpair(four_gather(row, i), four_gather(row, i + 4));
 }
 static inline void transpose(vf* r0, vf* r1, vf* r2, vf* r3) {
-	transpose_four(&r0->lo, &r1->lo, &r2->lo, &r3->lo);
-	transpose_four(&r0->hi, &r1->hi, &r2->hi, &r3->hi);
+	four_transpose(&r0->lo, &r1->lo, &r2->lo, &r3->lo);
+	four_transpose(&r0->hi, &r1->hi, &r2->hi, &r3->hi);
 }
 static inline vf vhalves(vhalf a, vhalf b) { return vpair(a, b); }
 static inline vhalf vlow(vf v) { return v.lo; }
@@ -183,10 +171,7 @@ static inline vhalf vhigh(vf v) { return v.hi; }
 static inline vhalf hload(const float* p) { return wasm_v128_load(p); }
 static inline void hstore(float* p, vhalf v) { wasm_v128_store(p, v); }
 static inline vhalf hsplat(float v) { return wasm_f32x4_splat(v); }
-static inline float hmax_lanes(vhalf v) { // simd4.h's wasm vmax_lanes
-	const vhalf pairs = wasm_f32x4_pmax(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
-	return wasm_f32x4_extract_lane(wasm_f32x4_pmax(pairs, wasm_i32x4_shuffle(pairs, pairs, 1, 0, 3, 2)), 0);
-}
+static inline float hmax_lanes(vhalf v) { return four_max_lanes(v); }
 #endif
 
 #endif
