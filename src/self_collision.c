@@ -1059,7 +1059,7 @@ void weft_self_collision_contacts(weft_world* world, int32_t begin, int32_t end)
 		job.lean[1] = -g.y * lean;
 		job.lean[2] = -g.z * lean;
 	}
-	if (s->lanes == 8) {
+	if (s->lanes >= 8) {
 		weft_self_contacts_8(&job, begin, end);
 	} else {
 		weft_self_contacts_4(&job, begin, end);

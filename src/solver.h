@@ -84,6 +84,8 @@ void weft_rows_from_positions(weft_world* world, int32_t begin, int32_t end);
 void weft_positions_from_rows(weft_world* world, int32_t begin, int32_t end);
 // 8 lanes: AVX2 on this CPU (x86-64, tested once), or wasm SIMD128 as two fours (solver_avx2.c).
 bool weft_eight_lanes_available(void);
+// 16 lanes: AVX-512 F and DQ on this CPU (x86-64, tested once; solver_avx512.c).
+bool weft_sixteen_lanes_available(void);
 
 // The strain limit of one constraint's correction: the XPBD step delta_lambda would leave it
 // length + w delta_lambda long; never longer than rest × stretch_limit (the world's 1 + strain_limit,
@@ -114,6 +116,13 @@ void weft_tethers_rows_4(weft_world* world, int32_t begin, int32_t end);
 void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
                                float inverse_h2, bool first);
 void weft_tethers_rows_8(weft_world* world, int32_t begin, int32_t end);
+// The same eight at a time (the 16-lane path's last groups).
+void weft_solve_strided_rows_8(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                               float inverse_h2, bool first);
+// 16 lanes (solver_avx512.c).
+void weft_solve_batch_rows_16(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
+                              bool first);
+void weft_tethers_rows_16(weft_world* world, int32_t begin, int32_t end);
 
 // The plan (solver_plan.c): built with the world, freed with it.
 weft_result weft_solver_plan_build(weft_world* world);

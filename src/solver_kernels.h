@@ -1,7 +1,8 @@
 // Private: the SIMD solve on the plan's rows (solver_plan.c), written once for any vector width.
-// The file that includes it defines LANES (4 or 8), the vector type vf, the operations below and
+// The file that includes it defines LANES (4, 8 or 16), the vector type vf, the operations below and
 // KERNEL(name) (the name with its path's suffix): solver_simd.c for SSE2 and wasm SIMD128 (4 lanes),
-// solver_avx2.c for AVX2 (8 lanes, chosen at run time).
+// solver_avx2.c for AVX2 (8 lanes, chosen at run time), solver_avx512.c for AVX-512 (16 lanes,
+// chosen at run time).
 //
 //   vload vstore vsplat vzero vadd vsub vmul vdiv vsqrt vneg vand vselect(mask, yes, no) vany(mask)
 //   vactive(w, length)      w != 0 and not (length < MIN_LENGTH): the scalar path's two skip tests
@@ -202,7 +203,11 @@ static INLINE void KERNEL(solve_strided_kind)(weft_world* world, const weft_solv
 		KERNEL(solve_groups)(&g, 1, inverse_h2, stretch_limit, first, lanes_order);
 		KERNEL(store_group)(world, s, kind, k, &g);
 	}
-#if LANES > 4
+#if LANES > 8
+	if (k < end) {
+		weft_solve_strided_rows_8(world, s, k, end, inverse_h2_scalar, first); // then 4 at a time
+	}
+#elif LANES > 4
 	if (k < end) {
 		weft_solve_strided_rows_4(world, s, k, end, inverse_h2_scalar, first); // runs hold groups of 4
 	}
@@ -297,9 +302,9 @@ static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list
 	}
 }
 
-#if LANES == 4
-void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
-                               float inverse_h2, bool first) {
+#if LANES == 4 || LANES == 8
+void KERNEL(weft_solve_strided_rows)(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
+                                     float inverse_h2, bool first) {
 	KERNEL(solve_strided)(world, s, begin, end, inverse_h2, first);
 }
 #endif
@@ -337,6 +342,15 @@ void KERNEL(weft_solve_batch_rows)(weft_world* world, int32_t colour, int32_t be
 	} else if (from < to) {
 		KERNEL(solve_gathered)(world, list + from, to - from, inverse_h2, false);
 	}
+}
+
+// Whether the fours of consecutive anchors a group's slots hold continue each other.
+static INLINE bool KERNEL(fours_continue)(const int32_t* anchor) {
+	bool continued = true;
+	for (int32_t i = 4; i < LANES; i += 4) {
+		continued = continued && anchor[i] == anchor[0] + i;
+	}
+	return continued;
 }
 
 // The pins' tethers of particles [begin, end) on the rows (weft_tethers_strided, LANES at a time).
@@ -378,7 +392,7 @@ void KERNEL(weft_tethers_rows)(weft_world* world, int32_t begin, int32_t end) {
 				yx = vsplat(X[kind]);
 				yy = vsplat(Y[kind]);
 				yz = vsplat(Z[kind]);
-			} else if (kind == WEFT_TETHER_CONSECUTIVE && anchor[LANES - 1] == anchor[0] + LANES - 1) {
+			} else if (kind == WEFT_TETHER_CONSECUTIVE && KERNEL(fours_continue)(anchor)) {
 				// The anchors side by side (each four consecutive, and the fours continue each other).
 				yx = vload(X + anchor[0]);
 				yy = vload(Y + anchor[0]);

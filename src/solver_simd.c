@@ -109,23 +109,28 @@ static inline void vstore_lanes(float* p, vf v) { vstore(p, v); }
 #include "solver_kernels.h"
 #endif
 
-// 0 scalar, 1 the widest path this build and CPU have, 4 or 8 that many lanes.
+// 0 scalar, 1 the widest path this build and CPU have, 4, 8 or 16 that many lanes.
 static int32_t simd_request = 1;
 
 void weft_set_simd_enabled(bool enabled) { simd_request = enabled ? 1 : 0; }
 
 weft_result weft_set_simd_width(int32_t lanes) {
-	if (lanes != 0 && lanes != 1 && lanes != 4 && lanes != 8) {
-		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "SIMD width must be 0, 1 (widest), 4 or 8 (got %d)", (int)lanes);
+	if (lanes != 0 && lanes != 1 && lanes != 4 && lanes != 8 && lanes != 16) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "SIMD width must be 0, 1 (widest), 4, 8 or 16 (got %d)",
+		                 (int)lanes);
 	}
 #if !defined(WEFT_SIMD)
-	if (lanes == 4 || lanes == 8) {
+	if (lanes >= 4) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT, "this build has no SIMD path");
 	}
 #endif
 	if (lanes == 8 && !weft_eight_lanes_available()) {
 		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
 		                 "8 lanes need AVX2 (or wasm SIMD128), which this build or CPU lacks");
+	}
+	if (lanes == 16 && !weft_sixteen_lanes_available()) {
+		return weft_fail(WEFT_ERROR_INVALID_ARGUMENT,
+		                 "16 lanes need AVX-512 (F and DQ), which this build or CPU lacks");
 	}
 	simd_request = lanes;
 	return WEFT_OK;
@@ -134,7 +139,7 @@ weft_result weft_set_simd_width(int32_t lanes) {
 int32_t weft_simd_width(void) {
 #if defined(WEFT_SIMD)
 	if (simd_request == 1) {
-		return weft_eight_lanes_available() ? 8 : 4;
+		return weft_sixteen_lanes_available() ? 16 : weft_eight_lanes_available() ? 8 : 4;
 	}
 	return simd_request;
 #else
@@ -192,6 +197,10 @@ void weft_positions_from_rows(weft_world* world, int32_t begin, int32_t end) {
 void weft_phase_solve_batch(weft_world* world, float h, int32_t colour, int32_t begin, int32_t end, bool first) {
 	const float inverse_h2 = 1.0f / (h * h);
 #if defined(WEFT_SIMD)
+	if (world->simd_width == 16) {
+		weft_solve_batch_rows_16(world, colour, begin, end, inverse_h2, first);
+		return;
+	}
 	if (world->simd_width == 8) {
 		weft_solve_batch_rows_8(world, colour, begin, end, inverse_h2, first);
 		return;
@@ -230,7 +239,9 @@ void weft_phase_tethers(weft_world* world, int32_t begin, int32_t end) {
 	float* X = world->soa;
 	const int32_t stride = world->soa_stride;
 #if defined(WEFT_SIMD)
-	if (world->simd_width == 8) {
+	if (world->simd_width == 16) {
+		weft_tethers_rows_16(world, begin, end);
+	} else if (world->simd_width == 8) {
 		weft_tethers_rows_8(world, begin, end);
 	} else {
 		weft_tethers_rows_4(world, begin, end);

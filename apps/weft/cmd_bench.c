@@ -21,7 +21,7 @@ int command_bench(int argc, char** argv) {
 	args a;
 	int64_t frames, simd;
 	if (!args_parse(argc, argv, allowed, &a) || !args_int(&a, "frames", 600, 1, 1000000, &frames) ||
-	    !args_int(&a, "simd", 1, 0, 8, &simd)) {
+	    !args_int(&a, "simd", 1, 0, 16, &simd)) {
 		return EXIT_BAD_INPUT;
 	}
 	// 0 scalar, 1 the widest path (default), 4 or 8 lanes (8: AVX2, where the CPU has it).

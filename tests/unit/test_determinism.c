@@ -97,9 +97,9 @@ static uint64_t run_grabbed(int grid, int iterations, int threads) {
 
 TEST(simd_widths_same_bits) {
 	// Each vector width the build and CPU have (4: SSE2 / SIMD128; 8: AVX2, chosen at run time, or
-	// two SIMD128 fours in wasm) gives the scalar path's bits: every scene, a grabbed cloth with 3
-	// iterations, threads.
-	static const int widths[] = {4, 8};
+	// two SIMD128 fours in wasm; 16: AVX-512, chosen at run time, whose runs end in groups of 8 and
+	// 4) gives the scalar path's bits: every scene, a grabbed cloth with 3 iterations, threads.
+	static const int widths[] = {4, 8, 16};
 	for (size_t j = 0; j < sizeof widths / sizeof widths[0]; ++j) {
 		if (weft_set_simd_width(widths[j]) != WEFT_OK) {
 			printf("simd width %d: skipped (%s)\n", widths[j], weft_last_error());
@@ -128,7 +128,7 @@ TEST(simd_widths_same_bits) {
 	}
 	CHECK(weft_set_simd_width(3) == WEFT_ERROR_INVALID_ARGUMENT);
 	weft_set_simd_width(1);
-	CHECK(weft_simd_width() == 0 || weft_simd_width() == 4 || weft_simd_width() == 8);
+	CHECK(weft_simd_width() == 0 || weft_simd_width() == 4 || weft_simd_width() == 8 || weft_simd_width() == 16);
 }
 
 // A rubber sheet (compliance 1 m/N) held by its strain limit: every width and thread count gives the
@@ -149,7 +149,7 @@ static uint64_t run_soft(int grid, float strain_limit, int threads) {
 }
 
 TEST(strain_limit_same_bits) {
-	static const int widths[] = {0, 4, 8};
+	static const int widths[] = {0, 4, 8, 16};
 	for (int grid = 29; grid <= 32; grid += 3) {
 		weft_set_simd_width(0);
 		const uint64_t scalar = run_soft(grid, 0.2f, 1);
@@ -198,7 +198,7 @@ static uint64_t run_swept(int threads, int64_t* sweeps) {
 }
 
 TEST(strain_sweeps_same_bits) {
-	static const int widths[] = {0, 4, 8};
+	static const int widths[] = {0, 4, 8, 16};
 	int64_t sweeps = 0, again = 0;
 	weft_set_simd_width(0);
 	const uint64_t scalar = run_swept(1, &sweeps);

@@ -205,8 +205,8 @@ TEST(fold_deterministic) {
 	}
 	CHECK(hashes[0] == hashes[1]);
 	CHECK(hashes[0] == hashes[2]);
-	// Scalar, and each vector width this build and CPU have (8: two particles' contacts at once).
-	static const int32_t widths[] = {0, 4, 8};
+	// Scalar, and each vector width this build and CPU have (8 and 16: two particles' contacts at once).
+	static const int32_t widths[] = {0, 4, 8, 16};
 	for (size_t k = 0; k < sizeof widths / sizeof widths[0]; ++k) {
 		if (weft_set_simd_width(widths[k]) != WEFT_OK) {
 			continue;
