@@ -245,7 +245,16 @@ void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int3
 		const float ground_friction = world->def.friction;
 		const float g[4] = {c.def->gravity.x, c.def->gravity.y, c.def->gravity.z, 0.0f};
 		const vf gravity = vload(g);
+		const weft_update_integrate_job fours = {
+		    x, previous, v, r, h, inverse_h, c.damping, c.kick, max_speed, floor_y, {g[0], g[1], g[2], g[3]}};
+		const bool sixteen = world->simd_width == 16;
 		for (int32_t p = begin; p < end; ++p) {
+			if (sixteen) {
+				p = weft_update_integrate_fours(&fours, p, end);
+				if (p == end) {
+					break;
+				}
+			}
 			vf X = vload(&x[4 * p]);
 			if (x[4 * p + 1] < floor_y && x[4 * p + 3] != 0.0f) {
 				// A ground contact, in registers: stored and loaded again as a vector, the particle

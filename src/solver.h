@@ -123,6 +123,16 @@ void weft_solve_strided_rows_8(weft_world* world, const weft_solve_segment* s, i
 void weft_solve_batch_rows_16(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
                               bool first);
 void weft_tethers_rows_16(weft_world* world, int32_t begin, int32_t end);
+// The fused update + integrate of free particles four at a time (solver_avx512.c): the 4-lane
+// pass's expressions (weft_phase_update_integrate, without wind), each particle in a quarter.
+typedef struct weft_update_integrate_job {
+	float *x, *previous, *v, *r; // float4 per particle
+	float h, inverse_h, damping, kick, max_speed, floor_y;
+	float gravity[4];
+} weft_update_integrate_job;
+// Particles from begin on, while whole fours remain and none of a four is kinematic (w = 0) or
+// below floor_y (a possible ground contact): the first particle it did not do.
+int32_t weft_update_integrate_fours(const weft_update_integrate_job* job, int32_t begin, int32_t end);
 
 // The plan (solver_plan.c): built with the world, freed with it.
 weft_result weft_solver_plan_build(weft_world* world);

@@ -14,6 +14,54 @@
 
 #include "solver_kernels.h"
 
+// Lanes x, y, z of a (each particle's quarter), lane w of b.
+static inline vf xyz_w(vf a, vf b) { return _mm512_mask_blend_ps(0x7777, b, a); }
+
+int32_t weft_update_integrate_fours(const weft_update_integrate_job* job, int32_t begin, int32_t end) {
+	float* x = job->x;
+	float* previous = job->previous;
+	float* v = job->v;
+	float* r = job->r;
+	const vf h = vsplat(job->h), inverse_h = vsplat(job->inverse_h), damping = vsplat(job->damping);
+	const vf kick_gravity = vmul(vsplat(job->kick), _mm512_broadcast_f32x4(_mm_loadu_ps(job->gravity)));
+	const vf floor_y = vsplat(job->floor_y), max_speed2 = vsplat(job->max_speed * job->max_speed);
+	int32_t p = begin;
+	for (; p + 4 <= end; p += 4) {
+		const vf X = vload(&x[4 * p]);
+		// y below the floor (a possible ground contact) or w = 0 (kinematic): the caller's code.
+		const __mmask16 special = (_mm512_cmp_ps_mask(X, floor_y, _CMP_LT_OQ) & 0x2222) |
+		                          (_mm512_cmp_ps_mask(X, _mm512_setzero_ps(), _CMP_EQ_OQ) & 0x8888);
+		if (special != 0) {
+			break;
+		}
+		const vf P = vload(&previous[4 * p]), V = vload(&v[4 * p]), R = vload(&r[4 * p]);
+		// update: carried_velocity per lane (solver.c's four, lane for lane)
+		const vf step = vadd(vmul(h, V), R);
+		const vf predicted = vadd(P, step);
+		const vf R1 = xyz_w(vsub(step, vsub(predicted, P)), R);
+		vf V1 = vadd(V, vmul(vsub(X, predicted), inverse_h));
+		if (job->max_speed > 0.0f) {
+			// Each particle's vx² + vy² + vz², in the scalar order, in every lane of its quarter.
+			const vf sq = vmul(V1, V1);
+			const vf speed2 =
+			    vadd(vadd(_mm512_permute_ps(sq, 0x00), _mm512_permute_ps(sq, 0x55)), _mm512_permute_ps(sq, 0xAA));
+			const __mmask16 fast = _mm512_cmp_ps_mask(speed2, max_speed2, _CMP_GT_OQ);
+			if (fast != 0) {
+				const vf scale = vdiv(vsplat(job->max_speed), vsqrt(speed2));
+				V1 = _mm512_mask_mul_ps(V1, fast, V1, scale);
+			}
+		}
+		// integrate: previous = x, v = v damping + kick g, x = previous + (h v + r)
+		const vf V2 = xyz_w(vadd(vmul(V1, damping), kick_gravity), V);
+		const vf X2 = xyz_w(vadd(X, vadd(vmul(h, V2), R1)), X);
+		vstore(&previous[4 * p], X);
+		vstore(&v[4 * p], V2);
+		vstore(&r[4 * p], R1);
+		vstore(&x[4 * p], X2);
+	}
+	return p;
+}
+
 bool weft_sixteen_lanes_available(void) {
 	static int available = -1;
 	if (available < 0) {
@@ -34,5 +82,10 @@ void weft_solve_batch_rows_16(weft_world* world, int32_t colour, int32_t begin, 
 }
 void weft_tethers_rows_16(weft_world* world, int32_t begin, int32_t end) { weft_tethers_rows_8(world, begin, end); }
 #endif
+int32_t weft_update_integrate_fours(const weft_update_integrate_job* job, int32_t begin, int32_t end) {
+	(void)job;
+	(void)end;
+	return begin;
+}
 
 #endif

@@ -166,6 +166,40 @@ TEST(strain_limit_same_bits) {
 	weft_set_simd_width(1);
 }
 
+// A falling sheet whose speed cap acts (max_speed 0.5 m/s, reached within the 40 frames): every
+// width and thread count gives the scalar path's bits (the 16-lane path caps four particles at
+// once), and without the cap the state differs.
+static uint64_t run_capped(int grid, float max_speed, int threads) {
+	weft_scene_def scene;
+	weft_world* world = NULL;
+	if (weft_scene("hang", grid, &scene) != WEFT_OK) return 0;
+	scene.world.max_speed = max_speed;
+	scene.world.thread_count = threads;
+	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) return 0;
+	for (int f = 0; f < 40; ++f) weft_world_step(world, scene.frame_dt);
+	uint64_t hash = weft_world_state_hash(world);
+	weft_world_destroy(world);
+	return hash;
+}
+
+TEST(speed_cap_same_bits) {
+	static const int widths[] = {0, 4, 8, 16};
+	for (int grid = 29; grid <= 32; grid += 3) {
+		weft_set_simd_width(0);
+		const uint64_t scalar = run_capped(grid, 0.5f, 1);
+		CHECK(scalar != 0);
+		CHECK(scalar != run_capped(grid, 0.0f, 1));
+		for (size_t j = 0; j < sizeof widths / sizeof widths[0]; ++j) {
+			if (weft_set_simd_width(widths[j]) != WEFT_OK) continue;
+			CHECK(run_capped(grid, 0.5f, 1) == scalar);
+#if !defined(__wasm__)
+			CHECK(run_capped(grid, 0.5f, 2) == scalar);
+#endif
+		}
+	}
+	weft_set_simd_width(1);
+}
+
 // The frame-end strain sweeps (strain_sweeps.c) on `sphere` 48² at 1 substep, where the cloth lands
 // on the sphere harder than one sweep a frame can hold: every width and thread count gives the
 // scalar bits, and the sweeps did run.
@@ -282,6 +316,7 @@ int main(int argc, char** argv) {
 	RUN_TEST(simd_widths_same_bits);
 	RUN_TEST(sphere_and_ground_same_bits);
 	RUN_TEST(strain_limit_same_bits);
+	RUN_TEST(speed_cap_same_bits);
 	RUN_TEST(strain_sweeps_same_bits);
 	RUN_TEST(strain_sweeps_from_marks_golden);
 	RUN_TEST(reset_exact);
