@@ -86,6 +86,9 @@ void weft_positions_from_rows(weft_world* world, int32_t begin, int32_t end);
 bool weft_eight_lanes_available(void);
 // 16 lanes: AVX-512 F and DQ on this CPU (x86-64, tested once; solver_avx512.c).
 bool weft_sixteen_lanes_available(void);
+// Whether the widest path (the default) is 16 lanes here: available, and not an Intel core whose
+// clock drops under 512-bit arithmetic (solver_avx512.c).
+bool weft_sixteen_lanes_preferred(void);
 
 // The strain limit of one constraint's correction: the XPBD step delta_lambda would leave it
 // length + w delta_lambda long; never longer than rest × stretch_limit (the world's 1 + strain_limit,

@@ -71,9 +71,18 @@ bool weft_sixteen_lanes_available(void) {
 	return available == 1;
 }
 
+bool weft_sixteen_lanes_preferred(void) {
+	// Intel's first AVX-512 server cores lower their clock while 512-bit arithmetic runs (and for a
+	// while after), which can cost more than the width gains: there 8 lanes stay the default (not
+	// measured on one: a precaution; --simd 16 still picks 16).
+	return weft_sixteen_lanes_available() && !__builtin_cpu_is("skylake-avx512") && !__builtin_cpu_is("cascadelake") &&
+	       !__builtin_cpu_is("cooperlake");
+}
+
 #else
 
 bool weft_sixteen_lanes_available(void) { return false; }
+bool weft_sixteen_lanes_preferred(void) { return false; }
 #if defined(__SSE2__) || defined(__wasm_simd128__)
 // Never chosen (weft_sixteen_lanes_available is false); here so that builds without AVX-512 link.
 void weft_solve_batch_rows_16(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,

@@ -139,7 +139,7 @@ weft_result weft_set_simd_width(int32_t lanes) {
 int32_t weft_simd_width(void) {
 #if defined(WEFT_SIMD)
 	if (simd_request == 1) {
-		return weft_sixteen_lanes_available() ? 16 : weft_eight_lanes_available() ? 8 : 4;
+		return weft_sixteen_lanes_preferred() ? 16 : weft_eight_lanes_available() ? 8 : 4;
 	}
 	return simd_request;
 #else

@@ -644,8 +644,10 @@ bool weft_simd_active(void);
 /// Picks the constraint solve's path for every world: 0 scalar, 1 the widest this build and CPU
 /// have (the default), 4 lanes (SSE2 on x86-64, SIMD128 in wasm), 8 lanes (AVX2, x86-64 CPUs that
 /// have it, detected at run time; in wasm two SIMD128 fours), 16 lanes (AVX-512 F and DQ, x86-64
-/// CPUs that have them, detected at run time). WEFT_ERROR_INVALID_ARGUMENT for another value or a width the
-/// build or CPU lacks (the path stays as it was). All paths give bit-identical results.
+/// CPUs that have them, detected at run time; not the default on Intel's Skylake-SP, Cascade Lake
+/// and Cooper Lake, whose clock drops under 512-bit arithmetic: 8 there). WEFT_ERROR_INVALID_ARGUMENT
+/// for another value or a width the build or CPU lacks (the path stays as it was). All paths give
+/// bit-identical results.
 weft_result weft_set_simd_width(int32_t lanes);
 /// Lanes of the solve that runs now: 0 (scalar), 4, 8 or 16.
 int32_t weft_simd_width(void);
