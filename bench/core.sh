@@ -5,8 +5,9 @@
 # per N and thread count (medians in ms_median), with
 #   constraint_solves_per_second_per_core   constraints × substeps × iterations / (ms_median × threads)
 #   compute_limit_ms                        the frame at the core's peak arithmetic: constraints ×
-#       substeps × iterations × FLOPS_PER_CONSTRAINT / (8 lanes (AVX2) × 2 vector operations a cycle
-#       (one add and one multiply; no FMA: the scalar path's bits) × the clock of /proc/cpuinfo)
+#       substeps × iterations × FLOPS_PER_CONSTRAINT / (the run's lanes (simd_width: 16 with
+#       AVX-512, 8 with AVX2) × 2 vector operations a cycle (one add and one multiply; no FMA: the
+#       scalar path's bits) × the clock of /proc/cpuinfo)
 #   fraction_of_compute_limit               compute_limit_ms / (ms_median × threads)
 # FLOPS_PER_CONSTRAINT = 35: what solver_kernels.h does per constraint in a substep's first
 # iteration: w (1), d (3), |d|² (5), √ (1), α̃ (1), C and its negation (2), w + α̃ (1), ∆λ (1 ÷), the
@@ -41,7 +42,7 @@ python3 - "$runs_file" "$out" "$machine" "$(grep -m1 'model name' /proc/cpuinfo 
 import json, statistics, sys
 runs_file, out, machine, cpu, date, compiler, mhz, rounds = sys.argv[1:]
 mhz, rounds = float(mhz), int(rounds)
-FLOPS_PER_CONSTRAINT, LANES, OPS_PER_CYCLE = 35, 8, 2
+FLOPS_PER_CONSTRAINT, OPS_PER_CYCLE = 35, 2
 runs = {}
 for line in open(runs_file):
     row = json.loads(line)
@@ -56,7 +57,8 @@ for (grid, threads), rows in sorted(runs.items()):
     row["constraint_solves_per_second"] = solves / (row["ms_median"] * 1e-3)
     row["constraint_solves_per_second_per_core"] = row["constraint_solves_per_second"] / threads
     if mhz > 0:
-        row["compute_limit_ms"] = solves * FLOPS_PER_CONSTRAINT / (LANES * OPS_PER_CYCLE * mhz * 1e6) * 1e3
+        lanes = max(row["simd_width"], 1)
+        row["compute_limit_ms"] = solves * FLOPS_PER_CONSTRAINT / (lanes * OPS_PER_CYCLE * mhz * 1e6) * 1e3
         row["fraction_of_compute_limit"] = row["compute_limit_ms"] / (threads * row["ms_median"])
     result.append(row)
 speedups = {}
@@ -67,7 +69,8 @@ for grid in sorted({g for g, _ in runs}):
         speedups[str(grid)] = round(one["ms_median"] / two["ms_median"], 3)
 doc = {
     "machine": machine, "cpu": cpu, "date": date, "compiler": compiler, "cpu_mhz": mhz, "rounds": rounds,
-    "compute_limit": {"flops_per_constraint": FLOPS_PER_CONSTRAINT, "lanes": LANES, "vector_ops_per_cycle": OPS_PER_CYCLE,
+    "compute_limit": {"flops_per_constraint": FLOPS_PER_CONSTRAINT, "lanes": result[0]["simd_width"] if result else 0,
+                      "vector_ops_per_cycle": OPS_PER_CYCLE,
                       "note": "constraints x substeps x iterations x flops / (lanes x ops per cycle x nominal clock)"},
     "two_threads_speedup": speedups,
     "runs": result,

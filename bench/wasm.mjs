@@ -1,6 +1,7 @@
 // Wasm solver benchmark: `hang` 128², 10 substeps × 1 iteration, ms per frame of the C core compiled
 // to wasm, in Node and in headless Chromium, next to the native build's figure from the same run
-// (its widest path, AVX2 where the CPU has it, and its 4-lane SSE2 path: wasm SIMD128's width).
+// (its widest path, AVX-512 or AVX2 where the CPU has it, and its 4-lane SSE2 path: wasm SIMD128's
+// width).
 // Medians of per-frame times (the machine is shared; medians shrug off the odd slow frame).
 // Writes bench/results/<machine>/wasm.json.
 //   node bench/wasm.mjs [--native build/weft] [--frames 300] [--grid 128]
