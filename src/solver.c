@@ -60,6 +60,107 @@ static integration integration_of(const weft_world* world, float h) {
 	};
 }
 
+#if defined(WEFT_SIMD)
+// Free particles four at a time on the 4-lane shims (a particle a vector, as the per-particle code
+// of weft_phase_update_integrate): the four's tests (kinematic, below the floor) and speeds taken
+// together from their transposes, so a particle costs no scalar test or lane extraction. The same
+// expressions lane for lane; returns the first particle it did not do (weft_update_integrate_fours'
+// contract, whose parts `update` and `integrate` are).
+static inline __attribute__((always_inline)) int32_t fours_4(const weft_update_integrate_job* job, int32_t begin,
+                                                             int32_t end, bool update, bool integrate) {
+	float* x = job->x;
+	float* previous = job->previous;
+	float* v = job->v;
+	float* r = job->r;
+	const vf h = vsplat(job->h), inverse_h = vsplat(job->inverse_h), damping = vsplat(job->damping);
+	const vf kick_gravity = vmul(vsplat(job->kick), vload(job->gravity));
+	const vf floor_y = vsplat(job->floor_y), max_speed2 = vsplat(job->max_speed * job->max_speed);
+	int32_t p = begin;
+	for (; p + 4 <= end; p += 4) {
+		vf X[4], lane_x, lane_y, lane_z, lane_w;
+		for (int32_t k = 0; k < 4; ++k) {
+			X[k] = vload(&x[4 * (p + k)]);
+		}
+		lane_x = X[0], lane_y = X[1], lane_z = X[2], lane_w = X[3];
+		transpose(&lane_x, &lane_y, &lane_z, &lane_w);
+		if (vany(vgreater(floor_y, lane_y)) || !vall(vnonzero(lane_w))) {
+			break; // y below the floor (a possible ground contact) or w = 0 (kinematic): the caller's code
+		}
+		vf V[4], V1[4], R1[4];
+		for (int32_t k = 0; k < 4; ++k) {
+			V[k] = V1[k] = vload(&v[4 * (p + k)]);
+			R1[k] = vload(&r[4 * (p + k)]);
+		}
+		if (update) {
+			for (int32_t k = 0; k < 4; ++k) {
+				const vf P = vload(&previous[4 * (p + k)]);
+				const vf step = vadd(vmul(h, V[k]), R1[k]);
+				const vf predicted = vadd(P, step);
+				R1[k] = vxyz_w(vsub(step, vsub(predicted, P)), R1[k]);
+				V1[k] = vxyz_w(vadd(V[k], vmul(vsub(X[k], predicted), inverse_h)), V[k]);
+			}
+			if (job->max_speed > 0.0f) {
+				vf sx = vmul(V1[0], V1[0]), sy = vmul(V1[1], V1[1]), sz = vmul(V1[2], V1[2]), sw = vmul(V1[3], V1[3]);
+				transpose(&sx, &sy, &sz, &sw);
+				const vf speed2 = vadd(vadd(sx, sy), sz); // each particle's vx² + vy² + vz², the scalar order
+				const int fast = vbits(vgreater(speed2, max_speed2));
+				for (int32_t k = 0; fast != 0 && k < 4; ++k) {
+					if (fast & (1 << k)) {
+						const float scale = job->max_speed / sqrtf(vlane(speed2, k));
+						V1[k] = vxyz_w(vmul(V1[k], vsplat(scale)), V1[k]);
+					}
+				}
+			}
+		}
+		for (int32_t k = 0; k < 4; ++k) {
+			if (integrate) {
+				// previous = x, v = v damping + kick g, x = previous + (h v + r)
+				const vf V2 = vxyz_w(vadd(vmul(V1[k], damping), kick_gravity), V[k]);
+				vstore(&previous[4 * (p + k)], X[k]);
+				vstore(&v[4 * (p + k)], V2);
+				vstore(&x[4 * (p + k)], vxyz_w(vadd(X[k], vadd(vmul(h, V2), R1[k])), X[k]));
+			} else {
+				vstore(&v[4 * (p + k)], V1[k]);
+			}
+			if (update) {
+				vstore(&r[4 * (p + k)], R1[k]);
+			}
+		}
+	}
+	return p;
+}
+
+// The widest fours this frame's solve has.
+static int32_t fours(const weft_world* world, const weft_update_integrate_job* job, int32_t begin, int32_t end) {
+	if (world->simd_width == 16) {
+		return weft_update_integrate_fours(job, begin, end);
+	}
+	switch (job->parts) {
+	case WEFT_FOURS_UPDATE: return fours_4(job, begin, end, true, false);
+	case WEFT_FOURS_INTEGRATE: return fours_4(job, begin, end, false, true);
+	default: return fours_4(job, begin, end, true, true);
+	}
+}
+
+static weft_update_integrate_job fours_job(weft_world* world, const integration* c, float floor_y, int32_t parts) {
+	const weft_world_def* def = &world->def;
+	return (weft_update_integrate_job){
+	    world->positions,
+	    world->previous_positions,
+	    world->velocities,
+	    world->residuals,
+	    c->h,
+	    1.0f / c->h,
+	    c->damping,
+	    c->kick,
+	    def->max_speed,
+	    floor_y,
+	    {def->gravity.x, def->gravity.y, def->gravity.z, 0.0f},
+	    parts,
+	};
+}
+#endif
+
 static inline void integrate_particle(weft_world* world, const integration* c, int32_t p) {
 	const weft_world_def* def = c->def;
 	const float h = c->h, kick = c->kick;
@@ -129,7 +230,19 @@ static void integrated(weft_world* world, int32_t begin, int32_t end) {
 
 void weft_phase_integrate(weft_world* world, float h, int32_t begin, int32_t end) {
 	const integration c = integration_of(world, h);
+#if defined(WEFT_SIMD)
+	const bool vector = !c.air && world->simd_width > 0;
+	const weft_update_integrate_job job = fours_job(world, &c, -INFINITY, WEFT_FOURS_INTEGRATE);
+#endif
 	for (int32_t p = begin; p < end; ++p) {
+#if defined(WEFT_SIMD)
+		if (vector) {
+			p = fours(world, &job, p, end); // free particles; a kinematic one below
+			if (p == end) {
+				break;
+			}
+		}
+#endif
 		integrate_particle(world, &c, p);
 	}
 	integrated(world, begin, end);
@@ -219,67 +332,22 @@ static inline void update_particle(weft_world* world, int32_t p, float h, float 
 
 void weft_phase_update(weft_world* world, float h, int32_t begin, int32_t end) {
 	const float inverse_h = 1.0f / h, max_speed = world->def.max_speed;
+#if defined(WEFT_SIMD)
+	const integration c = integration_of(world, h);
+	const weft_update_integrate_job job = fours_job(world, &c, -INFINITY, WEFT_FOURS_UPDATE);
+#endif
 	for (int32_t p = begin; p < end; ++p) {
+#if defined(WEFT_SIMD)
+		if (world->simd_width > 0) {
+			p = fours(world, &job, p, end); // free particles; a kinematic one below
+			if (p == end) {
+				break;
+			}
+		}
+#endif
 		update_particle(world, p, h, inverse_h, max_speed);
 	}
 }
-
-#if defined(WEFT_SIMD)
-// The fused pass's free particles four at a time on the 4-lane shims (a particle a vector, as the
-// pass below): the four's tests (kinematic, below the floor) and speeds taken together from their
-// transposes, so a particle costs no scalar test or lane extraction. The same expressions lane for
-// lane; returns the first particle it did not do (weft_update_integrate_fours' contract).
-static int32_t update_integrate_fours_4(const weft_update_integrate_job* job, int32_t begin, int32_t end) {
-	float* x = job->x;
-	float* previous = job->previous;
-	float* v = job->v;
-	float* r = job->r;
-	const vf h = vsplat(job->h), inverse_h = vsplat(job->inverse_h), damping = vsplat(job->damping);
-	const vf kick_gravity = vmul(vsplat(job->kick), vload(job->gravity));
-	const vf floor_y = vsplat(job->floor_y), max_speed2 = vsplat(job->max_speed * job->max_speed);
-	int32_t p = begin;
-	for (; p + 4 <= end; p += 4) {
-		vf X[4], lane_x, lane_y, lane_z, lane_w;
-		for (int32_t k = 0; k < 4; ++k) {
-			X[k] = vload(&x[4 * (p + k)]);
-		}
-		lane_x = X[0], lane_y = X[1], lane_z = X[2], lane_w = X[3];
-		transpose(&lane_x, &lane_y, &lane_z, &lane_w);
-		if (vany(vgreater(floor_y, lane_y)) || !vall(vnonzero(lane_w))) {
-			break; // y below the floor (a possible ground contact) or w = 0 (kinematic): the caller's code
-		}
-		vf V1[4], R1[4];
-		for (int32_t k = 0; k < 4; ++k) {
-			const vf P = vload(&previous[4 * (p + k)]), V = vload(&v[4 * (p + k)]), R = vload(&r[4 * (p + k)]);
-			const vf step = vadd(vmul(h, V), R);
-			const vf predicted = vadd(P, step);
-			R1[k] = vxyz_w(vsub(step, vsub(predicted, P)), R);
-			V1[k] = vadd(V, vmul(vsub(X[k], predicted), inverse_h));
-		}
-		if (job->max_speed > 0.0f) {
-			vf sx = vmul(V1[0], V1[0]), sy = vmul(V1[1], V1[1]), sz = vmul(V1[2], V1[2]), sw = vmul(V1[3], V1[3]);
-			transpose(&sx, &sy, &sz, &sw);
-			const vf speed2 = vadd(vadd(sx, sy), sz); // each particle's vx² + vy² + vz², the scalar order
-			const int fast = vbits(vgreater(speed2, max_speed2));
-			for (int32_t k = 0; fast != 0 && k < 4; ++k) {
-				if (fast & (1 << k)) {
-					V1[k] = vmul(V1[k], vsplat(job->max_speed / sqrtf(vlane(speed2, k))));
-				}
-			}
-		}
-		for (int32_t k = 0; k < 4; ++k) {
-			const vf V = vload(&v[4 * (p + k)]);
-			const vf V2 = vxyz_w(vadd(vmul(V1[k], damping), kick_gravity), V);
-			const vf X2 = vxyz_w(vadd(X[k], vadd(vmul(h, V2), R1[k])), X[k]);
-			vstore(&previous[4 * (p + k)], X[k]);
-			vstore(&v[4 * (p + k)], V2);
-			vstore(&r[4 * (p + k)], R1[k]);
-			vstore(&x[4 * (p + k)], X2);
-		}
-	}
-	return p;
-}
-#endif
 
 void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int32_t end, bool ground) {
 	// One pass instead of two: each particle's update, then its next integrate (bit for bit the
@@ -302,11 +370,9 @@ void weft_phase_update_integrate(weft_world* world, float h, int32_t begin, int3
 		const float ground_friction = world->def.friction;
 		const float g[4] = {c.def->gravity.x, c.def->gravity.y, c.def->gravity.z, 0.0f};
 		const vf gravity = vload(g);
-		const weft_update_integrate_job fours = {
-		    x, previous, v, r, h, inverse_h, c.damping, c.kick, max_speed, floor_y, {g[0], g[1], g[2], g[3]}};
-		const bool sixteen = world->simd_width == 16;
+		const weft_update_integrate_job job = fours_job(world, &c, floor_y, WEFT_FOURS_UPDATE | WEFT_FOURS_INTEGRATE);
 		for (int32_t p = begin; p < end; ++p) {
-			p = sixteen ? weft_update_integrate_fours(&fours, p, end) : update_integrate_fours_4(&fours, p, end);
+			p = fours(world, &job, p, end);
 			if (p == end) {
 				break;
 			}

@@ -126,12 +126,15 @@ void weft_solve_strided_rows_8(weft_world* world, const weft_solve_segment* s, i
 void weft_solve_batch_rows_16(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
                               bool first);
 void weft_tethers_rows_16(weft_world* world, int32_t begin, int32_t end);
-// The fused update + integrate of free particles four at a time (solver_avx512.c): the 4-lane
-// pass's expressions (weft_phase_update_integrate, without wind), each particle in a quarter.
+// The velocity update, the integrate or both fused (the pass between substeps) of free particles
+// four at a time (solver_avx512.c: one AVX-512 vector; solver.c: four 4-lane vectors): the 4-lane
+// expressions of weft_phase_update_integrate, without wind, lane for lane.
+enum { WEFT_FOURS_UPDATE = 1, WEFT_FOURS_INTEGRATE = 2 };
 typedef struct weft_update_integrate_job {
 	float *x, *previous, *v, *r; // float4 per particle
 	float h, inverse_h, damping, kick, max_speed, floor_y;
 	float gravity[4];
+	int32_t parts; // WEFT_FOURS_UPDATE, WEFT_FOURS_INTEGRATE or both
 } weft_update_integrate_job;
 // Particles from begin on, while whole fours remain and none of a four is kinematic (w = 0) or
 // below floor_y (a possible ground contact): the first particle it did not do.

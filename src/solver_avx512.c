@@ -17,7 +17,8 @@
 // Lanes x, y, z of a (each particle's quarter), lane w of b.
 static inline vf xyz_w(vf a, vf b) { return _mm512_mask_blend_ps(0x7777, b, a); }
 
-int32_t weft_update_integrate_fours(const weft_update_integrate_job* job, int32_t begin, int32_t end) {
+static inline __attribute__((always_inline)) int32_t fours(const weft_update_integrate_job* job, int32_t begin,
+                                                           int32_t end, bool update, bool integrate) {
 	float* x = job->x;
 	float* previous = job->previous;
 	float* v = job->v;
@@ -34,32 +35,49 @@ int32_t weft_update_integrate_fours(const weft_update_integrate_job* job, int32_
 		if (special != 0) {
 			break;
 		}
-		const vf P = vload(&previous[4 * p]), V = vload(&v[4 * p]), R = vload(&r[4 * p]);
-		// update: carried_velocity per lane (solver.c's four, lane for lane)
-		const vf step = vadd(vmul(h, V), R);
-		const vf predicted = vadd(P, step);
-		const vf R1 = xyz_w(vsub(step, vsub(predicted, P)), R);
-		vf V1 = vadd(V, vmul(vsub(X, predicted), inverse_h));
-		if (job->max_speed > 0.0f) {
-			// Each particle's vx² + vy² + vz², in the scalar order, in every lane of its quarter.
-			const vf sq = vmul(V1, V1);
-			const vf speed2 =
-			    vadd(vadd(_mm512_permute_ps(sq, 0x00), _mm512_permute_ps(sq, 0x55)), _mm512_permute_ps(sq, 0xAA));
-			const __mmask16 fast = _mm512_cmp_ps_mask(speed2, max_speed2, _CMP_GT_OQ);
-			if (fast != 0) {
-				const vf scale = vdiv(vsplat(job->max_speed), vsqrt(speed2));
-				V1 = _mm512_mask_mul_ps(V1, fast, V1, scale);
+		const vf V = vload(&v[4 * p]), R = vload(&r[4 * p]);
+		vf V1 = V, R1 = R;
+		if (update) {
+			// carried_velocity per lane (solver.c's four, lane for lane)
+			const vf P = vload(&previous[4 * p]);
+			const vf step = vadd(vmul(h, V), R);
+			const vf predicted = vadd(P, step);
+			R1 = xyz_w(vsub(step, vsub(predicted, P)), R);
+			V1 = xyz_w(vadd(V, vmul(vsub(X, predicted), inverse_h)), V);
+			if (job->max_speed > 0.0f) {
+				// Each particle's vx² + vy² + vz², in the scalar order, in every lane of its quarter.
+				const vf sq = vmul(V1, V1);
+				const vf speed2 =
+				    vadd(vadd(_mm512_permute_ps(sq, 0x00), _mm512_permute_ps(sq, 0x55)), _mm512_permute_ps(sq, 0xAA));
+				const __mmask16 fast = _mm512_cmp_ps_mask(speed2, max_speed2, _CMP_GT_OQ) & 0x7777;
+				if (fast != 0) {
+					const vf scale = vdiv(vsplat(job->max_speed), vsqrt(speed2));
+					V1 = _mm512_mask_mul_ps(V1, fast, V1, scale);
+				}
 			}
 		}
-		// integrate: previous = x, v = v damping + kick g, x = previous + (h v + r)
-		const vf V2 = xyz_w(vadd(vmul(V1, damping), kick_gravity), V);
-		const vf X2 = xyz_w(vadd(X, vadd(vmul(h, V2), R1)), X);
-		vstore(&previous[4 * p], X);
-		vstore(&v[4 * p], V2);
-		vstore(&r[4 * p], R1);
-		vstore(&x[4 * p], X2);
+		if (integrate) {
+			// previous = x, v = v damping + kick g, x = previous + (h v + r)
+			const vf V2 = xyz_w(vadd(vmul(V1, damping), kick_gravity), V);
+			vstore(&previous[4 * p], X);
+			vstore(&v[4 * p], V2);
+			vstore(&x[4 * p], xyz_w(vadd(X, vadd(vmul(h, V2), R1)), X));
+		} else {
+			vstore(&v[4 * p], V1);
+		}
+		if (update) {
+			vstore(&r[4 * p], R1);
+		}
 	}
 	return p;
+}
+
+int32_t weft_update_integrate_fours(const weft_update_integrate_job* job, int32_t begin, int32_t end) {
+	switch (job->parts) {
+	case WEFT_FOURS_UPDATE: return fours(job, begin, end, true, false);
+	case WEFT_FOURS_INTEGRATE: return fours(job, begin, end, false, true);
+	default: return fours(job, begin, end, true, true);
+	}
 }
 
 bool weft_sixteen_lanes_available(void) {
