@@ -382,9 +382,9 @@ void KERNEL(weft_tethers_rows)(weft_world* world, int32_t begin, int32_t end) {
 			const int32_t group = world->tether_groups[k * (stride / 4) + p / 4];
 			int32_t kind = group;
 			for (int32_t i = 1; i < LANES / 4; ++i) {
-				kind = world->tether_groups[k * (stride / 4) + p / 4 + i] == group ? kind : -2;
+				kind = world->tether_groups[k * (stride / 4) + p / 4 + i] == group ? kind : WEFT_TETHER_GATHER;
 			}
-			if (kind == -1) {
+			if (kind == WEFT_TETHER_NONE) {
 				continue; // no tether in this slot
 			}
 			vf yx, yy, yz, mask = free;

@@ -121,16 +121,16 @@ weft_result weft_solver_plan_build(weft_world* world) {
 	for (int32_t slot = 0; slot < per; ++slot) {
 		for (int32_t g = 0; g < stride / 4; ++g) {
 			const int32_t* anchor = &world->tether_anchor_rows[slot * stride + 4 * g];
-			int32_t kind = anchor[0];
+			int32_t kind = anchor[0]; // an anchor, or WEFT_TETHER_NONE (the anchors' -1)
 			for (int32_t i = 1; i < 4; ++i) {
-				kind = anchor[i] == kind ? kind : -2;
+				kind = anchor[i] == kind ? kind : WEFT_TETHER_GATHER;
 			}
 			bool consecutive = anchor[0] >= 0;
 			for (int32_t i = 1; i < 4; ++i) {
 				consecutive &= anchor[i] == anchor[0] + i;
 			}
-			kind = kind < 0 && kind != -1 ? -2 : kind;
-			world->tether_groups[slot * (stride / 4) + g] = kind == -2 && consecutive ? WEFT_TETHER_CONSECUTIVE : kind;
+			world->tether_groups[slot * (stride / 4) + g] =
+			    kind == WEFT_TETHER_GATHER && consecutive ? WEFT_TETHER_CONSECUTIVE : kind;
 		}
 	}
 	int32_t written = 0;

@@ -10,8 +10,12 @@
 // scene's max_substeps covers a hand at its fastest: scenes.c).
 #define WEFT_MESH_MOTION_PER_SUBSTEP 0.1f
 
-// A tether group (tether_groups) whose four anchors are consecutive particles: the row under a
-// pinned edge, tethered to the pins above it, reads them as one vector instead of gathering.
+// A tether group's kind (tether_groups), where it has no one anchor (its anchor, ≥ 0, otherwise):
+// no tether in the slot (the anchors' own "none"), anchors of their own (gathered), or four
+// consecutive particles: the row under a pinned edge, tethered to the pins above it, reads them as
+// one vector instead of gathering.
+#define WEFT_TETHER_NONE (-1)
+#define WEFT_TETHER_GATHER (-2)
 #define WEFT_TETHER_CONSECUTIVE (-3)
 
 typedef struct weft_sphere {
@@ -80,8 +84,7 @@ struct weft_world {
 	float* compliances;
 	int32_t* tether_anchor_rows;
 	float* tether_distance_rows;
-	int32_t* tether_groups; // per slot and 4 particles: their one anchor, -1 no tether, -2 mixed,
-	                        // WEFT_TETHER_CONSECUTIVE anchors a, a + 1, a + 2, a + 3 (a pinned edge's)
+	int32_t* tether_groups; // per slot and 4 particles: their one anchor, or a WEFT_TETHER_* kind
 	weft_solve_segment* segments;
 	int32_t segment_count;
 	int32_t batch_segments[WEFT_COLOR_BUDGET + 1];
