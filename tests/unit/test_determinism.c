@@ -131,15 +131,14 @@ TEST(simd_widths_same_bits) {
 	CHECK(weft_simd_width() == 0 || weft_simd_width() == 4 || weft_simd_width() == 8 || weft_simd_width() == 16);
 }
 
-// A rubber sheet (compliance 1 m/N) held by its strain limit: every width and thread count gives the
-// scalar path's bits while the limit acts (without it the state differs).
-static uint64_t run_soft(int grid, float strain_limit, int threads) {
+// `hang` at grid × grid with one setting changed by `adjust` to `value`, stepped 40 frames on
+// `threads` threads: its state hash (0 if it could not be built).
+typedef void (*scene_adjust)(weft_scene_def* scene, float value);
+static uint64_t run_adjusted(int grid, scene_adjust adjust, float value, int threads) {
 	weft_scene_def scene;
 	weft_world* world = NULL;
 	if (weft_scene("hang", grid, &scene) != WEFT_OK) return 0;
-	scene.cloth.stretch_compliance = scene.cloth.shear_compliance = 1.0f;
-	scene.cloth.strain_limit = strain_limit;
-	scene.world.tethers = false; // tethers alone would hold the pinned sheet near its rest pose
+	adjust(&scene, value);
 	scene.world.thread_count = threads;
 	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) return 0;
 	for (int f = 0; f < 40; ++f) weft_world_step(world, scene.frame_dt);
@@ -148,57 +147,40 @@ static uint64_t run_soft(int grid, float strain_limit, int threads) {
 	return hash;
 }
 
-TEST(strain_limit_same_bits) {
+// With the setting at `acting` every width and thread count gives the scalar path's bits, and at
+// `off` the state differs (the setting acted).
+static void check_same_bits_adjusted(scene_adjust adjust, float acting, float off) {
 	static const int widths[] = {0, 4, 8, 16};
 	for (int grid = 29; grid <= 32; grid += 3) {
 		weft_set_simd_width(0);
-		const uint64_t scalar = run_soft(grid, 0.2f, 1);
+		const uint64_t scalar = run_adjusted(grid, adjust, acting, 1);
 		CHECK(scalar != 0);
-		CHECK(scalar != run_soft(grid, 0.0f, 1));
+		CHECK(scalar != run_adjusted(grid, adjust, off, 1));
 		for (size_t j = 0; j < sizeof widths / sizeof widths[0]; ++j) {
 			if (weft_set_simd_width(widths[j]) != WEFT_OK) continue;
-			CHECK(run_soft(grid, 0.2f, 1) == scalar);
+			CHECK(run_adjusted(grid, adjust, acting, 1) == scalar);
 #if !defined(__wasm__)
-			CHECK(run_soft(grid, 0.2f, 2) == scalar);
+			CHECK(run_adjusted(grid, adjust, acting, 2) == scalar);
 #endif
 		}
 	}
 	weft_set_simd_width(1);
 }
 
-// A falling sheet whose speed cap acts (max_speed 0.5 m/s, reached within the 40 frames): every
-// width and thread count gives the scalar path's bits (the 16-lane path caps four particles at
-// once), and without the cap the state differs.
-static uint64_t run_capped(int grid, float max_speed, int threads) {
-	weft_scene_def scene;
-	weft_world* world = NULL;
-	if (weft_scene("hang", grid, &scene) != WEFT_OK) return 0;
-	scene.world.max_speed = max_speed;
-	scene.world.thread_count = threads;
-	if (weft_world_create_from_scene(&scene, &world) != WEFT_OK) return 0;
-	for (int f = 0; f < 40; ++f) weft_world_step(world, scene.frame_dt);
-	uint64_t hash = weft_world_state_hash(world);
-	weft_world_destroy(world);
-	return hash;
+// A rubber sheet (compliance 1 m/N) held by its strain limit (without it the state differs).
+static void soften(weft_scene_def* scene, float strain_limit) {
+	scene->cloth.stretch_compliance = scene->cloth.shear_compliance = 1.0f;
+	scene->cloth.strain_limit = strain_limit;
+	scene->world.tethers = false; // tethers alone would hold the pinned sheet near its rest pose
 }
 
-TEST(speed_cap_same_bits) {
-	static const int widths[] = {0, 4, 8, 16};
-	for (int grid = 29; grid <= 32; grid += 3) {
-		weft_set_simd_width(0);
-		const uint64_t scalar = run_capped(grid, 0.5f, 1);
-		CHECK(scalar != 0);
-		CHECK(scalar != run_capped(grid, 0.0f, 1));
-		for (size_t j = 0; j < sizeof widths / sizeof widths[0]; ++j) {
-			if (weft_set_simd_width(widths[j]) != WEFT_OK) continue;
-			CHECK(run_capped(grid, 0.5f, 1) == scalar);
-#if !defined(__wasm__)
-			CHECK(run_capped(grid, 0.5f, 2) == scalar);
-#endif
-		}
-	}
-	weft_set_simd_width(1);
-}
+TEST(strain_limit_same_bits) { check_same_bits_adjusted(soften, 0.2f, 0.0f); }
+
+// A falling sheet whose speed cap acts (max_speed 0.5 m/s, reached within the 40 frames; the
+// four-particle update caps four at once).
+static void cap_speed(weft_scene_def* scene, float max_speed) { scene->world.max_speed = max_speed; }
+
+TEST(speed_cap_same_bits) { check_same_bits_adjusted(cap_speed, 0.5f, 0.0f); }
 
 // The frame-end strain sweeps (strain_sweeps.c) on `sphere` 48² at 1 substep, where the cloth lands
 // on the sphere harder than one sweep a frame can hold: every width and thread count gives the
