@@ -36,6 +36,21 @@ wanted=$("$weft" bench --scene bunny --grid 24 --substeps 1 --max-substeps 0 --f
 check "bench most wanted, bunny at 1 substep ($wanted)" [ "$wanted" -gt 4 ]
 check "bench nan" [ "$(echo "$bench" | json_get "['nan']")" = False ]
 
+# --simd: every width gives the same state (where the CPU has it; a width it lacks is a clear error,
+# exit 2), and one that is none is refused.
+simd_hash() { "$weft" bench --scene hang --grid 20 --frames 20 --simd "$1" 2>"$tmp/simd.err"; }
+scalar_hash=$(simd_hash 0 | json_get "['state_hash']")
+for width in 4 8 16; do
+  out=$(simd_hash "$width"); status=$?
+  if [ "$status" = 0 ]; then
+    check "simd $width width" [ "$(echo "$out" | json_get "['simd_width']")" = "$width" ]
+    check "simd $width same bits" [ "$(echo "$out" | json_get "['state_hash']")" = "$scalar_hash" ]
+  else
+    check "simd $width refused clearly" bash -c '[ "$0" = 2 ] && grep -q "lanes need" "$1"' "$status" "$tmp/simd.err"
+  fi
+done
+check "simd 12 refused" bash -c '! "$0" bench --grid 8 --frames 1 --simd 12 2>/dev/null' "$weft"
+
 # Self-collision: on by default in fold, off elsewhere, and the flag overrides either way.
 sc() { "$weft" bench --grid 12 --frames 2 "$@" | json_get "['self_collision']"; }
 check "fold self-collision default" [ "$(sc --scene fold)" = True ]
