@@ -69,6 +69,20 @@ static inline void vstore_lanes(float* p, vf v) {
 static inline vf vvalid(const int32_t* index) {
 	return vector_of(_mm512_cmpgt_epi32_mask(_mm512_loadu_si512(index), _mm512_set1_epi32(-1)));
 }
+// Partial vectors (a run's last group, solver_kernels.h): the first `count` lanes (0 … 16) of p, the
+// rest +0, and back; the masked-out lanes are neither read nor written.
+#define WEFT_SIMD_PARTIAL 1
+static inline __mmask16 first_lanes(int32_t count) { return (__mmask16)((1u << count) - 1u); }
+static inline vf vload_first(const float* p, int32_t count) { return _mm512_maskz_loadu_ps(first_lanes(count), p); }
+static inline void vstore_first(float* p, vf v, int32_t count) { _mm512_mask_storeu_ps(p, first_lanes(count), v); }
+static inline vf vload_lanes_first(const float* p, int32_t count) {
+	return _mm512_permutexvar_ps(_mm512_setr_epi32(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15),
+	                             vload_first(p, count));
+}
+static inline void vstore_lanes_first(float* p, vf v, int32_t count) {
+	vstore_first(p, _mm512_permutexvar_ps(_mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15), v),
+	             count);
+}
 static inline vf vgather(const float* row, const int32_t* i, vf mask) {
 	return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask_of(mask), _mm512_loadu_si512(i), row, 4);
 }

@@ -119,9 +119,6 @@ void weft_tethers_rows_4(weft_world* world, int32_t begin, int32_t end);
 void weft_solve_strided_rows_4(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
                                float inverse_h2, bool first);
 void weft_tethers_rows_8(weft_world* world, int32_t begin, int32_t end);
-// The same eight at a time (the 16-lane path's last groups).
-void weft_solve_strided_rows_8(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
-                               float inverse_h2, bool first);
 // 16 lanes (solver_avx512.c).
 void weft_solve_batch_rows_16(weft_world* world, int32_t colour, int32_t begin, int32_t end, float inverse_h2,
                               bool first);

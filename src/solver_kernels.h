@@ -30,7 +30,58 @@
 typedef struct KERNEL(group) {
 	vf ax, ay, az, aw, bx, by, bz, bw, rest, compliance;
 	float* lambdas;
+	int32_t count; // its constraints: LANES, fewer in a run's last group where the shims load part of a vector
 } KERNEL(group);
+
+// `count` values from p into the first lanes (the rest +0), and back: a whole vector, or where the
+// shims have partial loads and stores (simd16.h: WEFT_SIMD_PARTIAL) the first `count` lanes only.
+static INLINE vf KERNEL(load_part)(const float* p, int32_t count) {
+#if defined(WEFT_SIMD_PARTIAL)
+	if (count < LANES) {
+		return vload_first(p, count);
+	}
+#endif
+	(void)count;
+	return vload(p);
+}
+static INLINE void KERNEL(store_part)(float* p, vf v, int32_t count) {
+#if defined(WEFT_SIMD_PARTIAL)
+	if (count < LANES) {
+		vstore_first(p, v, count);
+		return;
+	}
+#endif
+	(void)count;
+	vstore(p, v);
+}
+// The same for the constraints' values, in the lane order of the group's split where lanes_order.
+static INLINE vf KERNEL(load_values)(const float* p, int32_t count, bool lanes_order) {
+#if defined(WEFT_SIMD_PARTIAL)
+	if (count < LANES) {
+		return lanes_order ? vload_lanes_first(p, count) : vload_first(p, count);
+	}
+#endif
+	(void)count;
+	return lanes_order ? vload_lanes(p) : vload(p);
+}
+static INLINE void KERNEL(store_values)(float* p, vf v, int32_t count, bool lanes_order) {
+#if defined(WEFT_SIMD_PARTIAL)
+	if (count < LANES) {
+		if (lanes_order) {
+			vstore_lanes_first(p, v, count);
+		} else {
+			vstore_first(p, v, count);
+		}
+		return;
+	}
+#endif
+	(void)count;
+	if (lanes_order) {
+		vstore_lanes(p, v);
+	} else {
+		vstore(p, v);
+	}
+}
 
 // The strain limit (weft_strain_limited in solver.h, lane by lane): the correction never leaves the
 // constraint longer than rest × stretch_limit. The test needs no division; the limit's division runs
@@ -69,7 +120,7 @@ static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2,
 			                                        length[u], g[u].rest, w[u], stretch_limit);
 			lambda_after[u] = vselect(mask[u], vadd(vzero(), delta_lambda[u]), vzero());
 		} else {
-			const vf lambda = lanes_order ? vload_lanes(g[u].lambdas) : vload(g[u].lambdas);
+			const vf lambda = KERNEL(load_values)(g[u].lambdas, g[u].count, lanes_order);
 			delta_lambda[u] = KERNEL(limit_stretch)(
 			    vdiv(vsub(vneg(vsub(length[u], g[u].rest)), vmul(alpha[u], lambda)), vadd(w[u], alpha[u])), length[u],
 			    g[u].rest, w[u], stretch_limit);
@@ -80,11 +131,7 @@ static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2,
 		s[u] = vdiv(delta_lambda[u], length[u]);
 	}
 	for (int u = 0; u < U; ++u) {
-		if (lanes_order) {
-			vstore_lanes(g[u].lambdas, lambda_after[u]);
-		} else {
-			vstore(g[u].lambdas, lambda_after[u]);
-		}
+		KERNEL(store_values)(g[u].lambdas, lambda_after[u], g[u].count, lanes_order);
 		const vf as = vmul(g[u].aw, s[u]), bs = vmul(g[u].bw, s[u]);
 		g[u].ax = vselect(mask[u], vadd(g[u].ax, vmul(as, dx[u])), g[u].ax);
 		g[u].ay = vselect(mask[u], vadd(g[u].ay, vmul(as, dy[u])), g[u].ay);
@@ -99,7 +146,7 @@ static INLINE void KERNEL(solve_groups)(KERNEL(group) * g, int U, vf inverse_h2,
 static INLINE void KERNEL(solve_group)(vf* ax, vf* ay, vf* az, vf aw, vf* bx, vf* by, vf* bz, vf bw, vf rest,
                                        vf compliance, vf inverse_h2, vf stretch_limit, float* lambdas, bool first,
                                        bool lanes_order) {
-	KERNEL(group) g = {*ax, *ay, *az, aw, *bx, *by, *bz, bw, rest, compliance, lambdas};
+	KERNEL(group) g = {*ax, *ay, *az, aw, *bx, *by, *bz, bw, rest, compliance, lambdas, LANES};
 	KERNEL(solve_groups)(&g, 1, inverse_h2, stretch_limit, first, lanes_order);
 	*ax = g.ax;
 	*ay = g.ay;
@@ -109,44 +156,48 @@ static INLINE void KERNEL(solve_group)(vf* ax, vf* ay, vf* az, vf aw, vf* bx, vf
 	*bz = g.bz;
 }
 
-// The rows of the strided segment's group at constraint k, and back.
+// The rows of the strided segment's group of `count` constraints at constraint k, and back (count:
+// LANES, or fewer in a run's last group where the shims have partial loads and stores: the other
+// lanes read +0, an inverse mass of 0 that leaves them as they are, and are not written).
 static INLINE void KERNEL(load_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind, int32_t k,
-                                      KERNEL(group) * g) {
+                                      int32_t count, KERNEL(group) * g) {
 	const int32_t stride = world->soa_stride;
 	float* X = world->soa;
 	float* Y = X + stride;
 	float* Z = Y + stride;
 	const float* W = Z + stride;
 	g->lambdas = world->lambdas + k;
+	g->count = count;
 	if (kind == WEFT_SEGMENT_CONTIGUOUS) {
 		const int32_t a = s->a0 + (k - s->begin), b = a + s->d;
-		g->ax = vload(X + a);
-		g->ay = vload(Y + a);
-		g->az = vload(Z + a);
-		g->aw = vload(W + a);
-		g->bx = vload(X + b);
-		g->by = vload(Y + b);
-		g->bz = vload(Z + b);
-		g->bw = vload(W + b);
-		g->rest = vload(world->rest_lengths + k);
-		g->compliance = vload(world->compliances + k);
+		g->ax = KERNEL(load_part)(X + a, count);
+		g->ay = KERNEL(load_part)(Y + a, count);
+		g->az = KERNEL(load_part)(Z + a, count);
+		g->aw = KERNEL(load_part)(W + a, count);
+		g->bx = KERNEL(load_part)(X + b, count);
+		g->by = KERNEL(load_part)(Y + b, count);
+		g->bz = KERNEL(load_part)(Z + b, count);
+		g->bw = KERNEL(load_part)(W + b, count);
+		g->rest = KERNEL(load_part)(world->rest_lengths + k, count);
+		g->compliance = KERNEL(load_part)(world->compliances + k, count);
 		return;
 	}
-	// The group's 2·LANES particles are one block: [p, p + 2·LANES).
+	// The group's 2·count particles are one block: [p, p + 2·count), the first LANES in one vector.
 	const int32_t p = s->a0 + 2 * (k - s->begin);
+	const int32_t first = 2 * count < LANES ? 2 * count : LANES, second = 2 * count - first;
 	if (kind == WEFT_SEGMENT_PAIRED) {
-		vsplit_paired(vload(X + p), vload(X + p + LANES), &g->ax, &g->bx);
-		vsplit_paired(vload(Y + p), vload(Y + p + LANES), &g->ay, &g->by);
-		vsplit_paired(vload(Z + p), vload(Z + p + LANES), &g->az, &g->bz);
-		vsplit_paired(vload(W + p), vload(W + p + LANES), &g->aw, &g->bw);
+		vsplit_paired(KERNEL(load_part)(X + p, first), KERNEL(load_part)(X + p + LANES, second), &g->ax, &g->bx);
+		vsplit_paired(KERNEL(load_part)(Y + p, first), KERNEL(load_part)(Y + p + LANES, second), &g->ay, &g->by);
+		vsplit_paired(KERNEL(load_part)(Z + p, first), KERNEL(load_part)(Z + p + LANES, second), &g->az, &g->bz);
+		vsplit_paired(KERNEL(load_part)(W + p, first), KERNEL(load_part)(W + p + LANES, second), &g->aw, &g->bw);
 	} else {
-		vsplit_interleaved(vload(X + p), vload(X + p + LANES), &g->ax, &g->bx);
-		vsplit_interleaved(vload(Y + p), vload(Y + p + LANES), &g->ay, &g->by);
-		vsplit_interleaved(vload(Z + p), vload(Z + p + LANES), &g->az, &g->bz);
-		vsplit_interleaved(vload(W + p), vload(W + p + LANES), &g->aw, &g->bw);
+		vsplit_interleaved(KERNEL(load_part)(X + p, first), KERNEL(load_part)(X + p + LANES, second), &g->ax, &g->bx);
+		vsplit_interleaved(KERNEL(load_part)(Y + p, first), KERNEL(load_part)(Y + p + LANES, second), &g->ay, &g->by);
+		vsplit_interleaved(KERNEL(load_part)(Z + p, first), KERNEL(load_part)(Z + p + LANES, second), &g->az, &g->bz);
+		vsplit_interleaved(KERNEL(load_part)(W + p, first), KERNEL(load_part)(W + p + LANES, second), &g->aw, &g->bw);
 	}
-	g->rest = vload_lanes(world->rest_lengths + k);
-	g->compliance = vload_lanes(world->compliances + k);
+	g->rest = KERNEL(load_values)(world->rest_lengths + k, count, true);
+	g->compliance = KERNEL(load_values)(world->compliances + k, count, true);
 }
 
 static INLINE void KERNEL(store_group)(weft_world* world, const weft_solve_segment* s, weft_segment_kind kind,
@@ -155,38 +206,40 @@ static INLINE void KERNEL(store_group)(weft_world* world, const weft_solve_segme
 	float* X = world->soa;
 	float* Y = X + stride;
 	float* Z = Y + stride;
+	const int32_t count = g->count;
 	if (kind == WEFT_SEGMENT_CONTIGUOUS) {
 		const int32_t a = s->a0 + (k - s->begin), b = a + s->d;
-		vstore(X + a, g->ax);
-		vstore(Y + a, g->ay);
-		vstore(Z + a, g->az);
-		vstore(X + b, g->bx);
-		vstore(Y + b, g->by);
-		vstore(Z + b, g->bz);
+		KERNEL(store_part)(X + a, g->ax, count);
+		KERNEL(store_part)(Y + a, g->ay, count);
+		KERNEL(store_part)(Z + a, g->az, count);
+		KERNEL(store_part)(X + b, g->bx, count);
+		KERNEL(store_part)(Y + b, g->by, count);
+		KERNEL(store_part)(Z + b, g->bz, count);
 		return;
 	}
 	const int32_t p = s->a0 + 2 * (k - s->begin);
+	const int32_t first = 2 * count < LANES ? 2 * count : LANES, second = 2 * count - first;
 	vf v0, v1;
 	if (kind == WEFT_SEGMENT_PAIRED) {
 		vjoin_paired(g->ax, g->bx, &v0, &v1);
-		vstore(X + p, v0);
-		vstore(X + p + LANES, v1);
+		KERNEL(store_part)(X + p, v0, first);
+		KERNEL(store_part)(X + p + LANES, v1, second);
 		vjoin_paired(g->ay, g->by, &v0, &v1);
-		vstore(Y + p, v0);
-		vstore(Y + p + LANES, v1);
+		KERNEL(store_part)(Y + p, v0, first);
+		KERNEL(store_part)(Y + p + LANES, v1, second);
 		vjoin_paired(g->az, g->bz, &v0, &v1);
-		vstore(Z + p, v0);
-		vstore(Z + p + LANES, v1);
+		KERNEL(store_part)(Z + p, v0, first);
+		KERNEL(store_part)(Z + p + LANES, v1, second);
 	} else {
 		vjoin_interleaved(g->ax, g->bx, &v0, &v1);
-		vstore(X + p, v0);
-		vstore(X + p + LANES, v1);
+		KERNEL(store_part)(X + p, v0, first);
+		KERNEL(store_part)(X + p + LANES, v1, second);
 		vjoin_interleaved(g->ay, g->by, &v0, &v1);
-		vstore(Y + p, v0);
-		vstore(Y + p + LANES, v1);
+		KERNEL(store_part)(Y + p, v0, first);
+		KERNEL(store_part)(Y + p + LANES, v1, second);
 		vjoin_interleaved(g->az, g->bz, &v0, &v1);
-		vstore(Z + p, v0);
-		vstore(Z + p + LANES, v1);
+		KERNEL(store_part)(Z + p, v0, first);
+		KERNEL(store_part)(Z + p + LANES, v1, second);
 	}
 }
 
@@ -199,13 +252,17 @@ static INLINE void KERNEL(solve_strided_kind)(weft_world* world, const weft_solv
 	int32_t k = begin;
 	for (; k + LANES <= end; k += LANES) {
 		KERNEL(group) g;
-		KERNEL(load_group)(world, s, kind, k, &g);
+		KERNEL(load_group)(world, s, kind, k, LANES, &g);
 		KERNEL(solve_groups)(&g, 1, inverse_h2, stretch_limit, first, lanes_order);
 		KERNEL(store_group)(world, s, kind, k, &g);
 	}
-#if LANES > 8
+#if defined(WEFT_SIMD_PARTIAL)
 	if (k < end) {
-		weft_solve_strided_rows_8(world, s, k, end, inverse_h2_scalar, first); // then 4 at a time
+		// The run's last groups of 4 as one partial group.
+		KERNEL(group) g;
+		KERNEL(load_group)(world, s, kind, k, end - k, &g);
+		KERNEL(solve_groups)(&g, 1, inverse_h2, stretch_limit, first, lanes_order);
+		KERNEL(store_group)(world, s, kind, k, &g);
 	}
 #elif LANES > 4
 	if (k < end) {
@@ -281,7 +338,8 @@ static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list
 		     vgather(W, ib, all),
 		     vload(rest),
 		     vload(compliance),
-		     lambda};
+		     lambda,
+		     LANES};
 		KERNEL(solve_groups)(&g, 1, inverse_h2, stretch_limit, first, false);
 		float out[6][LANES];
 		vstore(out[0], g.ax);
@@ -302,7 +360,7 @@ static INLINE void KERNEL(solve_gathered)(weft_world* world, const int32_t* list
 	}
 }
 
-#if LANES == 4 || LANES == 8
+#if LANES == 4
 void KERNEL(weft_solve_strided_rows)(weft_world* world, const weft_solve_segment* s, int32_t begin, int32_t end,
                                      float inverse_h2, bool first) {
 	KERNEL(solve_strided)(world, s, begin, end, inverse_h2, first);
